@@ -1,0 +1,243 @@
+"""Charts as data: column tables with column shifts, and a provenance on every cell.
+
+Provenance kinds:
+
+- ``text``: stated in the rule text (``source`` names the rule);
+- ``example``: forced by a printed worked example (``source`` names it);
+- ``reconstructed``: the project's own value, chosen to satisfy every constraint;
+- ``printed``: loaded by a game owner from their printed chart.
+
+YAML files are validated as they load; any problem raises
+:class:`~wargames.core.errors.DataError` naming the file, the cell and the reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .errors import DataError, RuleViolation
+
+KINDS = ("text", "example", "reconstructed", "printed")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    kind: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
+
+    @property
+    def reconstructed(self) -> bool:
+        return self.kind == "reconstructed"
+
+    def mark(self) -> str:
+        """A short visible mark for the book: R for reconstructed, E for example, T for text, P for printed."""
+        return {"text": "T", "example": "E", "reconstructed": "R", "printed": "P"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Cell:
+    value: Any
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column identified by a label and, for strength columns, the range it covers."""
+
+    label: str
+    low: int | None = None
+    high: int | None = None  # None: open-ended ("91+")
+
+    def contains(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+
+@dataclass
+class ColumnTable:
+    """A chart read by column and die roll, e.g. a fire CRT."""
+
+    name: str
+    rule: str
+    columns: list[Column]
+    rows: list[int]
+    cells: dict[tuple[str, int], Cell]
+    source: str = "<memory>"
+    notes: str = ""
+    column_provenance: dict[str, Provenance] = field(default_factory=dict)
+
+    def index(self, label: str) -> int:
+        for i, c in enumerate(self.columns):
+            if c.label == label:
+                return i
+        raise KeyError(f"{self.name} has no column {label!r}")
+
+    def column_for(self, value: int) -> int:
+        """The index of the column whose range holds ``value``."""
+        for i, c in enumerate(self.columns):
+            if c.contains(value):
+                return i
+        raise RuleViolation(self.rule, f"a total of {value} falls in no column of the {self.name}")
+
+    def shift(self, index: int, by: int) -> tuple[int, int]:
+        """Shift ``by`` columns (negative = left). Returns (new index, columns lost to the table edge).
+
+        Clamping at the edge is never silent: the second value says how far the
+        shift overran, so the caller records it in its Resolution.
+        """
+        target = index + by
+        clamped = min(max(target, 0), len(self.columns) - 1)
+        return clamped, target - clamped
+
+    def lookup(self, index: int, roll: int) -> Cell:
+        col = self.columns[index]
+        try:
+            return self.cells[(col.label, roll)]
+        except KeyError:
+            raise RuleViolation(self.rule, f"{self.name} has no row for a roll of {roll}") from None
+
+    def provenance_counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for cell in self.cells.values():
+            out[cell.provenance.kind] = out.get(cell.provenance.kind, 0) + 1
+        return out
+
+
+# --------------------------------------------------------------------------- YAML loading
+
+def read_yaml(path: str | Path) -> Any:
+    """Read a YAML file; a missing file or a syntax error raises DataError naming the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DataError(p, "(file)", f"cannot be read: {e.strerror or e}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "(file)"
+        raise DataError(p, where, f"is not valid YAML: {getattr(e, 'problem', e)}") from None
+
+
+def require(data: Any, key: str, typ: type | tuple, file: str, where: str = "") -> Any:
+    """Fetch ``data[key]`` and check its type, or raise DataError naming the field."""
+    field_name = f"{where}.{key}" if where else key
+    if not isinstance(data, dict):
+        raise DataError(file, where or "(top level)", f"must be a mapping, not {type(data).__name__}")
+    if key not in data:
+        raise DataError(file, field_name, "is missing")
+    value = data[key]
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+        raise DataError(file, field_name, f"must be {names}, not {type(value).__name__} ({value!r})")
+    return value
+
+
+def parse_provenance(data: Any, file: str, where: str, default: Provenance | None = None) -> Provenance:
+    """Read ``{kind: ..., source: ...}`` (or just a kind string)."""
+    if data is None:
+        if default is None:
+            raise DataError(file, where, "has no provenance")
+        return default
+    if isinstance(data, str):
+        data = {"kind": data}
+    kind = require(data, "kind", str, file, where)
+    if kind not in KINDS:
+        raise DataError(file, f"{where}.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    source = data.get("source", "")
+    if not isinstance(source, str):
+        raise DataError(file, f"{where}.source", "must be a string")
+    if kind in ("text", "example") and not source:
+        raise DataError(file, f"{where}.source", f"a {kind!r} value must name its rule or example")
+    return Provenance(kind, source)
+
+
+def parse_column_label(label: str, file: str, where: str) -> Column:
+    """Columns are ``"9-10"``, ``"5"`` or ``"91+"``."""
+    text = str(label).strip()
+    try:
+        if text.endswith("+"):
+            return Column(text, int(text[:-1]), None)
+        if "-" in text:
+            lo, hi = text.split("-", 1)
+            lo_i, hi_i = int(lo), int(hi)
+            if lo_i > hi_i:
+                raise ValueError
+            return Column(text, lo_i, hi_i)
+        v = int(text)
+        return Column(text, v, v)
+    except ValueError:
+        raise DataError(file, where, f"{label!r} is not a column range like '9-10', '5' or '91+'") from None
+
+
+def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], Any],
+                      data: Any = None) -> ColumnTable:
+    """Load a column table from YAML.
+
+    Layout::
+
+        name: fire CRT
+        rule: C 9
+        rows: [1, 2, 3, 4, 5, 6]          # die rolls
+        provenance: {kind: reconstructed, source: ...}   # default for cells
+        columns: ["1", "2", "3-4", ...]
+        results:                           # one list per row, in column order
+          1: [...]
+        cells:                             # provenance overrides, keyed "column/roll"
+          "31-40/4": {kind: example, source: ...}
+
+    ``parse_value(raw, file, cell_name)`` validates and converts one cell.
+    """
+    file = str(path)
+    if data is None:
+        data = read_yaml(path)
+    name = require(data, "name", str, file)
+    rule = require(data, "rule", str, file)
+    rows = require(data, "rows", list, file)
+    for i, r in enumerate(rows):
+        if not isinstance(r, int) or isinstance(r, bool):
+            raise DataError(file, f"rows[{i}]", f"must be an integer roll, not {r!r}")
+    default = parse_provenance(data.get("provenance"), file, "provenance",
+                               Provenance("printed", f"loaded from {Path(file).name}"))
+    labels = require(data, "columns", list, file)
+    if not labels:
+        raise DataError(file, "columns", "must list at least one column")
+    columns = [parse_column_label(lab, file, f"columns[{i}]") for i, lab in enumerate(labels)]
+    for i, (a, b) in enumerate(zip(columns, columns[1:])):
+        if a.high is None or b.low is None or b.low != a.high + 1:
+            raise DataError(file, f"columns[{i + 1}]",
+                            f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")
+    results = require(data, "results", dict, file)
+    overrides = data.get("cells") or {}
+    if not isinstance(overrides, dict):
+        raise DataError(file, "cells", "must be a mapping of 'column/roll' to provenance")
+    cells: dict[tuple[str, int], Cell] = {}
+    for r in rows:
+        if r not in results:
+            raise DataError(file, f"results[{r}]", "is missing (every roll needs a row)")
+        row = results[r]
+        if not isinstance(row, list) or len(row) != len(columns):
+            got = len(row) if isinstance(row, list) else type(row).__name__
+            raise DataError(file, f"results[{r}]", f"must list {len(columns)} cells, one per column (got {got})")
+        for col, raw in zip(columns, row):
+            cell_name = f"results[{r}][{col.label}]"
+            value = parse_value(raw, file, cell_name)
+            prov = parse_provenance(overrides.get(f"{col.label}/{r}"), file, f"cells[{col.label}/{r}]", default)
+            cells[(col.label, r)] = Cell(value, prov)
+    extra = set(results) - set(rows)
+    if extra:
+        raise DataError(file, f"results[{sorted(extra, key=str)[0]}]", "is not one of the listed rows")
+    unknown = [k for k in overrides if not any(k == f"{c.label}/{r}" for c in columns for r in rows)]
+    if unknown:
+        raise DataError(file, f"cells[{unknown[0]}]", "names no cell of this table")
+    col_prov = {}
+    for lab, pv in (data.get("column_provenance") or {}).items():
+        col_prov[str(lab)] = parse_provenance(pv, file, f"column_provenance[{lab}]")
+    return ColumnTable(name, rule, columns, rows, cells, file, data.get("notes", ""), col_prov)

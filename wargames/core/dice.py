@@ -1,0 +1,85 @@
+"""Injectable dice: the same procedure runs with random, scripted or enumerated dice.
+
+Every procedure that rolls takes a ``dice`` argument and calls
+``dice.roll(sides, why)``. Three implementations:
+
+- :class:`RandomDice` for play (seeded, and it records what it rolled so a game replays);
+- :class:`ScriptedDice` to replay a printed example (it errors if the script runs out,
+  if a value does not fit the die, or if rolls are left unused);
+- :func:`wargames.core.dist.enumerate_outcomes`, which runs the procedure once per
+  branch of every roll and returns an exact distribution of its results.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from .errors import DataError
+
+
+@runtime_checkable
+class Dice(Protocol):
+    def roll(self, sides: int = 6, why: str = "") -> int:
+        """Return a number from 1 to ``sides``; ``why`` says what the roll is for."""
+
+
+@dataclass
+class RandomDice:
+    """Seeded pseudo-random dice; ``rolls`` keeps (sides, value, why) for replay."""
+
+    seed: int | None = None
+    rolls: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def roll(self, sides: int = 6, why: str = "") -> int:
+        value = self._rng.randint(1, sides)
+        self.rolls.append((sides, value, why))
+        return value
+
+    def script(self) -> list[int]:
+        """The values rolled so far, ready for :class:`ScriptedDice`."""
+        return [v for _, v, _ in self.rolls]
+
+
+class ScriptedDice:
+    """Dice that return a fixed script of values, in order.
+
+    Use as a context manager (or call :meth:`finish`) so that an unused
+    remainder of the script is an error too.
+    """
+
+    def __init__(self, script, source: str = "dice script"):
+        self.script = list(script)
+        self.source = source
+        self.used = 0
+        self.log: list[tuple[int, int, str]] = []
+
+    def roll(self, sides: int = 6, why: str = "") -> int:
+        where = f"roll {self.used + 1}" + (f" ({why})" if why else "")
+        if self.used >= len(self.script):
+            raise DataError(self.source, where, f"the script of {len(self.script)} rolls has run out")
+        value = self.script[self.used]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
+            raise DataError(self.source, where, f"{value!r} is not a roll of a d{sides}")
+        self.used += 1
+        self.log.append((sides, value, why))
+        return value
+
+    @property
+    def remaining(self) -> list[int]:
+        return self.script[self.used:]
+
+    def finish(self) -> None:
+        if self.remaining:
+            raise DataError(self.source, f"roll {self.used + 1}",
+                            f"{len(self.remaining)} scripted roll(s) were never used: {self.remaining}")
+
+    def __enter__(self) -> "ScriptedDice":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.finish()

@@ -1,0 +1,267 @@
+"""Hex maths in axial/cube coordinates, offset labels at the boundary, exact line tracing.
+
+Follows the conventions of Red Blob Games' hex guide. All arithmetic is exact:
+line tracing uses :class:`fractions.Fraction`, so a line that runs along a
+hexside or through a vertex is *detected*, never nudged away with an epsilon.
+Each game's rule then decides what such a tie means.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Iterator
+
+from .errors import DataError
+
+# Axial directions for flat-topped hexes, counter-clockwise from "lower right".
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@dataclass(frozen=True, order=True)
+class Hex:
+    """A hex in axial coordinates (q, r); the cube coordinate s is -q-r."""
+
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        return -self.q - self.r
+
+    def __add__(self, other: "Hex") -> "Hex":
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def __sub__(self, other: "Hex") -> "Hex":
+        return Hex(self.q - other.q, self.r - other.r)
+
+    def neighbors(self) -> list["Hex"]:
+        return [Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS]
+
+    def distance(self, other: "Hex") -> int:
+        d = self - other
+        return max(abs(d.q), abs(d.r), abs(d.s))
+
+    def is_adjacent(self, other: "Hex") -> bool:
+        return self.distance(other) == 1
+
+
+def distance(a: Hex, b: Hex) -> int:
+    return a.distance(b)
+
+
+def ring(center: Hex, radius: int) -> list[Hex]:
+    """The hexes exactly ``radius`` steps from ``center`` (the centre itself for 0)."""
+    if radius < 0:
+        raise ValueError("radius must be >= 0")
+    if radius == 0:
+        return [center]
+    out = []
+    dq, dr = DIRECTIONS[4]
+    h = Hex(center.q + dq * radius, center.r + dr * radius)
+    for i in range(6):
+        for _ in range(radius):
+            out.append(h)
+            h = Hex(h.q + DIRECTIONS[i][0], h.r + DIRECTIONS[i][1])
+    return out
+
+
+def spiral(center: Hex, radius: int) -> list[Hex]:
+    """Every hex within ``radius`` of ``center``, ring by ring."""
+    return [h for k in range(radius + 1) for h in ring(center, k)]
+
+
+def hexside(a: Hex, b: Hex) -> frozenset[Hex]:
+    """The key of the hexside between two adjacent hexes."""
+    if not a.is_adjacent(b):
+        raise ValueError(f"{a} and {b} are not adjacent")
+    return frozenset((a, b))
+
+
+# --------------------------------------------------------------------------- offset labels
+
+@dataclass(frozen=True)
+class OffsetLayout:
+    """How a printed map numbers its hexes.
+
+    ``parity`` is ``"even-q"`` (even columns shifted down half a hex, as on
+    Citadel's maps) or ``"odd-q"``; both are vertical columns of flat-topped
+    hexes. ``col_digits``/``row_digits`` and ``separator`` give the label form:
+    Citadel's "1316" is 2+2 digits with no separator, FTE's "23.23" uses ".".
+    """
+
+    parity: str = "even-q"
+    col_digits: int = 2
+    row_digits: int = 2
+    separator: str = ""
+
+    def __post_init__(self) -> None:
+        if self.parity not in ("even-q", "odd-q"):
+            raise ValueError(f"unknown offset parity {self.parity!r}")
+
+    @property
+    def _pattern(self) -> re.Pattern:
+        sep = re.escape(self.separator)
+        return re.compile(rf"^(\d{{{self.col_digits}}}){sep}(\d{{{self.row_digits}}})$")
+
+    def to_hex(self, col: int, row: int) -> Hex:
+        shift = (col + (col & 1)) // 2 if self.parity == "even-q" else (col - (col & 1)) // 2
+        return Hex(col, row - shift)
+
+    def to_offset(self, h: Hex) -> tuple[int, int]:
+        shift = (h.q + (h.q & 1)) // 2 if self.parity == "even-q" else (h.q - (h.q & 1)) // 2
+        return h.q, h.r + shift
+
+    def parse(self, label: str, source: str = "hex label") -> Hex:
+        """Turn a printed label into a hex; a malformed label raises :class:`DataError`."""
+        m = self._pattern.match(str(label).strip())
+        if not m:
+            example = "0" * self.col_digits + self.separator + "0" * self.row_digits
+            raise DataError(source, repr(label), f"not a hex label of the form {example!r}")
+        return self.to_hex(int(m.group(1)), int(m.group(2)))
+
+    def label(self, h: Hex) -> str:
+        col, row = self.to_offset(h)
+        if col < 0 or row < 0:
+            raise ValueError(f"{h} has no printed label (negative offset coordinates)")
+        return f"{col:0{self.col_digits}d}{self.separator}{row:0{self.row_digits}d}"
+
+
+# --------------------------------------------------------------------------- exact line tracing
+
+@dataclass(frozen=True)
+class LineTrace:
+    """What a centre-to-centre line meets, found exactly.
+
+    - ``hexes``: hexes whose interior the line passes through, in order (start and end included);
+    - ``crossings``: hexsides crossed cleanly, as (from, to) pairs in order;
+    - ``along``: hexsides the line runs along, given by the two hexes flanking each;
+    - ``vertices``: passages through a vertex, as (before, after, beside): the line goes from
+      ``before`` into ``after`` through the corner they share with ``beside``.
+    """
+
+    start: Hex
+    end: Hex
+    hexes: tuple[Hex, ...]
+    crossings: tuple[tuple[Hex, Hex], ...]
+    along: tuple[tuple[Hex, Hex], ...]
+    vertices: tuple[tuple[Hex, Hex, Hex], ...]
+
+    @property
+    def intervening(self) -> tuple[Hex, ...]:
+        """Hexes strictly between the two ends whose interior the line enters."""
+        return self.hexes[1:-1]
+
+    @property
+    def has_tie(self) -> bool:
+        return bool(self.along or self.vertices)
+
+
+def _interval(u0: Fraction, du: Fraction, strict: bool) -> tuple[Fraction, Fraction] | None:
+    """Values of t with |u0 + t*du| <= 1 (or < 1 when strict), as (lo, hi); None if empty.
+
+    Infinite bounds are represented by +/-2 since t only matters in [0, 1].
+    """
+    big = Fraction(2)
+    if du == 0:
+        ok = abs(u0) < 1 if strict else abs(u0) <= 1
+        return (-big, big) if ok else None
+    a = (-1 - u0) / du
+    b = (1 - u0) / du
+    return (min(a, b), max(a, b))
+
+
+def trace_line(a: Hex, b: Hex) -> LineTrace:
+    """Trace the segment from the centre of ``a`` to the centre of ``b`` exactly."""
+    n = a.distance(b)
+    if n == 0:
+        return LineTrace(a, b, (a,), (), (), ())
+    # Candidate hexes: every hex that could touch the segment.
+    cands = [h for h in spiral(a, n) if a.distance(h) + h.distance(b) <= n + 1]
+    dq, dr = Fraction(b.q - a.q), Fraction(b.r - a.r)
+    ds = -dq - dr
+    closed: dict[Hex, tuple[Fraction, Fraction]] = {}
+    interior: dict[Hex, tuple[Fraction, Fraction]] = {}
+    for h in cands:
+        # The hex cell in cube coordinates: |dx - dy|, |dy - dz|, |dz - dx| <= 1 relative to the centre.
+        oq, orr = Fraction(a.q - h.q), Fraction(a.r - h.r)
+        os_ = -oq - orr
+        us = ((oq - orr, dq - dr), (orr - os_, dr - ds), (os_ - oq, ds - dq))
+        lo_c, hi_c, lo_o, hi_o = Fraction(0), Fraction(1), Fraction(0), Fraction(1)
+        open_ok, closed_ok = True, True
+        for u0, du in us:
+            iv = _interval(u0, du, strict=False)
+            if iv is None:
+                closed_ok = False
+                break
+            lo_c, hi_c = max(lo_c, iv[0]), min(hi_c, iv[1])
+            ivo = _interval(u0, du, strict=True)
+            if ivo is None:
+                open_ok = False
+            else:
+                lo_o, hi_o = max(lo_o, ivo[0]), min(hi_o, ivo[1])
+        if not closed_ok or lo_c > hi_c:
+            continue
+        closed[h] = (lo_c, hi_c)
+        if open_ok and lo_o < hi_o:
+            interior[h] = (lo_o, hi_o)
+    hexes = tuple(sorted(interior, key=lambda h: interior[h][0]))
+    # Hexes met only along an edge: positive length, no interior.
+    edge_only = [h for h, (lo, hi) in closed.items() if h not in interior and lo < hi]
+    along: list[tuple[Hex, Hex]] = []
+    runs: list[tuple[Fraction, Fraction]] = []
+    for i, h1 in enumerate(edge_only):
+        for h2 in edge_only[i + 1:]:
+            if h1.is_adjacent(h2):
+                lo = max(closed[h1][0], closed[h2][0])
+                hi = min(closed[h1][1], closed[h2][1])
+                if lo < hi:
+                    along.append((h1, h2))
+                    runs.append((lo, hi))
+    order = sorted(range(len(along)), key=lambda i: runs[i][0])
+    along = [along[i] for i in order]
+    run_ends = {t for r in runs for t in r}
+    crossings: list[tuple[Hex, Hex]] = []
+    vertices: list[tuple[Hex, Hex, Hex]] = []
+    for h1, h2 in zip(hexes, hexes[1:]):
+        t = interior[h1][1]
+        if interior[h2][0] != t or t in run_ends:
+            continue
+        touching = [h for h, (lo, hi) in closed.items() if lo <= t <= hi]
+        if len(touching) == 2:
+            crossings.append((h1, h2))
+        else:
+            beside = [h for h in touching if h not in (h1, h2)]
+            vertices.append((h1, h2, beside[0]))
+    return LineTrace(a, b, hexes, tuple(crossings), tuple(along), tuple(vertices))
+
+
+def sampled_line(a: Hex, b: Hex) -> list[Hex] | None:
+    """Red Blob's sampled line (N+1 points), or None when a sample sits on a hex boundary."""
+    n = a.distance(b)
+    out = []
+    for i in range(n + 1):
+        t = Fraction(i, n) if n else Fraction(0)
+        h = _strict_cell(a.q + (b.q - a.q) * t, a.r + (b.r - a.r) * t)
+        if h is None:
+            return None
+        out.append(h)
+    return out
+
+
+def _strict_cell(q: Fraction, r: Fraction) -> Hex | None:
+    """The hex whose interior holds the point (q, r), or None if the point is on a boundary."""
+    guess = Hex(round(q), round(r))
+    for h in [guess, *guess.neighbors()]:
+        x, z = q - h.q, r - h.r
+        y = -x - z
+        if abs(x - y) < 1 and abs(y - z) < 1 and abs(z - x) < 1:
+            return h
+    return None
+
+
+def hexes_in(cols: Iterable[int], rows: Iterable[int], layout: OffsetLayout) -> Iterator[Hex]:
+    rows = list(rows)
+    for c in cols:
+        for r in rows:
+            yield layout.to_hex(c, r)

@@ -1,0 +1,138 @@
+"""The rules registry: every rulebook section, the code that implements it, its tests and chapter.
+
+Each game lists its sections in ``rules_index.py`` (ids and titles in the
+project's own words). Code registers what it implements with
+``@implements("C 8")``. Sections that no code implements carry a written
+reason (``planned`` work, or ``no-rules`` text such as a table of contents).
+The coverage report joins the index, the registrations, the tests (found by
+their ``@pytest.mark.rule(...)`` markers) and the book chapters that cite a rule.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+STATUSES = ("implemented", "planned", "no-rules")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a rulebook: its id (``"C 8"``), a title, and, if not implemented, why."""
+
+    id: str
+    title: str
+    status: str = "implemented"
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"{self.id}: status must be one of {STATUSES}")
+        if self.status != "implemented" and not self.reason:
+            raise ValueError(f"{self.id}: a section that is not implemented needs a written reason")
+
+
+_IMPLEMENTATIONS: dict[str, list[str]] = defaultdict(list)
+
+
+def implements(*rule_ids: str) -> Callable:
+    """Decorator: record that the decorated function or class implements these rule ids."""
+    if not rule_ids:
+        raise ValueError("implements() needs at least one rule id")
+
+    def deco(obj):
+        name = f"{obj.__module__}.{obj.__qualname__}"
+        for rid in rule_ids:
+            if name not in _IMPLEMENTATIONS[rid]:
+                _IMPLEMENTATIONS[rid].append(name)
+        existing = getattr(obj, "__rules__", ())
+        try:
+            obj.__rules__ = tuple(existing) + tuple(rule_ids)
+        except (AttributeError, TypeError):
+            pass
+        return obj
+
+    return deco
+
+
+def implementations(rule_id: str | None = None):
+    """What code implements a rule (or the whole mapping)."""
+    if rule_id is None:
+        return {k: list(v) for k, v in _IMPLEMENTATIONS.items()}
+    return list(_IMPLEMENTATIONS.get(rule_id, []))
+
+
+def rule_pattern(rule_id: str) -> re.Pattern:
+    """Matches a citation of exactly this rule id ("C 9" but not "C 9.1" or "C 90")."""
+    return re.compile(r"(?<![\w.])" + re.escape(rule_id) + r"(?![\w]|\.\d)")
+
+
+def tests_by_rule(tests_dir: str | Path) -> dict[str, list[str]]:
+    """Map rule id -> test names, from ``@pytest.mark.rule("...")`` markers (read with ``ast``)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(Path(tests_dir).rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        module_rules = []
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+                module_rules += _marker_rules(node.value)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith(("test", "Test")):
+                rules = module_rules + [r for d in node.decorator_list for r in _marker_rules(d)]
+                for rid in rules:
+                    out[rid].append(f"{path.name}::{node.name}")
+    return dict(out)
+
+
+def _marker_rules(node: ast.AST) -> list[str]:
+    found = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "rule":
+            found += [a.value for a in sub.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return found
+
+
+def chapters_by_rule(book_dir: str | Path, rule_ids: Iterable[str]) -> dict[str, list[str]]:
+    """Map rule id -> chapter files (relative to ``book_dir``) that cite it."""
+    book = Path(book_dir)
+    texts = {p.relative_to(book).as_posix(): p.read_text(encoding="utf-8")
+             for p in sorted(book.rglob("*.md")) if "_build" not in p.parts}
+    out: dict[str, list[str]] = {}
+    for rid in rule_ids:
+        pat = rule_pattern(rid)
+        out[rid] = [name for name, text in texts.items() if pat.search(text) and not name.startswith("appendix")]
+    return out
+
+
+@dataclass(frozen=True)
+class CoverageRow:
+    id: str
+    title: str
+    status: str
+    reason: str
+    code: tuple[str, ...]
+    tests: tuple[str, ...]
+    chapters: tuple[str, ...]
+
+
+def coverage(index: Iterable[Section], tests_dir: str | Path, book_dir: str | Path) -> list[CoverageRow]:
+    """The coverage report: one row per rulebook section."""
+    sections = list(index)
+    tests = tests_by_rule(tests_dir)
+    chapters = chapters_by_rule(book_dir, [s.id for s in sections])
+    return [CoverageRow(s.id, s.title, s.status, s.reason, tuple(implementations(s.id)),
+                        tuple(tests.get(s.id, ())), tuple(chapters.get(s.id, ()))) for s in sections]
+
+
+def coverage_markdown(rows: Iterable[CoverageRow]) -> str:
+    """Render the coverage report as a Markdown table."""
+    lines = ["| Rule | Title | Status | Code | Tests | Chapter |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        code = "<br>".join(f"`{c.split('.', 2)[-1]}`" for c in r.code) or "—"
+        status = r.status if r.status == "implemented" else f"{r.status}: {r.reason}"
+        chap = "<br>".join(r.chapters) or "—"
+        lines.append(f"| {r.id} | {r.title} | {status} | {code} | {len(r.tests)} | {chap} |")
+    return "\n".join(lines)

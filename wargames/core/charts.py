@@ -238,6 +238,11 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
     if unknown:
         raise DataError(file, f"cells[{unknown[0]}]", "names no cell of this table")
     col_prov = {}
-    for lab, pv in (data.get("column_provenance") or {}).items():
+    col_prov_data = data.get("column_provenance") or {}
+    if not isinstance(col_prov_data, dict):
+        raise DataError(file, "column_provenance", "must be a mapping of column label to provenance")
+    for lab, pv in col_prov_data.items():
+        if str(lab) not in {c.label for c in columns}:
+            raise DataError(file, f"column_provenance[{lab}]", "names no column of this table")
         col_prov[str(lab)] = parse_provenance(pv, file, f"column_provenance[{lab}]")
     return ColumnTable(name, rule, columns, rows, cells, file, data.get("notes", ""), col_prov)

@@ -18,6 +18,9 @@ class Distribution(Mapping):
 
     def __init__(self, probs: Mapping[Hashable, Fraction]):
         self._p = {k: Fraction(v) for k, v in probs.items() if v != 0}
+        negative = [k for k, v in self._p.items() if v < 0]
+        if negative:
+            raise ValueError(f"negative probability for outcome {negative[0]!r}")
         total = sum(self._p.values(), Fraction(0))
         if total != 1:
             raise ValueError(f"probabilities sum to {total}, not 1")
@@ -32,6 +35,10 @@ class Distribution(Mapping):
 
     def __getitem__(self, outcome) -> Fraction:
         return self._p.get(outcome, Fraction(0))
+
+    def __contains__(self, outcome) -> bool:
+        # Mapping's default would call __getitem__, which answers 0 for any outcome.
+        return outcome in self._p
 
     def __iter__(self) -> Iterator:
         return iter(self._p)

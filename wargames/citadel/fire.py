@@ -1,0 +1,208 @@
+"""Rule 9: the fire combat procedure, shared by opportunity fire and both fire phases.
+
+Strength is modified per unit for range, then totalled; the total picks a CRT
+column; the target's terrain shifts it; one die gives losses and/or a pin for
+all target units. Losses are shared out by both players (C 9.1, 9.2); infantry
+flip at the critical loss level (C 9.3) and are eliminated when their losses
+reach their strength (C 9.4).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..core import Dice, Hex, Resolution, implements
+from ..core.errors import RuleViolation
+from .charts import FireResult, default_charts
+from .fire_types import SMALL_ARMS, range_key, weapon_type
+from .state import CitadelState
+from .terrain import effective_terrain
+from .units import Side, UnitClass, UnitState
+
+
+@implements("C 9")
+def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, res: Resolution) -> int:
+    """Each unit's strength times its range modifier, then summed (C 9)."""
+    _, ranges, _ = default_charts()
+    total = 0
+    for uid in firer_ids:
+        u = state.unit(uid)
+        rng = u.hex.distance(target)
+        key = range_key(u.counter)
+        mult = ranges.multiplier(key, rng)
+        band = ranges.band(key, rng)
+        part = u.strength * mult
+        total += part
+        res.add("C 9", f"{uid}: {u.strength} SP x{mult} at range {rng} = {part}",
+                arithmetic=f"{u.strength} x {mult} = {part}", result=part, unit=uid, range=rng,
+                multiplier=mult, provenance=band.provenance.kind)
+    if len(firer_ids) > 1:
+        res.add("C 9", f"total fire strength {total}", result=total)
+    return total
+
+
+@implements("C 9", "C 13")
+def terrain_shift(state: CitadelState, target: Hex, res: Resolution, targets: Sequence[UnitState] = ()) -> int:
+    """Columns to shift for the target hex's terrain plus any strongpoint (C 9, C 13, C 14.B)."""
+    _, _, tec = default_charts()
+    m = state.map
+    terr = effective_terrain(m, target, state.date)
+    entry = tec.terrain[terr]
+    shift = entry.fire_shift
+    parts = [f"{terr.replace('_', ' ')} {entry.fire_shift:+d} ({entry.provenance.kind})"]
+    feats = m.info(target).features
+    if "strongpoint" in feats:
+        tanks_only = targets and all(u.counter.cls is UnitClass.TANK for u in targets)
+        if "armor_bunker" in feats and tanks_only:
+            key = "armor_bunker_tanks"
+        elif terr == "swamp" and m.terrain(target) == "monsoon_swamp":
+            key = "strongpoint_monsoon_swamp"
+        else:
+            key = "strongpoint"
+        e = tec.features[key]
+        shift += e.fire_shift
+        parts.append(f"{key.replace('_', ' ')} {e.fire_shift:+d} ({e.provenance.kind})")
+    if "trench" in feats:
+        e = tec.features["trench"]
+        shift += e.fire_shift
+        parts.append(f"trench {e.fire_shift:+d} ({e.provenance.kind})")
+    res.add("C 13", f"target hex {state.label(target)}: " + ", ".join(parts) + f" = {shift:+d} columns",
+            result=shift, terrain=terr)
+    return shift
+
+
+def _capacity(state: CitadelState, u: UnitState, small_arms_only: bool) -> int:
+    """How many more losses a unit can take from this fire (C 9.1; tanks are immune to small arms, C 19.C)."""
+    if u.counter.cls is UnitClass.TANK and small_arms_only:
+        return 0
+    if u.counter.is_battalion and u.side is Side.VIETMINH:
+        if u.inverted:
+            return u.strength
+        return (u.counter.critical_loss_level - u.losses) + u.counter.reduced_strength
+    return 1 - min(state.phase_losses.get(u.id, 0), 1)
+
+
+@implements("C 9.3", "C 9.4", "C 19.C")
+def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) -> None:
+    """Apply one step loss: flip at the critical loss level, eliminate when losses reach strength."""
+    c = u.counter
+    state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
+    if c.cls is UnitClass.TANK:
+        roll = dice.roll(6, f"tank hit on {u.id}")
+        if roll <= 3:
+            if u.disabled:
+                u.eliminated = True
+                res.add("C 19.C", f"{u.id} hit again, roll {roll}: destroyed", result="destroyed", roll=roll)
+            else:
+                u.disabled = True
+                res.add("C 19.C", f"{u.id} hit, roll {roll}: disabled", result="disabled", roll=roll)
+        else:
+            res.add("C 19.C", f"{u.id} hit, roll {roll}: no effect", result="no effect", roll=roll)
+        return
+    u.losses += 1
+    level = c.critical_loss_level
+    if level and not u.inverted and u.losses >= level:
+        u.inverted = True
+        u.losses = 0
+        res.add("C 9.3", f"{u.id} reaches its critical loss level ({level} step{'s' if level > 1 else ''}): "
+                f"flipped to {c.reduced_strength}-{c.reduced_morale}, step marker removed", result="inverted")
+    else:
+        res.add("C 9", f"{u.id} loses a step (step-reduction marker {u.losses})", result=u.losses)
+    if u.strength <= 0:
+        u.eliminated = True
+        res.add("C 9.4", f"{u.id}: losses reach its strength, eliminated", result="eliminated")
+
+
+@implements("C 9.1", "C 9.2")
+def allocate_losses(state: CitadelState, targets: Sequence[UnitState], losses: int, firing_side: Side,
+                    dice: Dice, res: Resolution, small_arms_only: bool,
+                    allocation: Sequence[str] | None = None) -> None:
+    """Share out ``losses`` among ``targets``.
+
+    Picks alternate, the owner first, so the owner takes any odd loss and the
+    firer chooses as many as the owner otherwise (C 9.2; reading: one loss at a
+    time). Only Vietminh infantry battalions take more than one loss in a phase
+    (C 9.1). Losses nobody can take have no effect. ``allocation`` lists the
+    chosen unit ids in pick order; without it each player uses a stated default
+    (owner: its strongest unit; firer: the weakest, to finish it off).
+    """
+    cap = {u.id: _capacity(state, u, small_arms_only) for u in targets}
+    usable = min(losses, sum(cap.values()))
+    if usable < losses:
+        res.add("C 9.2", f"{losses} losses called for, but the units in the hex can take only {usable}; "
+                f"the other {losses - usable} have no effect", arithmetic=f"min({losses}, {sum(cap.values())})",
+                result=usable)
+    if allocation is not None and len(allocation) != usable:
+        raise RuleViolation("C 9.2", f"the allocation names {len(allocation)} unit(s) but {usable} loss(es) must be taken")
+    owner = firing_side.enemy
+    by_id = {u.id: u for u in targets}
+    for k in range(usable):
+        chooser = owner if k % 2 == 0 else firing_side
+        able = [u for u in targets if cap[u.id] > 0 and not u.eliminated]
+        if allocation is not None:
+            uid = allocation[k]
+            if uid not in by_id:
+                raise RuleViolation("C 9.2", f"{uid} is not among the units fired on")
+            if cap[uid] <= 0:
+                raise RuleViolation("C 9.1", f"{uid} cannot take another loss this phase")
+            pick = by_id[uid]
+            how = "chooses"
+        else:
+            if chooser is owner:
+                pick = max(able, key=lambda u: (u.strength, u.id))
+            else:
+                pick = min(able, key=lambda u: (u.strength, u.id))
+            how = "chooses (default: " + ("strongest unit)" if chooser is owner else "weakest unit)")
+        res.add("C 9.2", f"loss {k + 1} of {usable}: the {chooser.value} player {how} {pick.id}", unit=pick.id)
+        cap[pick.id] -= 1
+        take_loss(state, pick, dice, res)
+
+
+@implements("C 9")
+def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dice: Dice, *,
+                 targets: Sequence[str] | None = None, allocation: Sequence[str] | None = None,
+                 res: Resolution | None = None) -> Resolution:
+    """Resolve one fire at a hex: strength, column, terrain shift, die, losses and pins. Mutates ``state``."""
+    crt, _, _ = default_charts()
+    res = res or Resolution()
+    if not firer_ids:
+        raise RuleViolation("C 9", "at least one unit must fire")
+    sides = {state.unit(f).side for f in firer_ids}
+    if len(sides) != 1:
+        raise RuleViolation("C 9", "units of both sides cannot combine their fire")
+    side = sides.pop()
+    hit = [state.unit(t) for t in targets] if targets is not None else state.units_at(target, side.enemy)
+    if not hit:
+        raise RuleViolation("C 9", f"there are no enemy units in {state.label(target)} to fire at")
+    total = fire_strength(state, firer_ids, target, res)
+    col = crt.column_for(total)
+    res.add("C 9", f"total {total} -> column {crt.columns[col].label}", result=crt.columns[col].label, total=total)
+    shift = terrain_shift(state, target, res, hit)
+    final, over = crt.shift(col, shift)
+    if shift:
+        res.add("C 9", f"column {crt.columns[col].label} shifted {shift:+d} -> {crt.columns[final].label}"
+                + (f" (the table ends there: {abs(over)} shift(s) have nowhere to go)" if over else ""),
+                result=crt.columns[final].label)
+    roll = dice.roll(6, f"fire at {state.label(target)}")
+    cell = crt.lookup(final, roll)
+    result: FireResult = cell.value
+    res.add("C 9", f"roll {roll} on {crt.columns[final].label}: {result.code}"
+            + ("" if cell.provenance.kind != "reconstructed" else " (reconstructed chart value)"),
+            result=result.code, roll=roll, column=crt.columns[final].label, provenance=cell.provenance.kind)
+    small_arms_only = all(weapon_type(state.unit(f).counter) == SMALL_ARMS for f in firer_ids)
+    if result.losses:
+        allocate_losses(state, hit, result.losses, side, dice, res, small_arms_only, allocation)
+    pinned = []
+    if result.pinned:
+        for u in hit:
+            if not u.eliminated:
+                u.pinned, u.pinned_at = True, state.phase_index
+                pinned.append(u.id)
+        if pinned:
+            res.add("C 9", f"pinned: {', '.join(pinned)}", result=pinned)
+    for f in firer_ids:
+        state.fired.add(f)
+        state.fired_in[f] = state.phase_index
+    state.fired_at.update(u.id for u in hit)
+    res.result = {"column": crt.columns[final].label, "roll": roll, "code": result.code,
+                  "pinned": tuple(pinned), "eliminated": tuple(u.id for u in hit if u.eliminated)}
+    return res

@@ -1,0 +1,76 @@
+"""The game state: the map, every unit's status, the date and phase, and per-phase bookkeeping.
+
+State is plain data. Procedures that change it work on a copy (see
+:func:`CitadelState.copy`), so any earlier state is a snapshot for undo.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..core import Hex
+from ..core.errors import DataError
+from ..core.mapdata import MapData
+from .units import Counter, Side, UnitClass, UnitState
+
+START_DATE = dt.date(1954, 3, 13)
+
+
+@dataclass
+class CitadelState:
+    map: MapData
+    units: dict[str, UnitState]
+    date: dt.date = START_DATE
+    phase_index: int = 0          # counts phases from the start, across turns
+    phase: str = "VM movement"
+    # per-phase bookkeeping, cleared when a phase ends
+    fired: set[str] = field(default_factory=set)
+    fired_at: set[str] = field(default_factory=set)
+    phase_losses: dict[str, int] = field(default_factory=dict)
+    # longer-lived facts
+    weapons_moved_in: dict[str, int] = field(default_factory=dict)   # unit -> phase index it last moved
+    fired_in: dict[str, int] = field(default_factory=dict)           # unit -> phase index it last fired
+    moved_in: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
+        units = {}
+        for counter, label in placements:
+            if counter.id in units:
+                raise DataError("placements", counter.id, "the same counter is placed twice")
+            units[counter.id] = UnitState(counter, m.hex(label) if label else None)
+        return cls(m, units, **kw)
+
+    def copy(self) -> "CitadelState":
+        m = self.map
+        self.map = None  # the map is immutable data: share it instead of copying
+        try:
+            new = copy.deepcopy(self)
+        finally:
+            self.map = m
+        new.map = m
+        return new
+
+    # -- lookups
+    def unit(self, uid: str) -> UnitState:
+        try:
+            return self.units[uid]
+        except KeyError:
+            raise DataError("state", uid, "no such unit") from None
+
+    def on_board(self, side: Side | None = None) -> list[UnitState]:
+        return [u for u in self.units.values() if u.on_board and (side is None or u.side is side)]
+
+    def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
+        return [u for u in self.on_board(side) if u.hex == h]
+
+    def ground_units(self, side: Side | None = None) -> list[UnitState]:
+        return self.on_board(side)
+
+    def label(self, h: Hex) -> str:
+        return self.map.label(h)
+
+    def infantry_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
+        return [u for u in self.units_at(h, side) if u.counter.cls is UnitClass.INFANTRY]

@@ -1,0 +1,44 @@
+"""Rule 13 (terrain) as far as Rules 8-10 need it, and the map vocabulary.
+
+Terrain is one type per hex; strongpoints, roads and Vietminh works are
+features on top of it (C 14.B: a strongpoint does not change the hex's
+terrain). Monsoon swamps count as clear until the April 19 turn (C 13).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from pathlib import Path
+
+from ..core import Hex, implements
+from ..core.mapdata import MapData, load_map
+
+TERRAINS = ("clear", "full_jungle", "partial_jungle", "hill", "swamp", "monsoon_swamp", "airfield")
+FEATURES = ("road", "trench", "tunnel", "weapons_pit", "strongpoint", "armor_bunker")
+HEXSIDE_FEATURES = ("river", "barbed_wire", "drainage_ditch", "hill", "full_jungle")
+MONSOON_DATE = dt.date(1954, 4, 19)
+MAPS = Path(__file__).parent / "data" / "maps"
+
+
+def load_citadel_map(path: str | Path) -> MapData:
+    """Load a Citadel map excerpt, checking its terrain names against the TEC's vocabulary."""
+    return load_map(path, TERRAINS, FEATURES, HEXSIDE_FEATURES)
+
+
+@lru_cache(maxsize=None)
+def anne_marie_map() -> MapData:
+    """The shipped excerpt of the North map around Anne-Marie (mostly reconstructed)."""
+    return load_citadel_map(MAPS / "anne_marie.yaml")
+
+
+@implements("C 13")
+def effective_terrain(m: MapData, h: Hex, date: dt.date) -> str:
+    """The hex's terrain on a date: a monsoon swamp is clear before April 19, swamp from then on."""
+    t = m.terrain(h)
+    if t == "monsoon_swamp":
+        return "swamp" if date >= MONSOON_DATE else "clear"
+    return t
+
+
+def is_jungle(m: MapData, h: Hex) -> bool:
+    return m.terrain(h) in ("full_jungle", "partial_jungle")

@@ -206,3 +206,76 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     res.result = {"column": crt.columns[final].label, "roll": roll, "code": result.code,
                   "pinned": tuple(pinned), "eliminated": tuple(u.id for u in hit if u.eliminated)}
     return res
+
+
+@implements("C 9.5", "C 10")
+class FirePhase:
+    """A direct or indirect fire phase (C 9.5, C 10); ``side`` limits who fires in an indirect sub-phase."""
+
+    def __init__(self, state: CitadelState, kind: str, side: Side | None = None,
+                 movement_phase_index: int | None = None):
+        if kind not in ("direct", "indirect"):
+            raise ValueError("kind is 'direct' or 'indirect'")
+        self.state, self.kind, self.side = state, kind, side
+        self.movement_phase_index = movement_phase_index
+
+    def problems(self, firer_ids: Sequence[str], target: Hex) -> list[tuple[str, str]]:
+        """Every (rule, reason) that forbids this fire; empty when it is legal."""
+        from .fire_types import fire_mode, line_of_sight, spotted
+        st = self.state
+        _, ranges, _ = default_charts()
+        out: list[tuple[str, str]] = []
+        firers = [st.unit(f) for f in firer_ids]
+        sides = {f.side for f in firers}
+        if len(sides) > 1:
+            return [("C 9", "units of both sides cannot combine their fire")]
+        side = sides.pop()
+        if self.side is not None and side is not self.side:
+            out.append(("C 7", f"only {self.side.value} units fire in this part of the indirect fire phase"))
+        for f in firers:
+            if not f.on_board:
+                out.append(("C 9", f"{f.id} is not on the map"))
+                continue
+            if f.id in st.fired:
+                out.append(("C 9.5", f"{f.id} has already fired this fire phase"))
+            if f.pinned and (f.pinned_at is None or f.pinned_at < st.phase_index):
+                out.append(("C 9", f"{f.id} was pinned earlier this player turn and may not fire"))
+            try:
+                rng = f.hex.distance(target)
+                mode = fire_mode(f.counter, rng, ranges)
+                ranges.multiplier(range_key(f.counter), rng)
+            except RuleViolation as e:
+                out.append((e.rule, f"{f.id}: {e.reason}"))
+                continue
+            if mode != self.kind:
+                out.append(("C 10", f"{f.id} ({weapon_type(f.counter)}) fires {mode} at {rng} hexes, "
+                                    f"not in the {self.kind} fire phase"))
+            if self.kind == "direct":
+                if (f.counter.cls is UnitClass.HEAVY_WEAPONS and self.movement_phase_index is not None
+                        and st.weapons_moved_in.get(f.id) == self.movement_phase_index):
+                    out.append(("C 8", f"{f.id} is a heavy weapon that moved in the movement phase just before"))
+                los = line_of_sight(st, f.hex, target)
+                if not los.result:
+                    out.append(("C 10", f"{f.id} has no line of sight to {st.label(target)}: "
+                                        + "; ".join(s.text for s in los.steps if s.text.startswith("blocked"))))
+        if self.kind == "indirect":
+            ok, why = spotted(st, target, side)
+            if not ok:
+                out.append(("C 10", why))
+        hit = st.units_at(target, side.enemy)
+        if not hit:
+            out.append(("C 9", f"there are no enemy units in {st.label(target)}"))
+        twice = [u.id for u in hit if u.id in st.fired_at]
+        if twice:
+            out.append(("C 9.5", f"{', '.join(twice)} in {st.label(target)} has already been fired at this phase"))
+        return out
+
+    def fire(self, firer_ids: Sequence[str], target: str | Hex, dice: Dice,
+             allocation: Sequence[str] | None = None) -> Resolution:
+        st = self.state
+        h = target if isinstance(target, Hex) else st.map.hex(target)
+        problems = self.problems(firer_ids, h)
+        if problems:
+            rule, reason = problems[0]
+            raise RuleViolation(rule, reason)
+        return resolve_fire(st, list(firer_ids), h, dice, allocation=allocation)

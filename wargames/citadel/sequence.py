@@ -69,3 +69,61 @@ def player_turn_of(phase_id: str) -> str | None:
     """Which player turn a phase belongs to (pins last until the end of the melee phase, C 9)."""
     seg = phase_named(phase_id).segment
     return seg if "Player Turn" in seg else None
+
+
+class CitadelGame:
+    """Steps a state through the sequence of play and hands out the procedure for the current phase."""
+
+    def __init__(self, state, phase: str | None = None):
+        self.state = state
+        if phase is not None:
+            phase_named(phase)
+            state.phase = phase
+        self.last_movement_index: int | None = None
+        self._movement = None
+
+    @property
+    def phase(self) -> Phase:
+        return phase_named(self.state.phase)
+
+    @implements("C 7", "C 9")
+    def advance(self) -> Phase:
+        """End the current phase and begin the next. Pins come off at the end of every melee phase (C 9)."""
+        st = self.state
+        if self._movement is not None and not self._movement.finished:
+            from ..core.errors import RuleViolation
+            raise RuleViolation("C 8", "units are still moving or paused for opportunity fire")
+        if self.phase.kind == "movement":
+            self.last_movement_index = st.phase_index
+        if self.phase.kind == "melee":
+            for u in st.units.values():
+                u.pinned, u.pinned_at = False, None
+        st.fired.clear()
+        st.fired_at.clear()
+        st.phase_losses.clear()
+        for u in st.units.values():
+            if u.eliminated:
+                u.hex = None
+        st.phase, st.date = next_phase(st.phase, st.date)
+        st.phase_index += 1
+        self._movement = None
+        return self.phase
+
+    def movement(self):
+        from ..core.errors import RuleViolation
+        from .movement import MovementPhase
+        p = self.phase
+        if p.kind != "movement":
+            raise RuleViolation("C 7", f"it is the {p.name} phase, not a movement phase")
+        if self._movement is None:
+            self._movement = MovementPhase(self.state, p.side)
+        return self._movement
+
+    def fire_phase(self):
+        from ..core.errors import RuleViolation
+        from .fire import FirePhase
+        p = self.phase
+        if p.kind not in ("direct fire", "indirect fire"):
+            raise RuleViolation("C 7", f"it is the {p.name} phase, not a fire phase")
+        kind = "direct" if p.kind == "direct fire" else "indirect"
+        return FirePhase(self.state, kind, p.side if kind == "indirect" else None, self.last_movement_index)

@@ -3,7 +3,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := test
 
-PYTHON ?= python3.11
+# CI has only Python 3.11; prefer it by name, else whatever python3 is.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -15,8 +16,11 @@ BOOK_TIMEOUT ?= 1200
 BROWSER_TIMEOUT ?= 600
 
 # BokehJS is inlined into the pages so the book works offline.
-BOOK_ENV := BOKEH_RESOURCES=inline PYDEVD_DISABLE_FILE_VALIDATION=1
-BOOK_CMD := $(BIN)/jupyter-book build . -W -n --keep-going
+BOOK_ENV := BOKEH_RESOURCES=inline WARGAMES_BOOK_BUILD=1
+# --all: fresh Sphinx environment, so every chapter is re-executed against the current engine
+# (otherwise unchanged chapters keep outputs from an older engine). -W --keep-going: any warning,
+# including a failed cell, fails the build after reporting all of them.
+BOOK_CMD := $(BIN)/jupyter-book build . --all -W -n --keep-going
 
 .PHONY: venv book test test-unit test-browser lab bench clean vendor-js
 
@@ -24,11 +28,11 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
 book: $(STAMP)
+	rm -rf $(HTML)
 	@start=$$(date +%s); \
 	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BOOK_CMD); \
 	echo "book built in $$(( $$(date +%s) - start )) s: $(CURDIR)/$(HTML)/index.html"
@@ -39,14 +43,23 @@ test-unit: $(STAMP)
 test-browser: $(STAMP)
 	timeout $(BROWSER_TIMEOUT) $(BIN)/python -m pytest tests/browser -m browser
 
-# Sequential on purpose: the browser layer tests the book that the build step just made.
+# Runs every step even if an earlier one fails (one CI run reports everything), then fails if any
+# failed. The browser layer needs the book, so it runs only after a successful build.
 test: $(STAMP)
-	$(MAKE) test-unit
-	$(MAKE) book
-	$(MAKE) test-browser
+	@status=0; \
+	$(MAKE) test-unit || status=1; \
+	if $(MAKE) book; then $(MAKE) test-browser || status=1; else status=1; fi; \
+	if [ $$status -ne 0 ]; then echo "make test: FAILED (see above)"; fi; \
+	exit $$status
 
+# Chapters are MyST .md notebooks: jupytext's server extension (installed with jupytext) serves
+# them as notebooks, and these venv-level overrides make a double click open them as notebooks.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+LAB_ARGS ?=
 lab: $(STAMP)
-	$(BIN)/jupyter lab --allow-root --no-browser --notebook-dir=book
+	mkdir -p $(dir $(LAB_OVERRIDES))
+	echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_OVERRIDES)
+	$(BIN)/jupyter lab --allow-root --no-browser --notebook-dir=book $(LAB_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
@@ -55,13 +68,22 @@ clean:
 	rm -rf _build .pytest_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# Maintainer-only: refresh the vendored widget JS (needs npm). Not used by the build.
-WIDGETS_JS := book/_static/widgets
+# Maintainer-only: re-vendor the browser JS in book/_static from npm. The build never needs npm.
+HTML_MANAGER := 1.0.15
+REQUIREJS := 2.3.8
+MATHJAX := 3.2.2
 vendor-js:
-	tmp=$$(mktemp -d); cd $$tmp && npm pack @jupyter-widgets/html-manager@1.0.15 requirejs@2.3.8 >/dev/null \
-	  && for f in *.tgz; do mkdir -p $${f%.tgz} && tar xzf $$f -C $${f%.tgz}; done; \
-	cp $$tmp/requirejs-2.3.8/package/require.js $(WIDGETS_JS)/; \
-	cp $$tmp/jupyter-widgets-html-manager-1.0.15/package/dist/embed-amd.js $(WIDGETS_JS)/; \
-	cp $$tmp/jupyter-widgets-html-manager-1.0.15/package/dist/embed.js.LICENSE.txt $(WIDGETS_JS)/embed-amd.js.LICENSE.txt; \
-	cp $$tmp/jupyter-widgets-html-manager-1.0.15/package/dist/*.woff2 $$tmp/jupyter-widgets-html-manager-1.0.15/package/dist/*.woff $(WIDGETS_JS)/; \
+	tmp=$$(mktemp -d); static=$(CURDIR)/book/_static; \
+	(cd $$tmp && npm pack --silent @jupyter-widgets/html-manager@$(HTML_MANAGER) \
+	    requirejs@$(REQUIREJS) mathjax@$(MATHJAX) >/dev/null); \
+	for f in $$tmp/*.tgz; do mkdir -p $${f%.tgz} && tar xzf $$f -C $${f%.tgz}; done; \
+	hm=$$tmp/jupyter-widgets-html-manager-$(HTML_MANAGER)/package/dist; \
+	mj=$$tmp/mathjax-$(MATHJAX)/package; \
+	cp $$tmp/requirejs-$(REQUIREJS)/package/require.js $$static/widgets/; \
+	cp $$hm/embed-amd.js $$hm/*.woff2 $$hm/*.woff $$static/widgets/; \
+	cp $$hm/embed.js.LICENSE.txt $$static/widgets/embed-amd.js.LICENSE.txt; \
+	rm -rf $$static/mathjax && mkdir -p $$static/mathjax/output/chtml/fonts $$static/mathjax/input/tex; \
+	cp $$mj/LICENSE $$mj/es5/tex-mml-chtml.js $$static/mathjax/; \
+	cp -r $$mj/es5/output/chtml/fonts/woff-v2 $$static/mathjax/output/chtml/fonts/; \
+	cp -r $$mj/es5/input/tex/extensions $$static/mathjax/input/tex/; \
 	rm -rf $$tmp

@@ -8,6 +8,7 @@ widgets let a reader change both.
 """
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,49 +90,112 @@ def _onward(phase: MovementPhase, uid: str, run: ExampleRun) -> None:
     phase.stop(uid)
 
 
+class MovementExample:
+    """The C 8 Movement Example as a step-by-step driver: one opportunity-fire shot per :meth:`shoot`.
+
+    Moves happen as in the example; ``assignment`` maps battalion -> battery for
+    the first round of opportunity fire (a battalion left out is not fired at).
+    In later rounds the batteries that have not fired shoot at new VPs in the
+    order ``later_firers`` (default: :data:`BATTERIES` order). Battalions that
+    are not pinned carry on along :data:`ONWARD_ROUTES`. The driver can be
+    copied at any shot, which is how the widgets enumerate every branch.
+    """
+
+    def __init__(self, assignment: dict[str, str] | None = None, later_firers: Sequence[str] | None = None,
+                 state: CitadelState | None = None):
+        st = state or anne_marie_setup()
+        self.phase = MovementPhase(st, Side.VIETMINH)
+        self.run = ExampleRun(self.phase)
+        self.assignment = dict(PRINTED_ASSIGNMENT if assignment is None else assignment)
+        self.later_firers = list(later_firers or BATTERIES)
+        unknown = (set(self.assignment.values()) | set(self.later_firers)) - set(BATTERIES)
+        if unknown:
+            raise RuleViolation("C 8", f"no such battery in the example: {sorted(unknown)}")
+        self.round = 1
+        self.plan: list[tuple[str, str]] = []
+        for uid, leg in FIRST_LEGS.items():
+            self.run.log.extend(self.phase.move(uid, leg))
+        self._open_fire()
+
+    @property
+    def state(self) -> CitadelState:
+        return self.phase.state
+
+    @property
+    def pending(self) -> tuple[str, str] | None:
+        """The next (battery, battalion) shot, or None when the phase is over."""
+        return self.plan[0] if self.plan else None
+
+    def _open_fire(self) -> None:
+        while True:
+            order = [vp.unit for vp in self.phase.end_moves()]
+            if self.round == 1:
+                self.plan = [(self.assignment[t], t) for t in order if t in self.assignment]
+            else:
+                free = [b for b in self.later_firers if b not in self.phase.fired]
+                self.plan = []
+                for t in order:
+                    ok = [b for b in free if b in self.phase.eligible_firers(t)]
+                    if ok:
+                        self.plan.append((ok[0], t))
+                        free.remove(ok[0])
+            if self.plan:
+                return
+            if not self._next_round():
+                return
+
+    def _next_round(self) -> bool:
+        self.run.log.extend(self.phase.end_fire())
+        movers = self.phase.paused_or_resumable()
+        if not movers:
+            return False
+        for uid in movers:
+            _onward(self.phase, uid, self.run)
+        self.round += 1
+        return True
+
+    def shoot(self, dice: Dice) -> Resolution:
+        """Resolve the pending shot with ``dice`` and move the example on to the next shot."""
+        if not self.plan:
+            raise RuleViolation("C 8", "the movement phase is over; no shot is pending")
+        firer, target = self.plan.pop(0)
+        st = self.state
+        res = self.phase.opportunity_fire(firer, target, dice)
+        self.run.log.extend(res)
+        r = res.result
+        self.run.shots.append({"round": self.round, "firer": firer, "target": target,
+                               "hex": st.label(self.phase.records[target].vps[-1].hex),
+                               "column": r["column"], "roll": r["roll"], "code": r["code"],
+                               "pinned": target in r["pinned"]})
+        if not self.plan and self._next_round():
+            self._open_fire()
+        return res
+
+    def copy(self) -> "MovementExample":
+        new = copy.copy(self)
+        st = self.state
+        m, st.map = st.map, None
+        try:
+            new.phase, new.run, new.plan = copy.deepcopy((self.phase, self.run, self.plan))
+        finally:
+            st.map = m
+        new.phase.state.map = m
+        new.run.phase = new.phase
+        return new
+
+    def key(self) -> tuple:
+        """A canonical description of where the example stands (for memoised enumeration)."""
+        units = tuple((u.id, u.hex, u.losses, u.inverted, u.pinned, u.eliminated) for u in self.state.units.values())
+        recs = tuple((r.unit, r.status, tuple(r.entered), tuple((v.hex, v.fired_by) for v in r.vps))
+                     for r in self.phase.records.values())
+        return units, recs, tuple(self.plan), self.round
+
+
 def replay_movement_example(dice: Dice, assignment: dict[str, str] | None = None,
                             later_firers: Sequence[str] | None = None,
                             state: CitadelState | None = None) -> ExampleRun:
-    """Run the C 8 Movement Example through the engine.
-
-    ``assignment`` maps battalion -> battery for the first round of opportunity
-    fire (a battalion left out is not fired at). In later rounds the batteries
-    that have not fired shoot at the new VPs in the order ``later_firers``
-    (default: the remaining batteries in :data:`BATTERIES` order).
-    """
-    st = state or anne_marie_setup()
-    phase = MovementPhase(st, Side.VIETMINH)
-    run = ExampleRun(phase)
-    assignment = PRINTED_ASSIGNMENT if assignment is None else assignment
-    for uid, leg in FIRST_LEGS.items():
-        run.log.extend(phase.move(uid, leg))
-    rnd = 1
-    while True:
-        targets = phase.end_moves()
-        order = [vp.unit for vp in targets]
-        if rnd == 1:
-            plan = [(assignment[t], t) for t in order if t in assignment]
-        else:
-            free = [b for b in (later_firers or BATTERIES) if b not in phase.fired]
-            plan = []
-            for t in order:
-                ok = [b for b in free if b in phase.eligible_firers(t)]
-                if ok:
-                    plan.append((ok[0], t))
-                    free.remove(ok[0])
-        for firer, target in plan:
-            res = phase.opportunity_fire(firer, target, dice)
-            run.log.extend(res)
-            r = res.result
-            run.shots.append({"round": rnd, "firer": firer, "target": target,
-                              "hex": st.label(phase.records[target].vps[-1].hex),
-                              "column": r["column"], "roll": r["roll"], "code": r["code"],
-                              "pinned": target in r["pinned"]})
-        run.log.extend(phase.end_fire())
-        movers = phase.paused_or_resumable()
-        if not movers:
-            break
-        for uid in movers:
-            _onward(phase, uid, run)
-        rnd += 1
-    return run
+    """Run the whole C 8 Movement Example with ``dice`` (random, scripted, ...); see :class:`MovementExample`."""
+    ex = MovementExample(assignment, later_firers, state)
+    while ex.pending:
+        ex.shoot(dice)
+    return ex.run

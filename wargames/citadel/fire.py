@@ -135,6 +135,14 @@ def allocate_losses(state: CitadelState, targets: Sequence[UnitState], losses: i
         raise RuleViolation("C 9.2", f"the allocation names {len(allocation)} unit(s) but {usable} loss(es) must be taken")
     owner = firing_side.enemy
     by_id = {u.id: u for u in targets}
+    if allocation is not None:   # check the whole allocation before any loss is taken
+        left = dict(cap)
+        for uid in allocation:
+            if uid not in by_id:
+                raise RuleViolation("C 9.2", f"{uid} is not among the units fired on")
+            if left[uid] <= 0:
+                raise RuleViolation("C 9.1", f"{uid} cannot take another loss this phase")
+            left[uid] -= 1
     for k in range(usable):
         chooser = owner if k % 2 == 0 else firing_side
         able = [u for u in targets if cap[u.id] > 0 and not u.eliminated]
@@ -226,6 +234,8 @@ class FirePhase:
         _, ranges, _ = default_charts()
         out: list[tuple[str, str]] = []
         firers = [st.unit(f) for f in firer_ids]
+        if not firers:
+            return [("C 9", "at least one unit must fire")]
         sides = {f.side for f in firers}
         if len(sides) > 1:
             return [("C 9", "units of both sides cannot combine their fire")]

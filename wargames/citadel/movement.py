@@ -176,6 +176,8 @@ class MovementPhase:
         """
         st = self.state
         ids = [units] if isinstance(units, str) else list(units)
+        if not ids:
+            raise RuleViolation("C 8", "name at least one unit to move")
         us = [st.unit(i) for i in ids]
         recs = [self._check_can_move(u) for u in us]
         if len({u.hex for u in us}) > 1:
@@ -208,7 +210,7 @@ class MovementPhase:
               res: Resolution | None = None) -> tuple[int, str]:
         """Step through ``hexes``; returns (index where the unit must stop, why). Applies the move unless ``dry``."""
         st, m = self.state, self.state.map
-        clear_before, status_before = rec.clear_count, rec.status
+        clear_before, status_before, announced_before = rec.clear_count, rec.status, rec.announced
         cur = u.hex
         enemy_zoc = zone_of_control(st, self.side.enemy)
         stop = (len(hexes) - 1, "end of path")
@@ -269,6 +271,7 @@ class MovementPhase:
             if dry:
                 rec.clear_count = clear_before
                 rec.status = status_before
+                rec.announced = announced_before
         if not dry:
             u.hex = cur
             rec.moved_in_step = self.step
@@ -296,7 +299,12 @@ class MovementPhase:
         """Announce a river (or, for the Vietminh, barbed-wire) crossing: the unit's hex becomes a VP (C 8 item 3)."""
         st = self.state
         u = st.unit(uid)
-        rec = self._check_can_move(u)
+        rec = self.records.get(uid)
+        # A unit that has just paused at a VP may announce from that hex: one VP, not two (merged below).
+        merging = (rec is not None and rec.status == "paused" and not self.window_open and bool(rec.vps)
+                   and rec.vps[-1].hex == u.hex and rec.vps[-1].step == self.step)
+        if not merging:
+            rec = self._check_can_move(u)
         to = toward if isinstance(toward, Hex) else st.map.hex(toward)
         if not u.hex.is_adjacent(to):
             raise RuleViolation("C 8", f"{st.label(to)} is not adjacent to {uid}'s hex {st.label(u.hex)}")
@@ -325,8 +333,9 @@ class MovementPhase:
         rec = self.records.get(uid)
         if rec is None or rec.status == "done":
             raise RuleViolation("C 8", f"{uid} is not moving")
-        if rec.status == "paused" and self.window_open:
-            raise RuleViolation("C 8", f"{uid} is paused for opportunity fire; it may stop after the fire")
+        if rec.status == "paused":
+            raise RuleViolation("C 8", f"{uid} is paused at a vulnerability point; it may stop after the "
+                                       f"opportunity fire there, not escape it")
         rec.status, rec.end_reason = "done", "the owner stopped it"
 
     # ------------------------------------------------------------------ opportunity fire
@@ -498,6 +507,8 @@ class MovementPhase:
         """A Vietminh weapons battery not assigned to a regiment leaves the map (C 8)."""
         st = self.state
         u = st.unit(uid)
+        if self.side is not Side.VIETMINH:
+            raise RuleViolation("C 8", "weapons batteries exit the map only in a Vietminh movement phase")
         if u.side is not Side.VIETMINH or u.counter.cls is not UnitClass.HEAVY_WEAPONS or u.counter.regiment:
             raise RuleViolation("C 8", f"{uid}: only Vietminh weapons batteries not assigned to a regiment may exit the map")
         if not u.on_board:
@@ -514,6 +525,8 @@ class MovementPhase:
         """Bring an exited battery back on any full jungle hex, in a later movement phase (C 8)."""
         st = self.state
         u = st.unit(uid)
+        if self.side is not u.side:
+            raise RuleViolation("C 8", f"{uid} re-enters only in a {u.side.value} movement phase")
         if not u.off_board:
             raise RuleViolation("C 8", f"{uid} has not exited the map")
         if uid in self.exited or u.exited_at == st.phase_index:

@@ -24,7 +24,8 @@ def stacking_problem(units: list[UnitState]) -> str | None:
         if len(battalions) > 1 or companies:
             names = ", ".join(u.id for u in inf)
             return f"a battalion may not share a hex with other infantry ({names})"
-    elif len(companies) > 2 and len({u.counter.parent for u in companies}) > 1:
+    # A company with no parent battalion (an independent company) is a battalion of its own (C 6.1).
+    elif len(companies) > 2 and len({u.counter.parent or f"(independent) {u.id}" for u in companies}) > 1:
         return (f"{len(companies)} companies from more than one battalion exceed the limit of two companies "
                 f"({', '.join(u.id for u in companies)})")
     weapons = [u for u in units if u.counter.cls is UnitClass.HEAVY_WEAPONS]

@@ -66,6 +66,14 @@ class Counter:
 
     def __post_init__(self) -> None:
         where = f"counter {self.id}"
+        for f in ("strength", "morale", "reduced_strength", "reduced_morale", "morale_modifier"):
+            v = getattr(self, f)
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                raise DataError("counters", f"{where}.{f}", f"must be a whole number, not {v!r}")
+        if isinstance(self.ordnance, int) and not isinstance(self.ordnance, bool):
+            object.__setattr__(self, "ordnance", str(self.ordnance))   # YAML reads `ordnance: 105` as a number
+        if self.ordnance is not None and not isinstance(self.ordnance, str):
+            raise DataError("counters", f"{where}.ordnance", f"must be an ordnance designation such as '105', not {self.ordnance!r}")
         if self.strength <= 0:
             raise DataError("counters", f"{where}.strength", "must be positive")
         if self.cls is UnitClass.INFANTRY:
@@ -150,6 +158,8 @@ def load_counters(data: list[dict], file: str = "counters") -> list[Counter]:
     out = []
     for i, rec in enumerate(data):
         where = f"counters[{i}]"
+        if not isinstance(rec, dict):
+            raise DataError(file, where, f"must be a mapping of counter fields, not {type(rec).__name__}")
         try:
             side = Side(rec["side"])
             cls = UnitClass(rec["class"])

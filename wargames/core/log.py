@@ -66,3 +66,13 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "to_dict"):
         return value.to_dict()
     return str(value)
+
+
+def _resolution_deepcopy(self: Resolution, memo: dict) -> Resolution:
+    """Steps are immutable records, so a copy of a Resolution shares them (copies stay cheap)."""
+    new = Resolution(list(self.steps), self.result)
+    memo[id(self)] = new
+    return new
+
+
+Resolution.__deepcopy__ = _resolution_deepcopy

@@ -1,0 +1,89 @@
+"""Benchmarks, run by `make bench`. Ratios are measured side by side in one run (the machine is shared).
+
+1. The exact pin probability of one opportunity-fire shot (enumeration over the die) against a
+   10,000-sample Monte Carlo of the same procedure: time of each, their ratio, and the two estimates.
+2. The Anne-Marie widget's callback latency: median and p95 over repeated changes of one die.
+3. Book build time (only with --book, since it takes minutes): wall time of `make book`.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from wargames.citadel.examples import MovementExample  # noqa: E402
+from wargames.core import RandomDice, enumerate_outcomes  # noqa: E402
+
+
+def first_shot(dice, start: MovementExample) -> bool:
+    """The pending shot of the example (105-A at the 1st Battalion in 1112): does it pin?"""
+    ex = start.copy()
+    firer, target = ex.pending
+    ex.shoot(dice)
+    return ex.state.unit(target).pinned
+
+
+def bench_exact_vs_monte_carlo(samples: int = 10_000) -> dict:
+    start = MovementExample()
+    t0 = time.perf_counter()
+    exact = enumerate_outcomes(first_shot, start)[True]
+    t_exact = time.perf_counter() - t0
+    dice = RandomDice(seed=1954)
+    t0 = time.perf_counter()
+    hits = sum(first_shot(dice, start) for _ in range(samples))
+    t_mc = time.perf_counter() - t0
+    return {"exact": exact, "exact_s": t_exact, "mc": Fraction(hits, samples), "mc_s": t_mc,
+            "ratio": t_mc / t_exact, "samples": samples}
+
+
+def bench_widget(repeats: int = 30) -> dict:
+    from widgets.citadel import AnneMarieLive
+    w = AnneMarieLive()
+    times = []
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        w.dice[0].value = 1 + i % 6        # each change re-resolves the phase and re-draws
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return {"median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
+            "repeats": repeats}
+
+
+def bench_book() -> dict:
+    t0 = time.perf_counter()
+    subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return {"book_s": time.perf_counter() - t0}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--book", action="store_true", help="also time a full book build")
+    ap.add_argument("--samples", type=int, default=10_000)
+    args = ap.parse_args()
+    print(f"# benchmarks, {dt.date.today()}")
+    e = bench_exact_vs_monte_carlo(args.samples)
+    print("| measure | value |\n|---|---|")
+    print(f"| exact P(pin), 105-A at 1st Bn in 1112 | {e['exact']} ({float(e['exact']):.4f}) |")
+    print(f"| Monte Carlo, {e['samples']} samples | {float(e['mc']):.4f} |")
+    print(f"| exact enumeration time | {e['exact_s'] * 1000:.1f} ms |")
+    print(f"| Monte Carlo time | {e['mc_s'] * 1000:.1f} ms |")
+    print(f"| Monte Carlo / exact time (same run) | {e['ratio']:.0f}x |")
+    w = bench_widget()
+    print(f"| Anne-Marie widget callback, median | {w['median_ms']:.1f} ms |")
+    print(f"| Anne-Marie widget callback, p95 | {w['p95_ms']:.1f} ms |")
+    if args.book:
+        b = bench_book()
+        print(f"| book build (make book) | {b['book_s']:.0f} s |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

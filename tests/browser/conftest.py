@@ -1,0 +1,113 @@
+"""Browser layer fixtures: serve _build/html on 127.0.0.1 and drive Debian chromium via Playwright.
+
+Hosts other than 127.0.0.1/localhost do not resolve, and route interception aborts and records
+any request to them. In a test::
+
+    def test_something(open_page):
+        book = open_page("book/citadel/rule08.html")
+        book.wait_for_widgets()
+        book.select("Hex", "hex 1")
+        assert book.value("Index") == "1"
+        book.assert_clean()
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from .helpers import CHROMIUM_ARGS, HTML_DIR, PAGE_TIMEOUT_MS, BookPage, chromium_path, is_local
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def book_html() -> Path:
+    if not HTML_DIR.is_dir():
+        pytest.skip(f"no built book at {HTML_DIR}: run `make book` first (`make test` does)")
+    return HTML_DIR
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - base-class signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_server(book_html: Path):
+    """Base URL of a static server for the built book, on a free port of 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(book_html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser(book_html: Path):
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    if executable is None:
+        pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, book_server):
+    """Function that loads a page (path relative to _build/html) until the network is idle."""
+    contexts = []
+
+    def _open(path: str) -> BookPage:
+        context = browser.new_context()
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        visit = BookPage(page=page, url=book_server + path)
+
+        def record_external(url: str) -> None:
+            if not is_local(url) and url not in visit.external_requests:
+                visit.external_requests.append(url)
+
+        def route(r):
+            if is_local(r.request.url):
+                r.continue_()
+            else:
+                record_external(r.request.url)
+                r.abort("blockedbyclient")
+
+        def on_response(response):
+            if response.status >= 400:
+                visit.failed_local.append(f"{response.status} {response.url}")
+
+        def on_console(message):
+            if message.type == "error":
+                visit.console_errors.append(f"{message.text} [{message.location.get('url', '')}]")
+
+        context.route("**/*", route)
+        page.on("request", lambda request: record_external(request.url))
+        page.on("websocket", lambda ws: record_external(ws.url))
+        page.on("response", on_response)
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: visit.page_errors.append(f"{error}\n{error.stack}"))
+        page.goto(visit.url, wait_until="networkidle")
+        return visit
+
+    yield _open
+    for context in contexts:
+        context.close()

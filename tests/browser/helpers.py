@@ -1,0 +1,161 @@
+"""Helpers for the browser layer: the built-page list and `BookPage`, one loaded page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parents[2]
+HTML_DIR = Path(os.environ.get("WARGAMES_BOOK_HTML", REPO / "_build" / "html"))
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+IGNORED_SCHEMES = {"data", "blob", "about", "javascript"}
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    # Every host but the test server resolves to nothing, so a CDN dependency fails loudly.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+PAGE_TIMEOUT_MS = 30_000
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if Path(path).exists() else None
+
+
+def built_pages() -> list[str]:
+    """Every built HTML page relative to the HTML root (theme templates in _static excluded)."""
+    if not HTML_DIR.is_dir():
+        return []
+    return sorted(
+        p.relative_to(HTML_DIR).as_posix()
+        for p in HTML_DIR.rglob("*.html")
+        if not p.relative_to(HTML_DIR).parts[0].startswith("_")
+    )
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in IGNORED_SCHEMES or parts.hostname in LOCAL_HOSTS
+
+
+# Walks open shadow roots (bokeh renders into them) and reports, for each bokeh plot element,
+# its size, visibility, canvas area and how many distinct colours its canvases hold (max 3).
+BOKEH_PLOTS_JS = """
+() => {
+  const isPlot = (el) => el.classList && ["bk-Figure", "bk-Plot", "bk-GMapPlot"]
+    .some((c) => el.classList.contains(c));
+  const all = (root, out = []) => {
+    for (const el of root.querySelectorAll("*")) {
+      out.push(el);
+      if (el.shadowRoot) all(el.shadowRoot, out);
+    }
+    return out;
+  };
+  return all(document).filter(isPlot).map((el) => {
+    const box = el.getBoundingClientRect();
+    const inside = el.shadowRoot ? all(el.shadowRoot) : [];
+    const colours = new Set();
+    let canvasArea = 0;
+    for (const c of inside.concat(all(el)).filter((e) => e.tagName === "CANVAS")) {
+      if (!c.width || !c.height) continue;
+      canvasArea += c.width * c.height;
+      const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      for (let i = 0; i < data.length && colours.size < 3; i += 4 * 7) {
+        if (data[i + 3] > 0) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      }
+    }
+    return {
+      classes: String(el.className),
+      width: box.width,
+      height: box.height,
+      visible: el.checkVisibility ? el.checkVisibility() : true,
+      canvasArea: canvasArea,
+      colours: colours.size,
+    };
+  });
+}
+"""
+
+WIDGETS_RENDERED_JS = """
+() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+  .every((s) => s.parentElement.querySelector(".widget-subarea .jupyter-widgets"))
+"""
+
+
+@dataclass
+class BookPage:
+    """One loaded page of the built book, with everything it logged or requested."""
+
+    page: object  # playwright.sync_api.Page
+    url: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+    failed_local: list[str] = field(default_factory=list)
+
+    # checks
+    def problems(self) -> list[str]:
+        return (
+            [f"console error: {m}" for m in self.console_errors]
+            + [f"page error: {m}" for m in self.page_errors]
+            + [f"external request: {u}" for u in self.external_requests]
+            + [f"local request failed: {u}" for u in self.failed_local]
+        )
+
+    def assert_clean(self) -> None:
+        problems = self.problems()
+        assert not problems, f"{self.url}:\n  " + "\n  ".join(problems)
+
+    def wait_until(self, js_predicate: str, what: str, timeout_ms: int = 15_000) -> None:
+        """Wait for a JS predicate; on timeout fail with `what` and every problem seen so far."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(js_predicate, timeout=timeout_ms, polling=100)
+        except PlaywrightTimeout:
+            details = "\n  ".join(self.problems()) or "(no console errors or blocked requests)"
+            raise AssertionError(f"{self.url}: timed out waiting for {what}\n  {details}") from None
+
+    # bokeh
+    def bokeh_plots(self) -> list[dict]:
+        return self.page.evaluate(BOKEH_PLOTS_JS)
+
+    def wait_for_bokeh(self, count: int = 1) -> None:
+        """Wait until at least `count` bokeh plots are in the DOM and every visible one is drawn."""
+        drawn = f"""() => {{
+          const plots = ({BOKEH_PLOTS_JS})();
+          return plots.length >= {int(count)} && plots.every(
+            (p) => !p.visible || (p.width > 0 && p.height > 0 && p.canvasArea > 0 && p.colours >= 2));
+        }}"""
+        self.wait_until(drawn, f"{count} drawn bokeh plot(s)")
+
+    # ipywidgets (static embed, state from the build)
+    def wait_for_widgets(self) -> None:
+        """Wait until the widget manager has rendered every embedded widget view."""
+        self.wait_until(WIDGETS_RENDERED_JS, "the embedded widgets to render")
+
+    def widget(self, description: str):
+        """Locator of the input/select of the widget whose description is `description`."""
+        return self.page.get_by_label(description, exact=True)
+
+    def select(self, description: str, option: str) -> None:
+        """Choose `option` (its visible label) in the Dropdown described by `description`."""
+        self.widget(description).select_option(label=option)
+
+    def value(self, description: str) -> str:
+        """Value shown by the text or number widget described by `description`."""
+        return self.widget(description).input_value()
+
+    def text(self, selector: str) -> str:
+        """Visible text of the first element matching a CSS selector (pierces shadow DOM)."""
+        return self.page.locator(selector).first.inner_text()

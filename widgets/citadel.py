@@ -1,0 +1,251 @@
+"""The Anne-Marie assault (C 8 Movement Example) as a widget, live in JupyterLab and responsive in the static book.
+
+Both versions run the same engine code, :class:`wargames.citadel.examples.MovementExample`:
+
+- :class:`AnneMarieLive` (ipywidgets + bokeh through jupyter_bokeh) re-resolves the phase on every change;
+- :func:`anne_marie_static` enumerates at build time every assignment preset and every die it offers into
+  a decision graph, which :data:`widgets.common.WALKER_JS` walks in the browser.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from bokeh.layouts import column, row
+from bokeh.models import CustomJS, Div, Select
+
+from wargames.citadel.examples import BATTERIES, PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
+from wargames.core import Distribution, ScriptedDice, enumerate_outcomes
+from wargames.core.errors import RuleViolation
+from wargames.viz.hexmap import DYNAMIC_TILE_COLUMNS, citadel_marks, movement_example_map, overlay_data
+
+from .common import WALKER_JS, build_decision_graph, walk_graph, fraction_text, odds_html, resolution_html
+
+BATTALIONS = ["1st Bn", "2nd Bn", "3rd Bn", "4th Bn"]
+MAX_SHOTS = len(BATTERIES)
+PRESETS = {
+    "printed": ("The reading that reproduces the printed outcome (105s at the 1st-3rd, a 120 at the 4th)",
+                PRINTED_ASSIGNMENT),
+    "mortars first": ("Both 120s at the 1st and 2nd, 105s at the 3rd and 4th",
+                      {"1st Bn": "120-A", "2nd Bn": "120-B", "3rd Bn": "105-A", "4th Bn": "105-B"}),
+}
+# Sources whose data changes from one outcome to another (named as in wargames.viz.hexmap.draw_map).
+DYNAMIC = ("hex-tiles", "units", "pin-badges", "path-arrows", "vps", "fire-lines")
+
+
+def shot_odds(ex: MovementExample) -> Distribution:
+    """Exact distribution of the pending shot's result code: the same shoot() over all six faces."""
+    return enumerate_outcomes(lambda d: ex.copy().shoot(d).result["code"])
+
+
+def shot_title(ex: MovementExample) -> str:
+    firer, target = ex.pending
+    vp = ex.phase.records[target].vps[-1]
+    return f"{firer} fires at {target} paused in {ex.state.label(vp.hex)} (its VP #{vp.number})"
+
+
+def odds_block(ex: MovementExample) -> str:
+    dist = shot_odds(ex)
+    pin = dist.prob(lambda c: "P" in c)
+    return (f"<p>Exact chance this shot pins: <b>{fraction_text(pin)}</b> ({float(pin):.0%}).</p>"
+            + odds_html(dist, caption="every result of this shot (reconstructed chart values)"))
+
+
+@dataclass
+class Outcome:
+    example: MovementExample
+    odds: list[tuple[str, Distribution]]   # (shot title, exact result distribution), in shot order
+    error: RuleViolation | None = None
+
+
+def resolve(assignment: dict[str, str], dice: list[int]) -> Outcome:
+    """Play the example with this first-round assignment and these dice (one per shot, in order)."""
+    ex = MovementExample(assignment)
+    odds = []
+    script = ScriptedDice(dice, source="widget dice")
+    try:
+        while ex.pending:
+            odds.append((shot_title(ex), shot_odds(ex)))
+            ex.shoot(script)
+    except RuleViolation as e:
+        return Outcome(ex, odds, e)
+    return Outcome(ex, odds)
+
+
+def outcome_parts(ex: MovementExample) -> list[str]:
+    """The shots and where every battalion ended, as HTML fragments (the static page stores each once)."""
+    parts = ["<table class='wg-shots'><thead><tr><th>round</th><th>firer</th><th>target</th><th>VP hex</th>"
+             "<th>column</th><th>die</th><th>result</th><th>effect</th></tr></thead><tbody>"]
+    parts += [f"<tr><td>{s['round']}</td><td>{html.escape(s['firer'])}</td><td>{html.escape(s['target'])}</td>"
+              f"<td>{s['hex']}</td><td>{s['column']}</td><td>{s['roll']}</td><td>{s['code']}</td>"
+              f"<td>{'pinned' if s['pinned'] else 'not pinned'}</td></tr>" for s in ex.run.shots]
+    parts.append("</tbody></table><ul class='wg-ends'>")
+    st = ex.state
+    for b in BATTALIONS:
+        u, rec = st.unit(b), ex.phase.records[b]
+        left = f", {u.strength} SP left" if u.losses or u.inverted else ""
+        parts.append(f"<li>{b} in {st.label(u.hex)}: {html.escape(rec.end_reason or rec.status)}{left}</li>")
+    parts.append("</ul>")
+    return parts
+
+
+def outcome_html(ex: MovementExample) -> str:
+    return "".join(outcome_parts(ex))
+
+
+def map_for(ex: MovementExample, **kw):
+    return movement_example_map(ex.run, **kw)
+
+
+def alt_parts_of(ex: MovementExample) -> list[str]:
+    return alt_parts(_alt_text(ex))
+
+
+def alt_html(ex: MovementExample) -> str:
+    return "".join(alt_parts_of(ex))
+
+
+def _alt_text(ex: MovementExample) -> str:
+    from wargames.viz.hexmap import describe
+    phase = ex.phase
+    starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
+    alt = describe(phase.state.map, *citadel_marks(phase.state, phase.summary(), ex.run.shots, starts),
+                   title="C 8 Movement Example: the Anne-Marie assault")
+    # The map itself (terrain, strongpoints) is the same for every outcome: keep only what this one changes.
+    return alt[alt.index("French units:"):] if "French units:" in alt else alt
+
+
+def alt_parts(alt: str) -> list[str]:
+    """The alt text as one fragment per sentence, so outcomes that share sentences share storage."""
+    sentences = [x if x.endswith(".") else x + "." for x in alt.split(". ") if x]
+    return (["<p class='map-alt-text'><b>The position in words.</b> "]
+            + [html.escape(x) + " " for x in sentences] + ["</p>"])
+
+
+def outcome_sources(ex: MovementExample) -> dict[str, dict]:
+    """The map data that differs between outcomes: the dynamic overlay columns, by source name."""
+    phase = ex.phase
+    starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
+    marks = citadel_marks(phase.state, phase.summary(), ex.run.shots, starts)
+    data = overlay_data(phase.state.map, *marks)
+    data["hex-tiles"] = {k: data["hex-tiles"][k] for k in DYNAMIC_TILE_COLUMNS}
+    return data
+
+
+def _bind_sources(fig) -> dict:
+    out = {}
+    for name in DYNAMIC:
+        model = fig.select_one({"name": name})
+        out[name] = getattr(model, "data_source", None) or getattr(model, "source", None)
+    return out
+
+
+def _apply(sources: dict, data: dict[str, dict]) -> None:
+    """Python twin of the walker's merge: replace the given columns, keep the others."""
+    for name, cols in data.items():
+        sources[name].data = {**sources[name].data, **cols}
+
+
+# ---------------------------------------------------------------- static (book) version
+
+def _graph(width: int):
+    def options(node):
+        if node == "root":
+            return [(key, label, lambda _n, a=assign: MovementExample(a)) for key, (label, assign) in PRESETS.items()]
+        if not node.pending:
+            return None
+        return [(str(d), str(d), lambda ex, d=d: _shot(ex, d)) for d in range(1, 7)]
+
+    def key(node):
+        return "root" if node == "root" else node.key()
+
+    def describe(node):
+        if node == "root":
+            return {"title": "which battery fires at which battalion in the first round", "odds": ""}
+        return {"title": html.escape(shot_title(node)), "odds": odds_block(node)}
+
+    def view(ex):
+        return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + alt_parts_of(ex)}
+
+    return build_decision_graph("root", options, key, view, describe)
+
+
+def _shot(ex: MovementExample, die: int) -> MovementExample:
+    new = ex.copy()
+    new.shoot(ScriptedDice([die]))
+    return new
+
+
+def anne_marie_static(width: int = 820):
+    """A bokeh layout that responds in a static page: the reader picks a preset and the dice."""
+    graph = _graph(width)
+    printed = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
+    fig, alt = map_for(printed, width=width)
+    preset = Select(title="First-round assignment", value="printed", options=[(k, v[0]) for k, v in PRESETS.items()],
+                    tags=["assignment"], name="am-preset")
+    dice = [Select(title=f"Die for shot {i + 1}", value=str(PRINTED_DICE[i]), options=[str(d) for d in range(1, 7)],
+                   tags=[f"shot {i + 1}"], name=f"am-die-{i + 1}", width=120) for i in range(MAX_SHOTS)]
+    info = Div(text="", width=width, name="am-info")
+    out = Div(text=outcome_html(printed) + alt_html(printed), width=width, name="am-outcome")
+    cb = CustomJS(args={"graph": graph, "choices": [preset, *dice], "sources": _bind_sources(fig), "info": info, "out": out},
+                  code=WALKER_JS)
+    for s in (preset, *dice):
+        s.js_on_change("value", cb)
+    _, notes = walk_graph(graph, [preset.value, *(d.value for d in dice)])
+    info.text = "".join(notes)
+    layout = column(preset, row(*dice), fig, out, info, name="anne-marie-static")
+    return layout, graph
+
+
+# ---------------------------------------------------------------- live (JupyterLab) version
+
+class AnneMarieLive:
+    """ipywidgets front end: every change re-runs the engine, re-draws the map and recomputes the odds."""
+
+    def __init__(self, width: int = 820):
+        import ipywidgets as w
+        self.w = w
+        self.assign = {b: w.Dropdown(options=["(none)", *BATTERIES], value=PRINTED_ASSIGNMENT.get(b, "(none)"),
+                                     description=b, layout=w.Layout(width="210px")) for b in BATTALIONS}
+        self.dice = [w.Dropdown(options=list(range(1, 7)), value=PRINTED_DICE[i], description=f"shot {i + 1}",
+                                layout=w.Layout(width="150px")) for i in range(MAX_SHOTS)]
+        self.roll = w.Button(description="Roll the dice")
+        self.steps = w.HTML()
+        self.odds = w.HTML()
+        self.message = w.HTML()
+        first = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
+        self.fig, _ = map_for(first, width=width)
+        self.sources = _bind_sources(self.fig)
+        self.width = width
+        for c in [*self.assign.values(), *self.dice]:
+            c.observe(lambda _change: self.update(), names="value")
+        self.roll.on_click(self._roll)
+        self._rng = None
+        self.update()
+
+    def _roll(self, _button) -> None:
+        import random
+        self._rng = self._rng or random.Random()
+        for d in self.dice:
+            d.value = self._rng.randint(1, 6)
+
+    def assignment(self) -> dict[str, str]:
+        return {b: dd.value for b, dd in self.assign.items() if dd.value != "(none)"}
+
+    def update(self) -> Outcome:
+        oc = resolve(self.assignment(), [d.value for d in self.dice])
+        _apply(self.sources, outcome_sources(oc.example))
+        self.message.value = (f"<p style='color:#a00'><b>{oc.error.rule}</b>: {html.escape(oc.error.reason)}</p>"
+                              if oc.error else "")
+        self.steps.value = outcome_html(oc.example) + resolution_html(oc.example.run.log, "Resolution, step by step")
+        self.odds.value = "".join(
+            f"<p><b>Shot {i + 1}.</b> {html.escape(t)}: P(pin) = {fraction_text(d.prob(lambda c: 'P' in c))}</p>"
+            + odds_html(d) for i, (t, d) in enumerate(oc.odds))
+        self.outcome = oc
+        return oc
+
+    def widget(self):
+        from jupyter_bokeh import BokehModel
+        w = self.w
+        return w.VBox([w.HBox(list(self.assign.values())), w.HBox([*self.dice, self.roll]), self.message,
+                       BokehModel(self.fig), w.HBox([self.steps, self.odds])])

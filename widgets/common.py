@@ -1,0 +1,191 @@
+"""Shared pieces of the widgets: HTML renderers for resolutions, odds and charts, and the static decision walker.
+
+The static book cannot run Python, so the engine enumerates every choice a
+widget offers at build time into a *decision graph* (nodes with one choice
+each, whose options lead to other nodes; leaves carry a precomputed view; data shared by several views is stored once).
+:data:`WALKER_JS` walks that graph in the browser. It knows nothing of the
+rules: it only follows the options the reader picked and copies the view's
+precomputed data into the page.
+"""
+from __future__ import annotations
+
+import html
+import os
+from fractions import Fraction
+from typing import Any, Callable, Hashable, Iterable
+
+from wargames.core import ColumnTable, Distribution, Resolution
+
+PROVENANCE_STYLE = {
+    "text": ("T", "stated in the rule text"),
+    "example": ("E", "forced by a printed worked example"),
+    "reconstructed": ("R", "reconstructed by the project"),
+    "printed": ("P", "loaded from the owner's printed chart"),
+}
+
+
+def in_book_build() -> bool:
+    """True while the static book is being built (the Makefile sets WARGAMES_BOOK_BUILD=1)."""
+    return os.environ.get("WARGAMES_BOOK_BUILD") == "1"
+
+
+def resolution_html(res: Resolution, title: str = "") -> str:
+    """An ordered list of the steps of a resolution, each with its rule id."""
+    items = "".join(
+        f"<li><code>{html.escape(s.rule)}</code> {html.escape(s.text)}"
+        + (f" <span class='wg-arith'>[{html.escape(s.arithmetic)}]</span>" if s.arithmetic else "") + "</li>"
+        for s in res.steps)
+    head = f"<p><b>{html.escape(title)}</b></p>" if title else ""
+    return f"{head}<ol class='wg-steps'>{items}</ol>"
+
+
+def fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def odds_html(dist: Distribution, label: Callable[[Any], str] = str, order: Iterable[Hashable] | None = None,
+              caption: str = "") -> str:
+    """A table of every outcome with its exact probability (as a fraction and a percentage)."""
+    keys = list(order) if order is not None else sorted(dist, key=lambda o: -dist[o])
+    rows = "".join(f"<tr><td>{html.escape(label(o))}</td><td>{fraction_text(dist[o])}</td>"
+                   f"<td>{float(dist[o]):.1%}</td></tr>" for o in keys if dist[o])
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (f"<table class='wg-odds'>{cap}<thead><tr><th>outcome</th><th>exact</th><th>%</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
+def chart_html(table: ColumnTable, highlight: tuple[str, int] | None = None) -> str:
+    """A column table with every cell's provenance marked (reconstructed cells carry a visible R)."""
+    head = "".join(
+        f"<th>{html.escape(c.label)}"
+        + (f"<sup title='{PROVENANCE_STYLE[table.column_provenance[c.label].kind][1]}'>"
+           f"{PROVENANCE_STYLE[table.column_provenance[c.label].kind][0]}</sup>" if c.label in table.column_provenance else "")
+        + "</th>" for c in table.columns)
+    body = []
+    for r in table.rows:
+        cells = []
+        for c in table.columns:
+            cell = table.cells[(c.label, r)]
+            mark, meaning = PROVENANCE_STYLE[cell.provenance.kind]
+            cls = f"wg-{cell.provenance.kind}" + (" wg-hl" if highlight == (c.label, r) else "")
+            tip = html.escape(f"{meaning}: {cell.provenance.source}" if cell.provenance.source else meaning)
+            cells.append(f"<td class='{cls}' title='{tip}'>{html.escape(str(cell.value))}<sup>{mark}</sup></td>")
+        body.append(f"<tr><th>{r}</th>{''.join(cells)}</tr>")
+    legend = " · ".join(f"<sup>{m}</sup> {d}" for m, d in PROVENANCE_STYLE.values())
+    return (f"<table class='wg-chart'><caption>{html.escape(table.name)} ({html.escape(table.rule)}). "
+            f"{legend}</caption><thead><tr><th>roll</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+
+
+def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str, Callable[[Any], Any]]] | None],
+                         key: Callable[[Any], Hashable], view: Callable[[Any], dict],
+                         describe: Callable[[Any], dict]) -> dict:
+    """Enumerate every branch from ``root`` into a graph the static page can walk.
+
+    ``options(node)`` returns None at a leaf, else a list of (option value,
+    option label, advance) where ``advance(node)`` returns the next node.
+    Nodes are memoised on ``key`` so equal positions are stored once.
+    ``describe(node)`` gives what a choice shows (title, odds HTML);
+    ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column: values}},
+    "html": [fragment, ...]}``. Every column and HTML fragment is stored once in ``data``, and views
+    refer to them by id.
+    """
+    nodes: dict[str, dict] = {}
+    views: dict[str, dict] = {}
+    data: dict[str, Any] = {}
+    ids: dict[Hashable, str] = {}
+    view_ids: dict[str, str] = {}
+    data_ids: dict[str, str] = {}
+
+    def pooled(value: Any) -> str:
+        k = repr(value)
+        if k not in data_ids:
+            data_ids[k] = f"d{len(data_ids)}"
+            data[data_ids[k]] = value
+        return data_ids[k]
+
+    def visit(n: Any) -> str:
+        k = key(n)
+        if k in ids:
+            return ids[k]
+        nid = ids[k] = f"n{len(ids)}"
+        opts = options(n)
+        if opts is None:
+            v = view(n)
+            v = {"sources": {name: {col: pooled(_rounded(vals)) for col, vals in d.items()}
+                             for name, d in v.get("sources", {}).items()},
+                 "html": [pooled(part) for part in v.get("html", [])]}
+            vkey = repr(sorted(v.items(), key=lambda kv: kv[0]))
+            if vkey not in view_ids:
+                view_ids[vkey] = f"v{len(view_ids)}"
+                views[view_ids[vkey]] = v
+            nodes[nid] = {"view": view_ids[vkey]}
+        else:
+            nodes[nid] = {**describe(n), "next": {}}
+            for value, _label, advance in opts:
+                nodes[nid]["next"][value] = visit(advance(n))
+        return nid
+
+    start = visit(root)
+    return {"start": start, "nodes": nodes, "views": views, "data": data}
+
+
+def _rounded(values: Any) -> Any:
+    """Floats to 4 decimals: map coordinates need no more, and the page gets smaller."""
+    if isinstance(values, list):
+        return [round(v, 4) if isinstance(v, float) else v for v in values]
+    return values
+
+
+def walk_graph(graph: dict, values: list[str]) -> tuple[dict | None, list[str]]:
+    """The Python twin of :data:`WALKER_JS` (for the page's first render and for tests)."""
+    nid, notes = graph["start"], []
+    for i, value in enumerate(values):
+        node = graph["nodes"][nid]
+        if "next" not in node:
+            continue
+        notes.append(f'<div class="wg-choice"><b>choice {i + 1}.</b> {node["title"]}{node["odds"]}</div>')
+        nid = node["next"].get(value)
+        if nid is None:
+            return None, notes
+    node = graph["nodes"][nid]
+    if "view" not in node:
+        return None, notes
+    view = graph["views"][node["view"]]
+    return {"sources": {name: {col: graph["data"][i] for col, i in cols.items()} for name, cols in view["sources"].items()},
+            "html": "".join(graph["data"][i] for i in view["html"])}, notes
+
+
+# The generic walker. args: graph, choices (list of bokeh Select), sources (dict name -> ColumnDataSource),
+# info (Div for the text of each choice), out (Div for the leaf's HTML). No rules logic: it follows the
+# options the reader picked and copies precomputed data into the page.
+WALKER_JS = """
+let id = graph.start;
+const notes = [];
+for (let i = 0; i < choices.length; i++) {
+  const node = graph.nodes[id];
+  const sel = choices[i];
+  if (node.next === undefined) {
+    sel.disabled = true;
+    sel.title = sel.tags[0] + ': not needed';
+    continue;
+  }
+  sel.disabled = false;
+  sel.title = sel.tags[0] + ': ' + node.title;
+  notes.push('<div class="wg-choice"><b>choice ' + (i + 1) + '.</b> ' + node.title + node.odds + '</div>');
+  const nextId = node.next[sel.value];
+  if (nextId === undefined) { id = null; break; }
+  id = nextId;
+}
+if (id !== null && graph.nodes[id].view !== undefined) {
+  const view = graph.views[graph.nodes[id].view];
+  for (const name in view.sources) {
+    const cols = {};
+    for (const col in view.sources[name]) { cols[col] = graph.data[view.sources[name][col]]; }
+    sources[name].data = Object.assign({}, sources[name].data, cols);
+  }
+  out.text = view.html.map(function (part) { return graph.data[part]; }).join('');
+} else {
+  out.text = '<p>Pick a value for every choice.</p>';
+}
+info.text = notes.join('');
+"""

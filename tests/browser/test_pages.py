@@ -43,13 +43,27 @@ def test_page_loads_offline_and_renders(open_page, path):
     book.assert_clean()
 
 
-def test_rule08_dropdown_drives_linked_value(open_page):
-    """The placeholder chapter's Dropdown is jslinked to an IntText in the static page."""
+def _shots_table(book) -> str:
+    return book.page.locator("table.wg-shots").first.inner_text()
+
+
+@pytest.mark.rule("C 8")
+def test_anne_marie_static_widget_responds(open_page):
+    """Choosing another die in the static Anne-Marie widget changes the shown outcome and the map."""
     book = open_page("book/citadel/rule08.html")
-    book.wait_for_widgets()
-    assert book.value("Index") == "0"
-    book.select("Hex", "hex 2")
-    assert book.value("Index") == "2"
-    book.select("Hex", "hex 1")
-    assert book.value("Index") == "1"
+    book.wait_for_bokeh(1)
+    book.page.locator("table.wg-shots").first.wait_for(timeout=15_000)   # locators pierce shadow DOM
+    before = _shots_table(book)
+    assert "105-B" in before and "2P" in before and "not pinned" in before
+    die2 = book.page.locator("select").nth(2)          # [assignment, shot 1, shot 2, ...]
+    assert die2.input_value() == "2"
+    die2.select_option("6")                             # 105-B now rolls 6 on 11-14: no effect
+    book.page.wait_for_function("() => true")
+    book.page.wait_for_timeout(300)
+    after = _shots_table(book)
+    assert after != before
+    row = [line for line in after.splitlines() if "105-B" in line][0]
+    assert "\t6\t" in row and "not pinned" in row, row
+    # The 2nd Battalion, no longer pinned, moves on: the map shows a different position in words.
+    assert "2nd Bn in 1113: pinned" not in book.page.locator(".wg-ends").first.inner_text()
     book.assert_clean()

@@ -74,10 +74,12 @@ def resolve(assignment: dict[str, str], dice: list[int]) -> Outcome:
 
 def outcome_parts(ex: MovementExample) -> list[str]:
     """The shots and where every battalion ended, as HTML fragments (the static page stores each once)."""
+    # No die column: outcomes are shared by every die that gives the same result, and the reader's dice
+    # are on the controls.
     parts = ["<table class='wg-shots'><thead><tr><th>round</th><th>firer</th><th>target</th><th>VP hex</th>"
-             "<th>column</th><th>die</th><th>result</th><th>effect</th></tr></thead><tbody>"]
+             "<th>column</th><th>result</th><th>effect</th></tr></thead><tbody>"]
     parts += [f"<tr><td>{s['round']}</td><td>{html.escape(s['firer'])}</td><td>{html.escape(s['target'])}</td>"
-              f"<td>{s['hex']}</td><td>{s['column']}</td><td>{s['roll']}</td><td>{s['code']}</td>"
+              f"<td>{s['hex']}</td><td>{s['column']}</td><td>{s['code']}</td>"
               f"<td>{'pinned' if s['pinned'] else 'not pinned'}</td></tr>" for s in ex.run.shots]
     parts.append("</tbody></table><ul class='wg-ends'>")
     st = ex.state
@@ -109,7 +111,7 @@ def _alt_text(ex: MovementExample) -> str:
     from wargames.viz.hexmap import describe
     phase = ex.phase
     starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
-    alt = describe(phase.state.map, *citadel_marks(phase.state, phase.summary(), ex.run.shots, starts),
+    alt = describe(phase.state.map, *citadel_marks(phase.state, phase.summary(), _dieless(ex), starts),
                    title="C 8 Movement Example: the Anne-Marie assault")
     # The map itself (terrain, strongpoints) is the same for every outcome: keep only what this one changes.
     return alt[alt.index("French units:"):] if "French units:" in alt else alt
@@ -122,11 +124,16 @@ def alt_parts(alt: str) -> list[str]:
             + [html.escape(x) + " " for x in sentences] + ["</p>"])
 
 
+def _dieless(ex: MovementExample) -> list[dict]:
+    """The shots without their dice: what an outcome shows must depend only on the position reached."""
+    return [{**s, "roll": None} for s in ex.run.shots]
+
+
 def outcome_sources(ex: MovementExample) -> dict[str, dict]:
     """The map data that differs between outcomes: the dynamic overlay columns, by source name."""
     phase = ex.phase
     starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
-    marks = citadel_marks(phase.state, phase.summary(), ex.run.shots, starts)
+    marks = citadel_marks(phase.state, phase.summary(), _dieless(ex), starts)
     data = overlay_data(phase.state.map, *marks)
     data["hex-tiles"] = {k: data["hex-tiles"][k] for k in DYNAMIC_TILE_COLUMNS}
     return data

@@ -58,6 +58,9 @@ def anne_marie_setup(path: str | Path | None = None) -> CitadelState:
         from ..core.errors import DataError
         raise DataError(file, f"placements.{sorted(unknown)[0]}", "names no counter")
     date = data.get("date", dt.date(1954, 3, 17))
+    if not isinstance(date, dt.date):
+        from ..core.errors import DataError
+        raise DataError(file, "date", f"must be a date such as 1954-03-17, not {date!r}")
     return CitadelState.build(m, [(counters[i], placements.get(i)) for i in counters], date=date,
                               phase="VM movement")
 

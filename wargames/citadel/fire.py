@@ -181,6 +181,10 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     hit = [state.unit(t) for t in targets] if targets is not None else state.units_at(target, side.enemy)
     if not hit:
         raise RuleViolation("C 9", f"there are no enemy units in {state.label(target)} to fire at")
+    small_arms_only = all(weapon_type(state.unit(f).counter) == SMALL_ARMS for f in firer_ids)
+    if small_arms_only and any(u.counter.cls is UnitClass.TANK for u in hit):
+        res.add("C 19.C", "tanks are immune to small arms fire: neither losses nor pins reach them")
+        hit = [u for u in hit if u.counter.cls is not UnitClass.TANK]
     total = fire_strength(state, firer_ids, target, res)
     col = crt.column_for(total)
     res.add("C 9", f"total {total} -> column {crt.columns[col].label}", result=crt.columns[col].label, total=total)
@@ -196,7 +200,6 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     res.add("C 9", f"roll {roll} on {crt.columns[final].label}: {result.code}"
             + ("" if cell.provenance.kind != "reconstructed" else " (reconstructed chart value)"),
             result=result.code, roll=roll, column=crt.columns[final].label, provenance=cell.provenance.kind)
-    small_arms_only = all(weapon_type(state.unit(f).counter) == SMALL_ARMS for f in firer_ids)
     if result.losses:
         allocate_losses(state, hit, result.losses, side, dice, res, small_arms_only, allocation)
     pinned = []

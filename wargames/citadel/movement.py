@@ -439,7 +439,7 @@ class MovementPhase:
 
     def summary(self) -> dict:
         lab = self.state.label
-        return {uid: {"path": [lab(h) for h in r.entered], "status": r.status, "end": r.end_reason,
+        return {uid: {"start": lab(r.start), "path": [lab(h) for h in r.entered], "status": r.status, "end": r.end_reason,
                       "vps": [vp.to_dict(lab) for vp in r.vps]} for uid, r in self.records.items()}
 
     # ------------------------------------------------------------------ strategic movement

@@ -45,9 +45,10 @@ class MapData:
     # -- labels
     def hex(self, label: str) -> Hex:
         """The hex with this printed label; malformed or off-map labels raise DataError."""
-        h = self.layout.parse(label, source=f"{self.name}")
+        h = self.layout.parse(label, source=self.name if self.source == "<memory>" else self.source)
         if h not in self.hexes:
-            raise DataError(self.name, repr(label), f"hex {label} is not on this map ({self.sheet} sheet excerpt)")
+            raise DataError(self.name if self.source == "<memory>" else self.source, repr(label),
+                            f"hex {label} is not on this map ({self.name}, {self.sheet} sheet)")
         return h
 
     def label(self, h: Hex) -> str:
@@ -119,7 +120,12 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         for c in range(cols[0], cols[1] + 1):
             for r in range(rows[0], rows[1] + 1):
                 hexes[layout.to_hex(c, r)] = HexInfo(terr, provenance=default)
-    for label, spec in (require(data, "hexes", dict, file) or {}).items():
+    hexes_spec = data.get("hexes") or {}
+    if not isinstance(hexes_spec, dict):
+        raise DataError(file, "hexes", f"must be a mapping of hex label to terrain, not {type(hexes_spec).__name__}")
+    if not hexes_spec and fill is None:
+        raise DataError(file, "hexes", "is missing (give hexes, a fill rectangle, or both)")
+    for label, spec in hexes_spec.items():
         where = f"hexes[{label}]"
         h = layout.parse(str(label), source=file)
         if not isinstance(spec, dict):

@@ -514,10 +514,11 @@ def citadel_marks(state, run_summary: dict | None = None, shots: Sequence[dict] 
     for s in shots or ():
         firer = state.units[s["firer"]]
         code = s["code"]
-        outcome = f"column {s['column']}, roll {s['roll']}, " + (
+        roll = f", roll {s['roll']}" if s.get("roll") is not None else ""
+        outcome = f"column {s['column']}{roll}, " + (
             "no effect" if code in ("-", "", None) else f"result {code}" + (", pinned" if s.get("pinned") else ""))
         fires.append(FireMark(s["firer"], lab(firer.hex), s["hex"], s["target"],
-                              f"{s['column']}, roll {s['roll']} -> {code}", outcome))
+                              f"{s['column']}{roll} -> {code}", outcome))
     return units, paths, vps, fires
 
 

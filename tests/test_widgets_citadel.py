@@ -1,0 +1,94 @@
+"""The Anne-Marie widget: the static decision graph and the live callbacks run the engine, not a copy of it."""
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from wargames.citadel.examples import PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
+from wargames.core import ScriptedDice
+from widgets.common import WALKER_JS, walk_graph
+from widgets.citadel import PRESETS, AnneMarieLive, anne_marie_static, resolve, shot_odds
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def static():
+    return anne_marie_static()
+
+
+@pytest.mark.rule("C 8")
+def test_graph_offers_every_die_at_every_shot(static):
+    _, graph = static
+    nodes = graph["nodes"]
+    root = nodes[graph["start"]]
+    assert set(root["next"]) == set(PRESETS)
+    for nid, node in nodes.items():
+        if nid != graph["start"] and "next" in node:
+            assert set(node["next"]) == {"1", "2", "3", "4", "5", "6"}
+            assert "P(pin)" not in node["title"] and "Exact chance this shot pins" in node["odds"]
+        if "view" in node:
+            assert node["view"] in graph["views"]
+
+
+@pytest.mark.rule("C 8")
+def test_walking_the_printed_choices_gives_the_printed_outcome(static):
+    _, graph = static
+    view, notes = walk_graph(graph, ["printed", *map(str, PRINTED_DICE)])
+    assert len(notes) == 6                                   # the assignment, then five shots
+    assert "120-B fires at 4th Bn paused in 1017" in notes[-1]
+    assert "2nd Bn in 1113: pinned by opportunity fire" in view["html"]
+    assert "1st Bn in 1413: entered an enemy zone of control" in view["html"]
+
+
+@pytest.mark.rule("C 8")
+def test_every_leaf_matches_a_fresh_engine_run(static):
+    """Spot-check: for several dice, the graph's leaf equals what the engine computes directly."""
+    _, graph = static
+    for dice in ([1, 1, 1, 1, 1], [6, 6, 6, 6, 6], [6, 2, 3, 4, 6], [3, 6, 6, 1, 2]):
+        view, _ = walk_graph(graph, ["printed", *map(str, dice)])
+        ex = resolve(PRINTED_ASSIGNMENT, dice).example
+        from widgets.citadel import outcome_html
+        assert view["html"].startswith(outcome_html(ex))
+
+
+@pytest.mark.rule("C 8")
+def test_walker_js_holds_no_rules():
+    """The page's script only follows ids and copies data: no dice, columns or rule ids in it."""
+    for word in ("roll", "column", "pin", "C 8", "losses", "range"):
+        assert word not in WALKER_JS
+
+
+@pytest.mark.rule("C 8")
+def test_shot_odds_are_exact_and_sum_to_one():
+    ex = MovementExample()
+    dist = shot_odds(ex)
+    assert sum(dist.values()) == 1
+    assert dist.prob(lambda c: "P" in c) == Fraction(1, 2)
+
+
+@pytest.mark.rule("C 8")
+def test_live_widget_recomputes_on_change():
+    w = AnneMarieLive()
+    assert w.outcome.error is None
+    assert [s["code"] for s in w.outcome.example.run.shots] == ["-", "2P", "2P", "-", "2P"]
+    w.dice[1].value = 6                                     # 105-B misses: 2nd Bn goes on
+    shots = w.outcome.example.run.shots
+    assert shots[1]["code"] == "-" and not shots[1]["pinned"]
+    assert "2nd Bn" in w.steps.value and "P(pin) = 1/2" in w.odds.value
+    units = w.sources["units"].data
+    assert len(units["x"]) == 11
+    w.assign["2nd Bn"].value = "105-A"                      # 105-A would fire twice
+    assert w.outcome.error is not None and w.outcome.error.rule == "C 8"
+    assert "already fired" in w.message.value
+
+
+def test_verbatim_check_finds_no_copied_rulebook_text():
+    tool = ROOT.parent / "shared" / "tools" / "verbatim_check.py"
+    if not tool.exists():
+        pytest.skip("the shared rulebooks are not beside this checkout")
+    out = subprocess.run([sys.executable, str(tool)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table, read_yaml
-from ..core.charts import parse_provenance, require
+from ..core.charts import parse_provenance, read_data_file, require
 from ..core.errors import DataError, RuleViolation
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -107,10 +107,7 @@ class RangeTable:
 
 @implements("C Range table")
 def load_range_table(path: str | Path | None = None) -> RangeTable:
-    file = str(path or DATA / "range_modifiers.yaml")
-    data = read_yaml(file)
-    default = parse_provenance(data.get("provenance") if isinstance(data, dict) else None, file, "provenance",
-                               Provenance("printed", f"loaded from {Path(file).name}"))
+    file, data, default = read_data_file(path or DATA / "range_modifiers.yaml")
     weapons: dict[str, list[RangeBand]] = {}
     for name, bands in require(data, "weapons", dict, file).items():
         if not isinstance(bands, list) or not bands:
@@ -151,10 +148,7 @@ class TerrainEffects:
 
 @implements("C TEC")
 def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
-    file = str(path or DATA / "terrain_effects.yaml")
-    data = read_yaml(file)
-    default = parse_provenance(data.get("provenance") if isinstance(data, dict) else None, file, "provenance",
-                               Provenance("printed", f"loaded from {Path(file).name}"))
+    file, data, default = read_data_file(path or DATA / "terrain_effects.yaml")
 
     def section(key: str) -> dict[str, TerrainEntry]:
         out = {}

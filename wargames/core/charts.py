@@ -159,6 +159,22 @@ def parse_provenance(data: Any, file: str, where: str, default: Provenance | Non
     return Provenance(kind, source)
 
 
+def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Provenance]:
+    """Read a chart or map file: (file name, its data, the default provenance of its values).
+
+    The default is the file's top-level ``provenance``; a file without one was typed in by a game owner
+    from a printed chart, so its values are ``printed``.
+    """
+    file = str(path)
+    if data is None:
+        data = read_yaml(path)
+    if not isinstance(data, dict):
+        raise DataError(file, "(top level)", f"must be a mapping, not {type(data).__name__}")
+    default = parse_provenance(data.get("provenance"), file, "provenance",
+                               Provenance("printed", f"loaded from {Path(file).name}"))
+    return file, data, default
+
+
 def parse_column_label(label: str, file: str, where: str) -> Column:
     """Columns are ``"9-10"``, ``"5"`` or ``"91+"``."""
     text = str(label).strip()
@@ -195,17 +211,13 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
 
     ``parse_value(raw, file, cell_name)`` validates and converts one cell.
     """
-    file = str(path)
-    if data is None:
-        data = read_yaml(path)
+    file, data, default = read_data_file(path, data)
     name = require(data, "name", str, file)
     rule = require(data, "rule", str, file)
     rows = require(data, "rows", list, file)
     for i, r in enumerate(rows):
         if not isinstance(r, int) or isinstance(r, bool):
             raise DataError(file, f"rows[{i}]", f"must be an integer roll, not {r!r}")
-    default = parse_provenance(data.get("provenance"), file, "provenance",
-                               Provenance("printed", f"loaded from {Path(file).name}"))
     labels = require(data, "columns", list, file)
     if not labels:
         raise DataError(file, "columns", "must list at least one column")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .charts import Provenance, parse_provenance, read_yaml, require
+from .charts import Provenance, parse_provenance, read_data_file, require
 from .errors import DataError
 from .hexgrid import Hex, OffsetLayout, hexside
 
@@ -95,9 +95,7 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         hexsides:
           - {between: ["1316", "1315"], features: [barbed_wire]}
     """
-    file = str(path)
-    if data is None:
-        data = read_yaml(path)
+    file, data, default = read_data_file(path, data)
     terrains, features, side_features = set(terrains), set(features), set(side_features)
     name = require(data, "name", str, file)
     sheet = require(data, "sheet", str, file)
@@ -107,8 +105,6 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
                               lay.get("row_digits", 2), lay.get("separator", ""))
     except (ValueError, TypeError) as e:
         raise DataError(file, "layout", str(e)) from None
-    default = parse_provenance(data.get("provenance"), file, "provenance",
-                               Provenance("printed", f"loaded from {Path(file).name}"))
     hexes: dict[Hex, HexInfo] = {}
     fill = data.get("fill")
     if fill is not None:

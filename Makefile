@@ -62,7 +62,7 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --allow-root --no-browser --notebook-dir=book $(LAB_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py --book
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -59,7 +59,7 @@ def bench_widget(repeats: int = 30) -> dict:
 
 def bench_book() -> dict:
     t0 = time.perf_counter()
-    subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return {"book_s": time.perf_counter() - t0}
 
 

@@ -100,9 +100,11 @@ def test_breaking_stacking_at_a_pause_or_end_hex():
     with pytest.raises(RuleViolation) as e:
         ph.move("Bn", ["1002", "1003", "1004"])          # pauses at clear hex #3, where a battalion stands
     assert e.value.rule == "C 6" and "1004" in str(e.value) and "battalion" in str(e.value)
+    ph.move("Also", ["1104", "1004"])                     # in transit through a full hex: allowed for now
     with pytest.raises(RuleViolation) as e:
-        ph.move("Also", ["1104", "1004"])                 # ends its move there (clear hex #2, no VP)
-    assert e.value.rule == "C 6"
+        ph.end_moves()                                    # ...but its move may not end there
+    assert e.value.rule == "C 6" and "1004" in str(e.value) and not ph.window_open
+    ph.move("Also", ["1005"])                             # moved on, so the moves can end legally
     ph.move("Bn", ["1002", "1003"])                        # passing through is fine; stopping short is fine
     assert st.unit("Bn").hex == LAY.parse("1003")
 

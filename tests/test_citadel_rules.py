@@ -1396,3 +1396,37 @@ def test_enumerated_odds_agree_with_random_samples():
     assert set(counts) <= set(dist)
     for outcome, p in dist.items():
         assert abs(counts[outcome] / n - float(p)) < 0.05, (outcome, counts[outcome], p)
+
+
+# ---------------------------------------------------------------- legal_actions / apply / replay (DESIGN §2)
+
+@pytest.mark.rule("C 8")
+def test_legal_actions_apply_and_replay_the_movement_example():
+    from wargames.citadel.examples import FIRST_LEGS, PRINTED_ASSIGNMENT, PRINTED_DICE, anne_marie_setup
+    from wargames.citadel.movement import EndFire, EndMoves, Move, OpportunityFire, replay
+    from wargames.core import ScriptedDice
+    st = anne_marie_setup()
+    ph = MovementPhase(st, Side.VIETMINH)
+    first = ph.legal_actions()
+    assert Move(("1st Bn",), ("1010",)) in first and EndMoves() in first
+    assert not any(isinstance(a, Move) and a.units == ("2/3BT",) for a in first)   # not the mover's unit
+    for uid, leg in FIRST_LEGS.items():
+        for h in leg:
+            action = Move((uid,), (h,))
+            assert action in ph.legal_actions()
+            ph.apply(action)
+    ph.apply(EndMoves())
+    window = ph.legal_actions()
+    assert OpportunityFire("105-A", "1st Bn") in window and EndFire() in window
+    assert not any(isinstance(a, Move) for a in window)
+    dice = ScriptedDice(PRINTED_DICE[:4])
+    for target, firer in PRINTED_ASSIGNMENT.items():
+        ph.apply(OpportunityFire(firer, target), dice)
+    # A battery that has fired is no longer offered; a pinned battalion no longer has a fresh VP.
+    assert all(a.firer == "120-B" for a in ph.legal_actions() if isinstance(a, OpportunityFire))
+    ph.apply(EndFire())
+    moves = {a for a in ph.legal_actions() if isinstance(a, Move)}
+    assert Move(("1st Bn",), ("1212",)) in moves and Move(("1st Bn",), ("1113",)) not in moves   # pinned 2nd Bn there
+    again = replay(anne_marie_setup(), Side.VIETMINH, ph.history)
+    assert again.summary() == ph.summary()
+    assert [rolls for _, rolls in ph.history if rolls] == [(6,), (2,), (3,), (4,)]

@@ -74,6 +74,7 @@ class MovementPhase:
         self.fired: set[str] = set()        # enemy units that have fired this phase
         self.log = Resolution()
         self.exited: set[str] = set()
+        self.history: list[tuple[object, tuple[int, ...]]] = []   # (action, dice it rolled), for replay
 
     # ------------------------------------------------------------------ vulnerability points
     @implements("C 8")
@@ -197,8 +198,11 @@ class MovementPhase:
             raise RuleViolation("C 8", f"{', '.join(ids)} must stop in {st.label(hexes[stop_at])} ({why}); "
                                 f"the path may not continue to {st.label(hexes[stop_at + 1])}")
         dest = hexes[-1]
-        from .stacking import check_stacking
-        check_stacking(st, dest, self.side, us, rule="C 6")
+        if outcomes[0][1] != "end of path":
+            # The unit pauses or must stop here: stacking holds wherever a unit stops (C 6). A unit merely
+            # passing through is checked when the moves end (end_moves).
+            from .stacking import check_stacking
+            check_stacking(st, dest, self.side, us, rule="C 6")
         for u, rec in zip(us, recs):
             self._walk(u, rec, hexes, dry=False, res=res)
         res.result = {"units": ids, "hex": st.label(dest),
@@ -286,10 +290,10 @@ class MovementPhase:
         """Where along ``path`` the rules would stop this unit, and why, without moving it."""
         st = self.state
         u = st.unit(uid)
-        rec = self._check_can_move(u)
-        hexes = [p if isinstance(p, Hex) else st.map.hex(p) for p in path]
         fresh = uid not in self.records
         try:
+            rec = self._check_can_move(u)
+            hexes = [p if isinstance(p, Hex) else st.map.hex(p) for p in path]
             return self._walk(u, rec, hexes, dry=True)
         finally:
             if fresh:
@@ -343,6 +347,13 @@ class MovementPhase:
         """Close this step's moves and open opportunity fire on the units paused at new VPs."""
         if self.window_open:
             raise RuleViolation("C 8", "opportunity fire is already open")
+        from .stacking import stacking_problem
+        st = self.state
+        for h in {st.unit(r.unit).hex for r in self.records.values() if r.status in ("moving", "paused")}:
+            problem = stacking_problem(st.units_at(h, self.side))
+            if problem:
+                raise RuleViolation("C 6", f"units would stop in {st.label(h)} over the stacking limit: {problem}; "
+                                           f"move them on first")
         for rec in self.records.values():
             if rec.status == "resumable":
                 rec.status, rec.end_reason = "done", "not moved on after opportunity fire"
@@ -541,3 +552,159 @@ class MovementPhase:
         res = Resolution()
         res.add("C 8", f"{uid} re-enters the map at {at} and may move on normally")
         return res
+
+
+# ---------------------------------------------------------------------- actions, legal_actions, apply
+
+@dataclass(frozen=True)
+class Move:
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AnnounceCrossing:
+    unit: str
+    toward: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    unit: str
+
+
+@dataclass(frozen=True)
+class EndMoves:
+    pass
+
+
+@dataclass(frozen=True)
+class OpportunityFire:
+    firer: str
+    target: str
+    allocation: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class EndFire:
+    pass
+
+
+@dataclass(frozen=True)
+class StrategicMove:
+    regiment: str
+    placements: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ExitBoard:
+    unit: str
+
+
+@dataclass(frozen=True)
+class Reenter:
+    unit: str
+    hex: str
+
+
+MovementAction = (Move | AnnounceCrossing | Stop | EndMoves | OpportunityFire | EndFire | StrategicMove
+                  | ExitBoard | Reenter)
+
+
+def _phase_legal_actions(self: MovementPhase) -> list:
+    """What the players may do now: one-hex moves and stops for the mover, or shots and EndFire for the enemy.
+
+    Longer moves are sequences of one-hex moves; strategic moves, exits and re-entries are listed by
+    :meth:`MovementPhase.strategic_move` and friends, whose arguments are free choices of hexes.
+    """
+    st = self.state
+    if self.window_open:
+        out: list = [OpportunityFire(f, vp.unit) for vp in self.targets() for f in self.eligible_firers(vp.unit)]
+        return out + [EndFire()]
+    out = []
+    for u in st.on_board(self.side):
+        rec = self.records.get(u.id)
+        if u.pinned or (rec is None and self.step > 1) or (rec is not None and rec.status in ("done", "paused")):
+            continue
+        for n in st.map.neighbors(u.hex):
+            try:
+                _, why = self.preview(u.id, [n])
+                from .stacking import stacking_problem
+                stops_there = why != "end of path"
+                if stops_there and stacking_problem([*[x for x in st.units_at(n, self.side) if x.id != u.id], u]):
+                    continue
+            except RuleViolation:
+                continue
+            out.append(Move((u.id,), (st.label(n),)))
+        for n in st.map.neighbors(u.hex):
+            if self.needs_announcement(u.hex, n) and not self.exemption(u.hex):
+                out.append(AnnounceCrossing(u.id, st.label(n)))
+        if rec is not None and rec.status in ("moving", "resumable"):
+            out.append(Stop(u.id))
+    return out + [EndMoves()]
+
+
+def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resolution:
+    """Carry out one action; every action and every die it used is appended to ``self.history``."""
+    rolls: list[int] = []
+
+    class _Recording:
+        def roll(self_inner, sides: int = 6, why: str = "") -> int:
+            if dice is None:
+                raise RuleViolation("C 9", "this action rolls dice; pass a dice object")
+            v = dice.roll(sides, why)
+            rolls.append(v)
+            return v
+
+    if isinstance(action, Move):
+        res = self.move(list(action.units), list(action.path))
+    elif isinstance(action, AnnounceCrossing):
+        res = self.announce_crossing(action.unit, action.toward)
+    elif isinstance(action, Stop):
+        self.stop(action.unit)
+        res = Resolution()
+        res.add("C 8", f"{action.unit} stops")
+    elif isinstance(action, EndMoves):
+        res = Resolution()
+        res.add("C 8", "moves end; opportunity fire at: " + (", ".join(v.unit for v in self.end_moves()) or "nobody"))
+    elif isinstance(action, OpportunityFire):
+        res = self.opportunity_fire(action.firer, action.target, _Recording(), action.allocation)
+    elif isinstance(action, EndFire):
+        res = self.end_fire()
+    elif isinstance(action, StrategicMove):
+        res = self.strategic_move(action.regiment, dict(action.placements))
+    elif isinstance(action, ExitBoard):
+        res = self.exit_board(action.unit)
+    elif isinstance(action, Reenter):
+        res = self.reenter(action.unit, action.hex)
+    else:
+        raise RuleViolation("C 8", f"{action!r} is not a movement-phase action")
+    self.history.append((action, tuple(rolls)))
+    return res
+
+
+def _phase_copy(self: MovementPhase) -> MovementPhase:
+    """An independent copy (the map is shared: it never changes)."""
+    import copy as _copy
+    m, self.state.map = self.state.map, None
+    try:
+        new = _copy.deepcopy(self)
+    finally:
+        self.state.map = m
+    new.state.map = m
+    return new
+
+
+def replay(state: CitadelState, side: Side, history) -> MovementPhase:
+    """Rebuild a movement phase from its history: the actions in order, each with the dice it rolled."""
+    from ..core import ScriptedDice
+    phase = MovementPhase(state, side)
+    for i, (action, rolls) in enumerate(history):
+        with ScriptedDice(list(rolls), source=f"history[{i}]") as d:
+            phase.apply(action, d)
+    return phase
+
+
+MovementPhase.legal_actions = _phase_legal_actions
+MovementPhase.apply = _phase_apply
+MovementPhase.copy = _phase_copy

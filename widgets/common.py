@@ -189,3 +189,63 @@ if (id !== null && graph.nodes[id].view !== undefined) {
 }
 info.text = notes.join('');
 """
+
+
+# --------------------------------------------------------------------------- lookup pipelines
+
+def build_pipeline(stages: list[tuple[str, list[str], dict[tuple, Any]]]) -> list[dict]:
+    """Precomputed lookup tables for the static page, evaluated in order by :data:`PIPELINE_JS`.
+
+    Each stage is (name, inputs, table): ``inputs`` name controls or earlier stages, and ``table`` maps the
+    tuple of their values (as strings) to the stage's value. The engine fills every table at build time, so
+    the page only joins keys and looks them up.
+    """
+    out = []
+    for name, inputs, table in stages:
+        out.append({"name": name, "inputs": inputs,
+                    "table": {"|".join(str(k) for k in (key if isinstance(key, tuple) else (key,))): value
+                              for key, value in table.items()}})
+    return out
+
+
+def run_pipeline(pipeline: list[dict], controls: dict[str, str]) -> dict[str, Any]:
+    """The Python twin of :data:`PIPELINE_JS` (first render and tests)."""
+    values = dict(controls)
+    for stage in pipeline:
+        key = "|".join(str(values.get(i)) for i in stage["inputs"])
+        values[stage["name"]] = stage["table"].get(key)
+    return values
+
+
+# args: pipeline, controls ({name: bokeh widget}), out (Div), template (string with {name} slots),
+# sweep ({control, values, source, x, ys: {column: stage}} or null): re-evaluate the pipeline for every value
+# of one control and put the named stages' outputs into a ColumnDataSource (for a plot). Only joins and lookups.
+PIPELINE_JS = """
+function evaluate(overrides) {
+  const values = {};
+  for (const name in controls) {
+    const w = controls[name];
+    values[name] = String(w.active !== undefined ? (w.active ? 1 : 0) : w.value);
+  }
+  Object.assign(values, overrides);
+  for (const stage of pipeline) {
+    const key = stage.inputs.map(function (i) { return values[i]; }).join('|');
+    const v = stage.table[key];
+    values[stage.name] = (v === undefined) ? '' : v;
+  }
+  return values;
+}
+const values = evaluate({});
+out.text = template.replace(/\\{(\\w+)\\}/g, function (_, name) { return values[name] === undefined ? '' : values[name]; });
+if (sweep) {
+  const data = {}; data[sweep.x] = [];
+  for (const col in sweep.ys) { data[col] = []; }
+  for (const x of sweep.values) {
+    const o = {}; o[sweep.control] = String(x);
+    const v = evaluate(o);
+    data[sweep.x].push(x);
+    for (const col in sweep.ys) { const y = v[sweep.ys[col]]; data[col].push(y === '' ? NaN : Number(y)); }
+  }
+  sweep.source.data = data;
+}
+"""

@@ -67,3 +67,21 @@ def test_anne_marie_static_widget_responds(open_page):
     # The 2nd Battalion, no longer pinned, moves on: the map shows a different position in words.
     assert "2nd Bn in 1113: pinned" not in book.page.locator(".wg-ends").first.inner_text()
     book.assert_clean()
+
+
+@pytest.mark.rule("IC 13.21")
+def test_odds_shifts_static_widget_responds(open_page):
+    """Choosing another terrain and a monsoon moves the final column in the static page."""
+    book = open_page("book/indochina/rule13.html")
+    book.wait_for_bokeh(1)
+    out = book.page.locator(".wg-odds-steps").first
+    out.wait_for(timeout=15_000)
+    assert "Final column: 2/1" in out.inner_text()
+    terrain = book.page.locator("select").nth(1)          # [attacker, terrain, mode, reading, table]
+    assert terrain.input_value() == "clear"
+    terrain.select_option("mountain")
+    book.page.wait_for_timeout(300)
+    text = book.page.locator(".wg-odds-steps").first.inner_text()
+    assert "Communist defender" not in text and "FEF defender in mountain" in text
+    assert "Final column: 1/2" in text                     # 2/1 with two left shifts: 1/1, then 1/2
+    book.assert_clean()

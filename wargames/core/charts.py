@@ -13,6 +13,7 @@ YAML files are validated as they load; any problem raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
@@ -159,6 +160,12 @@ def parse_provenance(data: Any, file: str, where: str, default: Provenance | Non
     return Provenance(kind, source)
 
 
+def odds_value(label: str) -> Fraction:
+    """The ratio of an odds column: ``"3/1"`` -> 3, ``"1/2"`` -> 1/2."""
+    a, _, b = label.partition("/")
+    return Fraction(int(a), int(b))
+
+
 def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Provenance]:
     """Read a chart or map file: (file name, its data, the default provenance of its values).
 
@@ -176,8 +183,13 @@ def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Proven
 
 
 def parse_column_label(label: str, file: str, where: str) -> Column:
-    """Columns are ``"9-10"``, ``"5"`` or ``"91+"``."""
+    """Strength columns are ``"9-10"``, ``"5"`` or ``"91+"``; odds columns are ``"3/1"`` or ``"1/2"``."""
     text = str(label).strip()
+    if "/" in text:
+        a, _, b = text.partition("/")
+        if not (a.isdigit() and b.isdigit() and "1" in (a, b) and int(a) > 0 and int(b) > 0):
+            raise DataError(file, where, f"{label!r} is not an odds column like '3/1' or '1/2'")
+        return Column(text)
     try:
         if text.endswith("+"):
             return Column(text, int(text[:-1]), None)
@@ -222,7 +234,15 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
     if not labels:
         raise DataError(file, "columns", "must list at least one column")
     columns = [parse_column_label(lab, file, f"columns[{i}]") for i, lab in enumerate(labels)]
-    for i, (a, b) in enumerate(zip(columns, columns[1:])):
+    odds = [c for c in columns if "/" in c.label]
+    if odds and len(odds) != len(columns):
+        raise DataError(file, "columns", "mixes odds columns ('3/1') with strength columns ('9-10')")
+    if odds:
+        ratios = [odds_value(c.label) for c in columns]
+        for i, (a, b) in enumerate(zip(ratios, ratios[1:])):
+            if b <= a:
+                raise DataError(file, f"columns[{i + 1}]", f"odds columns must rise from left to right")
+    for i, (a, b) in enumerate(zip(columns, columns[1:]) if not odds else ()):
         if a.high is None or b.low is None or b.low != a.high + 1:
             raise DataError(file, f"columns[{i + 1}]",
                             f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")

@@ -1,0 +1,10 @@
+"""Indochina: the First Indochina War, 1946-54. Land combat (13.0) and its shifts are executable now.
+
+Modules mirror the rulebook: :mod:`political` (5), :mod:`events` (6), :mod:`mobilization` (7),
+:mod:`combat` (13, with 16.3, 20.1, 25, 26.3, 27.3, 28.2, 31.21), :mod:`weather` (26), :mod:`charts`
+(the reconstructed CRTs and TEC shifts).
+"""
+from . import charts, combat, events, mobilization, political, weather  # noqa: F401 (registers rules)
+from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
+
+__all__ = ["Combat", "Readings", "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

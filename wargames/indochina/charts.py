@@ -1,0 +1,160 @@
+"""Indochina's combat charts as data: the Mobile and Assault CRTs and the TEC's combat shifts.
+
+All are printed on the map and absent from the rulebook text, so the shipped files are reconstructions with
+a provenance on every value. :data:`CONSTRAINTS` lists what the text implies about them (catalog B3.1,
+B3.3); :func:`check_constraints` runs them on any chart an owner loads.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+from ..core import ColumnTable, Provenance, implements, load_column_table
+from ..core.charts import odds_value, parse_provenance, read_data_file, require
+from ..core.errors import DataError
+
+DATA = Path(__file__).parent / "data" / "charts"
+
+# Result codes: the six the text names (DE, DR, DD, BB, SK, and "no effect", written NE here) and the
+# attacker results it implies (27.42: the attacker may be forced to retreat, disrupted or eliminated).
+RESULTS = {
+    "AE": "one attacking unit eliminated (attacker's choice), the rest disrupted",
+    "AR": "all attackers disrupted and retreat one hex",
+    "AD": "one attacking unit disrupted (attacker's choice)",
+    "NE": "no effect",
+    "BB": "one unit on each side disrupted (each owner's choice)",
+    "SK": "one defending unit disrupted (defender's choice)",
+    "DD": "every defending unit disrupted",
+    "DR": "every defending unit disrupted and retreats one hex; the attacker may advance",
+    "DE": "every defending unit eliminated; the attacker may advance",
+}
+RESULT_PROVENANCE = {
+    "DE": "text", "DR": "text", "DD": "text", "BB": "text", "SK": "text", "NE": "text",
+    "AE": "reconstructed", "AR": "reconstructed", "AD": "reconstructed",
+}
+# Best for the defender first: what "a higher column is never worse for the attacker" compares.
+ATTACKER_RANK = {"AE": 0, "AR": 1, "AD": 2, "NE": 3, "BB": 4, "SK": 5, "DD": 6, "DR": 7, "DE": 8}
+
+
+def parse_result(raw: Any, file: str, cell: str) -> str:
+    if not isinstance(raw, str) or raw not in RESULTS:
+        raise DataError(file, cell, f"{raw!r} is not a combat result; expected one of {', '.join(RESULTS)}")
+    return raw
+
+
+@implements("IC Mobile CRT", "IC Assault CRT")
+def load_crt(path: str | Path) -> ColumnTable:
+    """Load a Mobile or Assault CRT (odds columns, one die)."""
+    return load_column_table(path, parse_result)
+
+
+@dataclass(frozen=True)
+class TerrainShift:
+    fef: int
+    communist: int
+    provenance: Provenance
+
+
+@implements("IC TEC")
+def load_terrain_effects(path: str | Path | None = None) -> dict[str, TerrainShift]:
+    file, data, default = read_data_file(path or DATA / "terrain_effects.yaml")
+    out = {}
+    for name, spec in require(data, "terrain", dict, file).items():
+        where = f"terrain.{name}"
+        fef, com = require(spec, "fef", int, file, where), require(spec, "communist", int, file, where)
+        for key, v in (("fef", fef), ("communist", com)):
+            if not 0 <= v <= 5:
+                raise DataError(file, f"{where}.{key}", f"a terrain shift is 0 to 5 columns left, not {v}")
+        out[name] = TerrainShift(fef, com, parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
+    return out
+
+
+@lru_cache(maxsize=None)
+def default_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
+    return load_crt(DATA / "mobile_crt.yaml"), load_crt(DATA / "assault_crt.yaml"), load_terrain_effects()
+
+
+# --------------------------------------------------------------------------- constraints
+
+@dataclass(frozen=True)
+class Constraint:
+    id: str
+    source: str
+    text: str
+    check: Callable[[ColumnTable, ColumnTable, dict], bool]
+
+
+def _labels(t: ColumnTable) -> list[str]:
+    return [c.label for c in t.columns]
+
+
+def _monotone(t: ColumnTable) -> bool:
+    n = len(t.columns)
+    for r in t.rows:
+        ranks = [ATTACKER_RANK[t.lookup(i, r).value] for i in range(n)]
+        if ranks != sorted(ranks):
+            return False
+    for i in range(n):
+        ranks = [ATTACKER_RANK[t.lookup(i, r).value] for r in t.rows]
+        if ranks != sorted(ranks):
+            return False
+    return True
+
+
+def _expected_rank(t: ColumnTable, label: str) -> Fraction:
+    i = t.index(label)
+    return sum((Fraction(ATTACKER_RANK[t.lookup(i, r).value], len(t.rows)) for r in t.rows), Fraction(0))
+
+
+CONSTRAINTS: list[Constraint] = [
+    Constraint("crt-d6", "IC 13.2(6)", "each CRT is read with one die",
+               lambda m, a, tec: m.rows == a.rows == [1, 2, 3, 4, 5, 6]),
+    Constraint("crt-2-to-7", "IC 13.21, 13.22 examples", "columns 2/1 to 7/1 exist and are consecutive",
+               lambda m, a, tec: all(_labels(t)[_labels(t).index("2/1"):_labels(t).index("7/1") + 1]
+                                     == ["2/1", "3/1", "4/1", "5/1", "6/1", "7/1"] for t in (m, a))),
+    Constraint("crt-7-highest", "IC 13.22", "7/1 is the rightmost column",
+               lambda m, a, tec: _labels(m)[-1] == _labels(a)[-1] == "7/1"),
+    Constraint("crt-1-2", "IC 13.2(e) example", "a 1/2 column exists, and 1/1 between it and 2/1",
+               lambda m, a, tec: all(_labels(t)[_labels(t).index("1/2"):_labels(t).index("2/1") + 1]
+                                     == ["1/2", "1/1", "2/1"] for t in (m, a))),
+    Constraint("crt-whole-ratios", "IC 13.2(3)", "every column is a whole-number ratio x/1 or 1/x",
+               lambda m, a, tec: all(odds_value(l).numerator == 1 or odds_value(l).denominator == 1
+                                     for t in (m, a) for l in _labels(t))),
+    Constraint("crt-same-columns", "IC 13.3", "both tables share one set of odds columns",
+               lambda m, a, tec: _labels(m) == _labels(a)),
+    Constraint("crt-named-results", "IC 16.3, 17.234, 17.321, 27.42", "DE, DR, DD, BB, SK and NE all appear",
+               lambda m, a, tec: {"DE", "DR", "DD", "BB", "SK", "NE"}
+               <= {c.value for t in (m, a) for c in t.cells.values()}),
+    Constraint("crt-attacker-results", "IC 27.42", "some results make the attacker retreat, disrupt or lose units",
+               lambda m, a, tec: {"AR", "AD", "AE"} <= {c.value for t in (m, a) for c in t.cells.values()}),
+    Constraint("crt-dd-and-bb", "IC 16.3(2)", "DD and BB both occur (a fortified FEF defender may turn a DD into a BB)",
+               lambda m, a, tec: {"DD", "BB"} <= {c.value for t in (m, a) for c in t.cells.values()}),
+    Constraint("crt-monotone", "design", "a higher column or a higher roll is never worse for the attacker",
+               lambda m, a, tec: _monotone(m) and _monotone(a)),
+    Constraint("crt-assault-for-forts", "IC 13.31 example", "at 2/1 the Assault CRT is no better for the attacker than Mobile (the fortified FEF picks it)",
+               lambda m, a, tec: _expected_rank(a, "2/1") <= _expected_rank(m, "2/1")),
+    Constraint("tec-two-sides", "IC 13.21(1)", "terrain shifts differ between FEF and Communist defenders somewhere",
+               lambda m, a, tec: any(t.fef != t.communist for t in tec.values())),
+    Constraint("tec-fef-two", "IC 13.21 example", "some terrain gives an FEF defender two left shifts",
+               lambda m, a, tec: any(t.fef == 2 for t in tec.values())),
+    Constraint("tec-light-terrain", "IC 20.1", "jungle, mountain and swamp give Communist defenders shifts",
+               lambda m, a, tec: all(tec[k].communist > 0 for k in ("jungle", "mountain", "swamp"))),
+]
+
+
+def check_constraints(mobile: ColumnTable | None = None, assault: ColumnTable | None = None,
+                      tec: dict | None = None) -> list[str]:
+    """The ids of the constraints these charts break (empty when all hold)."""
+    dm, da, dt = default_charts()
+    failed = []
+    for c in CONSTRAINTS:
+        try:
+            ok = c.check(mobile or dm, assault or da, tec or dt)
+        except (KeyError, ValueError, IndexError):
+            ok = False
+        if not ok:
+            failed.append(c.id)
+    return failed

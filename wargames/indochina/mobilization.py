@@ -1,0 +1,74 @@
+"""Rule 7: mobilization with political points, and its placement limits."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ..core import Provenance, Resolution, implements
+from ..core.charts import parse_provenance, read_data_file, require
+from ..core.errors import DataError, RuleViolation
+from .combat import Side
+from .political import PoliticalPoints
+
+DATA = Path(__file__).parent / "data" / "charts"
+FESA = "Far Eastern Staging Area"
+COSTLY_TERRAIN = ("mountain", "jungle", "swamp")   # 7.71
+
+
+@dataclass(frozen=True)
+class MobilizationRow:
+    unit_type: str
+    side: Side
+    cost: int
+    location: str
+    provenance: Provenance
+
+
+@lru_cache(maxsize=None)
+def load_mobilization_chart(path: str | Path | None = None) -> dict[str, MobilizationRow]:
+    file, data, default = read_data_file(path or DATA / "mobilization.yaml")
+    out = {}
+    for name, spec in require(data, "units", dict, file).items():
+        where = f"units.{name}"
+        side = require(spec, "side", str, file, where)
+        if side not in ("FEF", "Communist"):
+            raise DataError(file, f"{where}.side", f"must be FEF or Communist, not {side!r}")
+        cost = require(spec, "cost", int, file, where)
+        if cost < 0:
+            raise DataError(file, f"{where}.cost", "must not be negative")
+        out[name] = MobilizationRow(name, Side(side), cost, require(spec, "location", str, file, where),
+                                    parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
+    return out
+
+
+@implements("IC 7.0", "IC 7.2", "IC 7.21", "IC 7.22", "IC 7.23", "IC 7.71")
+@dataclass
+class MobilizationPhase:
+    """One player's Mobilization Phase: each unit costs its chart price, one new unit per hex (FESA excepted)."""
+
+    side: Side
+    points: PoliticalPoints
+    placed: dict[str, str] = field(default_factory=dict)      # hex or area -> unit type placed this phase
+    log: Resolution = field(default_factory=Resolution)
+
+    def mobilize(self, unit_type: str, where: str, terrain: str = "clear") -> int:
+        chart = load_mobilization_chart()
+        row = chart.get(unit_type)
+        if row is None:
+            raise DataError(str(DATA / "mobilization.yaml"), f"units.{unit_type}",
+                            "this unit type has no Mobilization Chart row yet (the printed chart is absent)")
+        if row.side is not self.side:
+            raise RuleViolation("IC 7.21", f"the {self.side.value} player cannot mobilize a {unit_type}")
+        if where != FESA and where in self.placed:
+            raise RuleViolation("IC 7.23", f"{where} already received a mobilized unit this phase "
+                                           f"({self.placed[where]}); one unit per hex per phase")
+        cost = row.cost
+        if self.side is Side.COMMUNIST and terrain in COSTLY_TERRAIN:
+            cost += 1
+            self.log.add("IC 7.71", f"{unit_type} placed in {terrain}: +1 political point", arithmetic=f"{row.cost} + 1")
+        self.points.spend(self.side, cost, why=f"mobilize a {unit_type}")
+        self.placed.setdefault(where, unit_type)
+        self.log.add("IC 7.22", f"{self.side.value} mobilizes a {unit_type} for {cost} PP, placed in {where} "
+                     f"({row.location}; {row.provenance.kind})", result=cost)
+        return cost

@@ -183,7 +183,7 @@ def _shot(ex: MovementExample, die: int) -> MovementExample:
     return new
 
 
-def anne_marie_static(width: int = 820):
+def anne_marie_static(width: int = 700):
     """A bokeh layout that responds in a static page: the reader picks a preset and the dice."""
     graph = _graph(width)
     printed = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
@@ -209,7 +209,7 @@ def anne_marie_static(width: int = 820):
 class AnneMarieLive:
     """ipywidgets front end: every change re-runs the engine, re-draws the map and recomputes the odds."""
 
-    def __init__(self, width: int = 820):
+    def __init__(self, width: int = 700):
         import ipywidgets as w
         self.w = w
         self.assign = {b: w.Dropdown(options=["(none)", *BATTERIES], value=PRINTED_ASSIGNMENT.get(b, "(none)"),

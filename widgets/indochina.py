@@ -146,7 +146,7 @@ TEMPLATE = """
 """
 
 
-def odds_shifts_static(width: int = 760):
+def odds_shifts_static(width: int = 700):
     """A bokeh layout with the controls, the step-by-step odds and two plots; responsive without Python."""
     pipeline = build_pipeline(_stages())
     labels = column_labels()

@@ -53,9 +53,25 @@ def load_crt(path: str | Path) -> ColumnTable:
 
 @dataclass(frozen=True)
 class TerrainShift:
+    """One TEC row: left shifts for an FEF or a Communist defender (13.21(1)) and the movement cost (9.21)."""
+
     fef: int
     communist: int
     provenance: Provenance
+    heavy: Fraction | None = None       # None: prohibited (9.5)
+    light: Fraction | None = None
+
+
+def _cost(raw: Any, file: str, field: str) -> Fraction | None:
+    if raw == "prohibited":
+        return None
+    try:
+        v = Fraction(str(raw))
+    except (ValueError, ZeroDivisionError):
+        raise DataError(file, field, f"{raw!r} is not a movement cost (a number such as 2 or '1/4', or 'prohibited')") from None
+    if v <= 0:
+        raise DataError(file, field, "a movement cost must be positive")
+    return v
 
 
 @implements("IC TEC")
@@ -68,8 +84,18 @@ def load_terrain_effects(path: str | Path | None = None) -> dict[str, TerrainShi
         for key, v in (("fef", fef), ("communist", com)):
             if not 0 <= v <= 5:
                 raise DataError(file, f"{where}.{key}", f"a terrain shift is 0 to 5 columns left, not {v}")
-        out[name] = TerrainShift(fef, com, parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
+        out[name] = TerrainShift(fef, com, parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default),
+                                 _cost(spec.get("heavy", 1), file, f"{where}.heavy"),
+                                 _cost(spec.get("light", 1), file, f"{where}.light"))
     return out
+
+
+@lru_cache(maxsize=None)
+def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fraction]]:
+    """Cost per hex moving along a road or trail, (Heavy, Light) (9.71)."""
+    file, data, _ = read_data_file(path or DATA / "terrain_effects.yaml")
+    return {name: (_cost(spec.get("heavy"), file, f"routes.{name}.heavy"), _cost(spec.get("light"), file, f"routes.{name}.light"))
+            for name, spec in (data.get("routes") or {}).items()}
 
 
 @lru_cache(maxsize=None)
@@ -142,6 +168,12 @@ CONSTRAINTS: list[Constraint] = [
                lambda m, a, tec: any(t.fef == 2 for t in tec.values())),
     Constraint("tec-light-terrain", "IC 20.1", "jungle, mountain and swamp give Communist defenders shifts",
                lambda m, a, tec: all(tec[k].communist > 0 for k in ("jungle", "mountain", "swamp"))),
+    Constraint("tec-heavy-pays-more", "IC 9.73", "Heavy units pay more than Light ones in jungle, swamp and mountain",
+               lambda m, a, tec: all(tec[k].heavy > tec[k].light for k in ("jungle", "mountain", "swamp"))),
+    Constraint("tec-sea-prohibited", "IC 13.9", "land units never enter all-sea hexes",
+               lambda m, a, tec: tec["all_sea"].heavy is None and tec["all_sea"].light is None),
+    Constraint("tec-roads", "IC 9.71", "roads cost Heavy units 1/4 and Light units 1/2 per hex",
+               lambda m, a, tec: route_costs()["road"] == (Fraction(1, 4), Fraction(1, 2))),
 ]
 
 

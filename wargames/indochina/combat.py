@@ -103,7 +103,7 @@ def raw_odds(attack: int, defence: int) -> tuple[str, str]:
     return f"1/{n}", f"{defence}/{attack} = 1/{float(Fraction(defence, attack)):.2f}, rounded up: 1/{n}"
 
 
-@implements("IC 13.21", "IC 16.3", "IC 20.1", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
+@implements("IC 13.21", "IC 13.9", "IC 16.3", "IC 20.1", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
 def shifts(c: Combat) -> list[Shift]:
     """Every column shift that applies to this combat, each with its rule."""
     _, _, tec = default_charts()
@@ -111,6 +111,8 @@ def shifts(c: Combat) -> list[Shift]:
     if c.terrain not in tec:
         raise RuleViolation("IC 13.21", f"unknown terrain {c.terrain!r}; the TEC has {sorted(tec)}")
     t = tec[c.terrain]
+    if t.heavy is None and t.light is None:
+        raise RuleViolation("IC 13.9", f"no attack may go into {c.terrain.replace('_', ' ')} hexes")
     n = t.fef if c.defender is Side.FEF else t.communist
     if c.attackers_all_light and c.attacker is Side.FEF and c.terrain in ("jungle", "mountain", "swamp"):
         out.append(Shift("defender", 0, "IC 20.1", f"FEF Light attackers: no {c.terrain} shift for Communist defenders"))

@@ -36,10 +36,14 @@ TERRAIN_COLORS = {
     "clear": "#F4F4EC", "full_jungle": "#44BB99", "partial_jungle": "#BBCC33", "hill": "#EEDD88",
     "swamp": "#77AADD", "monsoon_swamp": "#99DDFF", "airfield": "#DDDDDD",
     "woods": "#44BB99", "village": "#FFAABB",
+    # Indochina
+    "jungle": "#44BB99", "mountain": "#EEDD88", "cultivated": "#DDEEAA", "all_sea": "#77AADD", "all_lake": "#99DDFF",
 }
 TERRAIN_CODES = {"clear": "", "full_jungle": "J", "partial_jungle": "j", "hill": "H", "swamp": "S",
-                 "monsoon_swamp": "M", "airfield": "A", "woods": "W", "village": "V"}
-FEATURE_CODES = {"road": "r", "trench": "t", "tunnel": "u", "weapons_pit": "w", "armor_bunker": "b"}
+                 "monsoon_swamp": "M", "airfield": "A", "woods": "W", "village": "V",
+                 "jungle": "J", "mountain": "Mt", "cultivated": "c", "all_sea": "~", "all_lake": "~"}
+FEATURE_CODES = {"road": "r", "trench": "t", "tunnel": "u", "weapons_pit": "w", "armor_bunker": "b",
+                 "trail": ":", "town": "T", "city": "C", "fortification": "F"}
 # Hexside features: colour, dash, width and cap (Okabe-Ito colours plus Tol's dark green).
 SIDE_STYLES = {
     "river": ("#56B4E9", "solid", 6, "round"),

@@ -1,0 +1,74 @@
+"""The Indochina position: map, units, weather. Plain data; procedures work on it and report Resolutions."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from ..core import Hex
+from ..core.errors import DataError
+from ..core.mapdata import MapData, load_map
+from .combat import Side
+from .units import Counter, UnitState
+
+MAPS = Path(__file__).parent / "data" / "maps"
+TERRAINS = ("clear", "cultivated", "jungle", "swamp", "mountain", "all_sea", "all_lake")
+FEATURES = ("road", "trail", "town", "city", "river", "coast", "fortification")
+
+
+def load_indochina_map(path: str | Path) -> MapData:
+    return load_map(path, TERRAINS, FEATURES, ("border",))
+
+
+@lru_cache(maxsize=None)
+def demo_map() -> MapData:
+    """The schematic demonstration map (reconstructed: the printed map is absent)."""
+    return load_indochina_map(MAPS / "demo.yaml")
+
+
+@dataclass
+class IndochinaState:
+    map: MapData
+    units: dict[str, UnitState]
+    monsoon: bool = False
+
+    @classmethod
+    def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], **kw) -> "IndochinaState":
+        units = {}
+        for c, label in placements:
+            if c.id in units:
+                raise DataError("placements", c.id, "the same counter is placed twice")
+            units[c.id] = UnitState(c, m.hex(label))
+        return cls(m, units, **kw)
+
+    def unit(self, uid: str) -> UnitState:
+        try:
+            return self.units[uid]
+        except KeyError:
+            raise DataError("state", uid, "no such unit") from None
+
+    def on_map(self, side: Side | None = None) -> list[UnitState]:
+        return [u for u in self.units.values() if u.on_map and (side is None or u.side is side)]
+
+    def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
+        return [u for u in self.on_map(side) if u.hex == h]
+
+    def label(self, h: Hex) -> str:
+        return self.map.label(h)
+
+    def terrain(self, h: Hex) -> str:
+        return self.map.terrain(h)
+
+    def has(self, h: Hex, feature: str) -> bool:
+        return self.map.has(h, feature)
+
+    def copy(self) -> "IndochinaState":
+        m, self.map = self.map, None
+        try:
+            new = copy.deepcopy(self)
+        finally:
+            self.map = m
+        new.map = m
+        return new

@@ -1,0 +1,105 @@
+"""Rule 2.3 and 11.11: land units, their two sides (combat effective and disrupted) and their class."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..core import Hex, implements
+from ..core.errors import DataError
+from .combat import Side
+
+# The unit types of 2.31, alphabetically.
+TYPES = ("DNA", "airborne infantry", "artillery", "base", "cadre", "death commando", "gendarmerie", "guerrilla",
+         "light infantry", "marine infantry", "mechanized", "militia", "regular infantry")
+SIZES = ("division", "group", "regiment", "battalion", "cadre")
+FEF_LIGHT_TYPES = ("light infantry", "cadre", "gendarmerie")      # 11.11
+COMMUNIST_HEAVY_TYPES = ("artillery", "mechanized")               # 11.11
+
+
+@implements("IC 2.31", "IC 11.11")
+@dataclass(frozen=True)
+class Counter:
+    """A land unit: front (combat effective) and back (disrupted) strength and movement.
+
+    A parenthesized strength defends only and projects no ZOC (2.31, 11.1). The class is printed on the
+    counter; :func:`default_class` gives the 11.11 rule for counters entered without one.
+    """
+
+    id: str
+    side: Side
+    type: str
+    size: str
+    strength: int
+    movement: int
+    disrupted_strength: int
+    disrupted_movement: int
+    cls: str = ""                     # "Heavy" or "Light"; empty: by 11.11
+    parenthesized: bool = False
+    disrupted_parenthesized: bool = False
+    nationality: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"counter {self.id}"
+        if self.type not in TYPES:
+            raise DataError("counters", f"{where}.type", f"must be one of {TYPES}")
+        if self.size not in SIZES:
+            raise DataError("counters", f"{where}.size", f"must be one of {SIZES}")
+        for f in ("strength", "movement", "disrupted_strength", "disrupted_movement"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise DataError("counters", f"{where}.{f}", f"must be a whole number >= 0, not {v!r}")
+        if self.cls not in ("", "Heavy", "Light"):
+            raise DataError("counters", f"{where}.cls", "must be Heavy or Light")
+
+    @property
+    def unit_class(self) -> str:
+        return self.cls or default_class(self.side, self.type)
+
+
+def default_class(side: Side, unit_type: str) -> str:
+    """11.11: FEF units are Heavy except light infantry, cadres and gendarmerie; Communist units are
+    Light except artillery and mechanized."""
+    if side is Side.FEF:
+        return "Light" if unit_type in FEF_LIGHT_TYPES else "Heavy"
+    return "Heavy" if unit_type in COMMUNIST_HEAVY_TYPES else "Light"
+
+
+@dataclass
+class UnitState:
+    counter: Counter
+    hex: Hex | None = None
+    disrupted: bool = False
+    eliminated: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.counter.id
+
+    @property
+    def side(self) -> Side:
+        return self.counter.side
+
+    @property
+    def strength(self) -> int:
+        return self.counter.disrupted_strength if self.disrupted else self.counter.strength
+
+    @property
+    def movement(self) -> int:
+        return self.counter.disrupted_movement if self.disrupted else self.counter.movement
+
+    @property
+    def parenthesized(self) -> bool:
+        c = self.counter
+        return c.disrupted_parenthesized if self.disrupted else c.parenthesized
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and not self.eliminated
+
+
+@implements("IC 10.1", "IC 10.11")
+def stacking_value(c: Counter) -> Fraction:
+    """Division = 1, group or regiment = 1/2; cadres, bases, battalions and militia count nothing (10.1, 10.11)."""
+    if c.type in ("cadre", "base", "militia") or c.size in ("battalion", "cadre"):
+        return Fraction(0)
+    return Fraction(1) if c.size == "division" else Fraction(1, 2)

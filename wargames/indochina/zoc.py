@@ -1,0 +1,49 @@
+"""Rule 11: zones of control, blocked for Heavy units by rough terrain unless a road or trail leads in."""
+from __future__ import annotations
+
+from ..core import Hex, implements
+from .charts import default_charts
+from .combat import Side
+from .state import IndochinaState
+from .units import UnitState
+
+HEAVY_BLOCKED = ("jungle", "mountain", "cultivated", "swamp")   # 11.22
+
+
+def _route(st: IndochinaState, a: Hex, b: Hex) -> bool:
+    """A contiguous road or trail between two adjacent hexes."""
+    return any(st.has(a, r) and st.has(b, r) for r in ("road", "trail"))
+
+
+@implements("IC 11.0", "IC 11.1", "IC 11.2", "IC 11.21", "IC 11.22", "IC 11.7", "IC 11.71")
+def zoc_hexes(st: IndochinaState, u: UnitState) -> set[Hex]:
+    """The hexes a unit's ZOC reaches.
+
+    None for a parenthesized strength (11.1); never into terrain the unit may not enter (11.21); a Heavy
+    unit's ZOC stops at jungle, mountain, cultivated and swamp hexes unless a road or trail joins them
+    (11.22); ZOCs cross borders (11.7) except FEF ZOCs into China (11.71).
+    """
+    if not u.on_map or u.parenthesized:
+        return set()
+    _, _, tec = default_charts()
+    heavy = u.counter.unit_class == "Heavy"
+    out = set()
+    for n in st.map.neighbors(u.hex):
+        terr = st.terrain(n)
+        row = tec.get(terr)
+        if row is not None and (row.heavy if heavy else row.light) is None:
+            continue
+        if heavy and terr in HEAVY_BLOCKED and not _route(st, u.hex, n):
+            continue
+        if u.side is Side.FEF and st.map.info(n).attr("country") == "China":
+            continue
+        out.add(n)
+    return out
+
+
+def enemy_zoc(st: IndochinaState, side: Side) -> set[Hex]:
+    """Every hex in the ZOC of a unit of the other side."""
+    out: set[Hex] = set()
+    for u in st.on_map(side.enemy):
+        out |= zoc_hexes(st, u)
+    return out

@@ -139,7 +139,7 @@ def test_bad_table_and_bad_strengths():
     with pytest.raises(RuleViolation) as e:
         resolve_combat(Combat(COM, (3,), (3,)), "Bloody", COM, ScriptedDice([1]))
     assert e.value.rule == "IC 13.3"
-    for attack in ((0,), (-2,), ()):
+    for attack in ((0,), (-2,), (), (0, 0)):
         with pytest.raises(RuleViolation) as e:
             final_odds(Combat(COM, attack, (3,)))
         assert e.value.rule in ("IC 13.1", "IC 13.2")
@@ -192,3 +192,9 @@ def test_mobilization_limits():
     fef.mobilize("French mechanized group", FESA)
     fef.mobilize("French mechanized group", FESA)                          # the FESA has no per-hex limit
     assert pp.fef == 14
+
+
+@pytest.mark.rule("IC 13.2", "IC 13.22")
+def test_a_defence_of_zero_strength_starts_at_7_to_1():
+    raw, final, res = final_odds(Combat(COM, (3,), (0,)))
+    assert raw == "∞/1" and final == "7/1" and any("the baseline is 7/1" in s.text for s in res.steps)

@@ -75,10 +75,12 @@ def combat_strengths(c: Combat, res: Resolution) -> tuple[int, int]:
     for name, values in (("attacking", c.attack), ("defending", c.defence)):
         if not values:
             raise RuleViolation("IC 13.1", f"a combat needs at least one {name} unit")
-        bad = [v for v in values if not isinstance(v, int) or isinstance(v, bool) or v <= 0]
+        bad = [v for v in values if not isinstance(v, int) or isinstance(v, bool) or v < 0]
         if bad:
-            raise RuleViolation("IC 13.2", f"{name} strengths must be positive whole numbers, not {bad}")
+            raise RuleViolation("IC 13.2", f"{name} strengths must be whole numbers of 0 or more, not {bad}")
     a, d = sum(c.attack), sum(c.defence)
+    if a <= 0:
+        raise RuleViolation("IC 13.2", "the attackers have no combat strength to attack with")
     res.add("IC 13.2", f"attack strength {' + '.join(map(str, c.attack))} = {a}; defence "
             f"{' + '.join(map(str, c.defence))} = {d}", arithmetic=f"{a} vs {d}")
     if c.attack_enhanced:
@@ -93,8 +95,10 @@ def combat_strengths(c: Combat, res: Resolution) -> tuple[int, int]:
 @implements("IC 13.2")
 def raw_odds(attack: int, defence: int) -> tuple[str, str]:
     """13.2(3): drop the fraction when the attacker is stronger, round up when the defender is."""
-    if attack <= 0 or defence <= 0:
-        raise RuleViolation("IC 13.2", f"odds need positive strengths, not {attack} against {defence}")
+    if attack <= 0 or defence < 0:
+        raise RuleViolation("IC 13.2", f"odds need a positive attack and a defence of 0 or more, not {attack} against {defence}")
+    if defence == 0:
+        return "∞/1", f"{attack} against no defending strength: beyond any column"
     if attack >= defence:
         n = attack // defence
         ratio = Fraction(attack, defence)
@@ -146,7 +150,7 @@ def final_column(raw: str, shift_list: list[Shift], table: ColumnTable, res: Res
                  reading: Readings = Readings.ONE_THIRD) -> int:
     """Baseline (13.22), each player's shifts capped at five (13.21), netted, kept on the table."""
     labels = [col.label for col in table.columns]
-    value = odds_value(raw)
+    value = odds_value(raw) if not raw.startswith("∞") else odds_value(TOP_START) + 1
     if value > odds_value(TOP_START):
         start = labels.index(TOP_START)
         res.add("IC 13.22", f"starting odds {raw} are above 7/1: the baseline is 7/1")

@@ -43,9 +43,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("IC 2.36", "Adding and subtracting die-roll modifiers", "planned", _LATER),
     Section("IC 2.37", "Scale: 25 km hexes, one-month turns", "planned", _LATER),
     # 3.0-4.0: turn structure and allies
-    Section("IC 3.0", "Turn structure: events, two player turns, political phase", "planned", _LATER),
-    Section("IC 3.1", "The phases of a game turn in order", "planned", _LATER),
-    Section("IC 3.2", "Game length set by the scenario", "planned", _LATER),
+    Section("IC 3.0", "Turn structure: events, two player turns, political phase"),
+    Section("IC 3.1", "The phases of a game turn in order"),
+    Section("IC 3.2", "Game length set by the scenario"),
     Section("IC 4.0", "Allied units: several nations per side", "planned", _LATER),
     Section("IC 4.1", "Nations the FEF player commands", "planned", _LATER),
     Section("IC 4.2", "Nations the Communist player commands", "planned", _LATER),
@@ -182,7 +182,7 @@ SECTIONS: tuple[Section, ...] = (
     # 13.0: land combat
     Section("IC 13.0", "Land combat between adjacent units; two CRTs"),
     Section("IC 13.1", "Attacking and defending"),
-    Section("IC 13.11", "Attacks are voluntary; one target hex, once per unit", "planned", "planned: needs the map and unit layer (adjacency, one attack per unit)"),
+    Section("IC 13.11", "Attacks are voluntary; one target hex, once per unit"),
     Section("IC 13.12", "All defenders in a hex defend together"),
     Section("IC 13.13", "A hex may be attacked several times", "planned", _LATER),
     Section("IC 13.2", "Combat procedure; odds: drop or round fractions"),

@@ -1,0 +1,247 @@
+"""Rule 3: the sequence of play as data, and a game object with legal actions, apply and replay.
+
+Phases whose rules are not yet executable (reorganization, air, recovery, political points) are stepped
+through with :class:`EndPhase` only; the Events, Movement and Combat phases act.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..core import Dice, Resolution, ScriptedDice, implements
+from ..core.errors import RuleViolation
+from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
+from .events import roll_event
+from .movement import move
+from .political import PoliticalPoints
+from .results import apply_result
+from .stacking import end_of_phase_stacking
+from .state import IndochinaState
+from .weather import weather
+from .zoc import enemy_zoc
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    side: Side | None
+    kind: str
+
+
+def _player_turn(side: Side) -> list[Phase]:
+    s = side.value
+    air = "FEF Defensive Air" if side is Side.COMMUNIST else "FEF Offensive Air"
+    return [Phase(f"{s} Mobilization", side, "mobilization"), Phase(f"{s} Reorganization", side, "reorganization"),
+            Phase(f"{s} Movement", side, "movement"), Phase(air, Side.FEF, "air"),
+            Phase(f"{s} Combat", side, "combat"), Phase(f"{s} Recovery", side, "recovery")]
+
+
+SEQUENCE: tuple[Phase, ...] = (Phase("Events", None, "events"), *_player_turn(Side.COMMUNIST),
+                               *_player_turn(Side.FEF), Phase("Political Points", None, "political"),
+                               Phase("End of Turn", None, "end"))
+
+
+@dataclass(frozen=True)
+class Move:
+    unit: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Attack:
+    attackers: tuple[str, ...]
+    defender_hex: str
+    table: str
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    pass
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    pass
+
+
+@implements("IC 3.0", "IC 3.1", "IC 3.2")
+@dataclass
+class IndochinaGame:
+    """A game in progress: the position, the political points, the calendar and the current phase."""
+
+    state: IndochinaState
+    points: PoliticalPoints
+    year: int = 1950
+    month: int = 10
+    turns_left: int = 6
+    phase_index: int = 0
+    moved: set[str] = field(default_factory=set)
+    attacked: set[str] = field(default_factory=set)
+    event_rolled: bool = False
+    history: list[tuple[object, tuple[int, ...]]] = field(default_factory=list)
+    log: Resolution = field(default_factory=Resolution)
+
+    @property
+    def phase(self) -> Phase:
+        return SEQUENCE[self.phase_index]
+
+    @property
+    def over(self) -> bool:
+        return self.turns_left <= 0 or self.points.game_over is not None
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list:
+        """Every action the rules allow now. Moves are listed one hex at a time (a unit moves once, 9.1)."""
+        if self.over:
+            return []
+        p, st = self.phase, self.state
+        out: list = []
+        if p.kind == "events" and not self.event_rolled:
+            return [RollEvent()]
+        if p.kind == "movement":
+            for u in st.on_map(p.side):
+                if u.id in self.moved:
+                    continue
+                for n in st.map.neighbors(u.hex):
+                    trial = st.copy()
+                    try:
+                        move(trial, u.id, [st.label(n)])
+                    except RuleViolation:
+                        continue
+                    out.append(Move(u.id, (st.label(n),)))
+        if p.kind == "combat":
+            for h in {u.hex for u in st.on_map(p.side.enemy)}:
+                ready = [u for u in st.on_map(p.side) if u.hex.is_adjacent(h) and u.id not in self.attacked
+                         and not u.parenthesized and u.strength > 0]
+                if not ready:
+                    continue
+                group = tuple(sorted(u.id for u in ready))
+                for table in ("Mobile", "Assault"):
+                    out.append(Attack(group, st.label(h), table))
+                for u in ready:
+                    out.append(Attack((u.id,), st.label(h), "Mobile"))
+        return out + [EndPhase()]
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action, dice: Dice) -> Resolution:
+        """Carry out one action; the action and every die it used go into ``history``."""
+        if self.over:
+            raise RuleViolation("IC 3.2", "the game is over")
+        rolls: list[int] = []
+
+        class Recording:
+            def roll(self_inner, sides: int = 6, why: str = "") -> int:
+                v = dice.roll(sides, why)
+                rolls.append(v)
+                return v
+
+        res = self._apply(action, Recording())
+        self.history.append((action, tuple(rolls)))
+        self.log.extend(res)
+        return res
+
+    def _apply(self, action, dice: Dice) -> Resolution:
+        p, st = self.phase, self.state
+        if isinstance(action, EndPhase):
+            return self._end_phase(dice)
+        if isinstance(action, RollEvent):
+            if p.kind != "events" or self.event_rolled:
+                raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
+            res = Resolution()
+            roll_event(dice, res)
+            self.event_rolled = True
+            return res
+        if isinstance(action, Move):
+            if p.kind != "movement":
+                raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
+            u = st.unit(action.unit)
+            if u.side is not p.side:
+                raise RuleViolation("IC 9.1", f"only the phasing player's units move ({action.unit} is {u.side.value})")
+            if action.unit in self.moved:
+                raise RuleViolation("IC 9.1", f"{action.unit} has already moved this phase")
+            res = move(st, action.unit, list(action.path))
+            self.moved.add(action.unit)
+            return res
+        if isinstance(action, Attack):
+            return self._attack(action, dice)
+        raise RuleViolation("IC 3.1", f"{action!r} is not an action of this game")
+
+    @implements("IC 13.11")
+    def _attack(self, a: Attack, dice: Dice) -> Resolution:
+        p, st = self.phase, self.state
+        if p.kind != "combat":
+            raise RuleViolation("IC 13.0", f"land combat happens in the Combat Phase, not the {p.id} Phase")
+        h = st.map.hex(a.defender_hex)
+        attackers = [st.unit(x) for x in a.attackers]
+        defenders = st.units_at(h, p.side.enemy)
+        if not defenders:
+            raise RuleViolation("IC 13.1", f"{a.defender_hex} holds no enemy units")
+        for u in attackers:
+            if u.side is not p.side or not u.on_map:
+                raise RuleViolation("IC 13.1", f"{u.id} cannot attack for the {p.side.value} player")
+            if not u.hex.is_adjacent(h):
+                raise RuleViolation("IC 13.11", f"{u.id} is not adjacent to {a.defender_hex}")
+            if u.id in self.attacked:
+                raise RuleViolation("IC 13.11", f"{u.id} has already attacked this phase")
+            if u.parenthesized:
+                raise RuleViolation("IC 2.31", f"{u.id} has a bracketed strength and may only defend")
+        c = Combat(p.side, tuple(u.strength for u in attackers), tuple(u.strength for u in defenders),
+                   terrain=st.terrain(h), monsoon=st.monsoon,
+                   attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
+        res = resolve_combat(c, a.table, crt_chooser(c), dice, Readings.ONE_THIRD)
+        self.attacked.update(a.attackers)
+        retreats = {}
+        for group, side in ((defenders, p.side.enemy), (attackers, p.side)):
+            for u in group:
+                retreats[u.id] = self._default_retreat(u)
+        out = apply_result(st, res.result["result"], list(a.attackers), a.defender_hex, a.table,
+                           {"retreats": retreats})
+        res.extend(out)
+        return res
+
+    def _default_retreat(self, u) -> str:
+        """A stated default choice for the owner: the first hex, in label order, that is legal and outside
+        enemy zones if possible."""
+        st = self.state
+        zoc = enemy_zoc(st, u.side)
+        options = []
+        for n in st.map.neighbors(u.hex):
+            if st.units_at(n, u.side.enemy):
+                continue
+            from .results import _enterable
+            if _enterable(st, u.id, u.hex, n):
+                continue
+            options.append((n in zoc, st.label(n)))
+        return min(options)[1] if options else st.label(u.hex)
+
+    @implements("IC 10.21", "IC 26.1")
+    def _end_phase(self, dice: Dice) -> Resolution:
+        res = Resolution()
+        p = self.phase
+        if p.kind in ("movement", "combat"):
+            for side in (Side.COMMUNIST, Side.FEF):
+                end_of_phase_stacking(self.state, side, p.kind, res)
+        if p.kind == "events" and not self.event_rolled:
+            raise RuleViolation("IC 6.0", "roll for the turn's event first")
+        self.moved.clear()
+        self.attacked.clear()
+        self.phase_index += 1
+        if self.phase_index == len(SEQUENCE):
+            self.phase_index = 0
+            self.turns_left -= 1
+            self.event_rolled = False
+            self.month = self.month % 12 + 1
+            self.year += self.month == 1
+            self.state.monsoon = weather(self.month) == "Monsoon"
+            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
+        res.add("IC 3.1", f"now: {self.phase.id} Phase")
+        return res
+
+
+def replay(make_game, history: Iterable[tuple[object, tuple[int, ...]]]) -> IndochinaGame:
+    """Rebuild a game from a fresh start and its history of actions and dice."""
+    g = make_game()
+    for i, (action, rolls) in enumerate(history):
+        with ScriptedDice(list(rolls), source=f"history[{i}]") as d:
+            g.apply(action, d)
+    return g

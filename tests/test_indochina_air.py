@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from wargames.core import RandomDice, ScriptedDice, enumerate_outcomes
 from wargames.core.errors import DataError, RuleViolation
@@ -119,6 +120,31 @@ def test_one_roll_per_hex_and_groups_pick_the_line():   # B3.2 #7 and B5 #20, ou
         lo, hi = strike_odds(hex_of(INF), Strike(n)), strike_odds(hex_of(INF), Strike(n + 1))
         rank = lambda dist: sum(p * TABLE.results[g].rank for g, p in dist.items())
         assert rank(hi) >= rank(lo)
+
+
+units_st = st.lists(st.tuples(st.booleans(), st.sampled_from(["unit", "artillery", "cadre", "militia"]),
+                               st.integers(0, 6)), min_size=1, max_size=6)
+
+
+@pytest.mark.rule("IC Bombardment Table", "IC 17.34", "IC Errata")
+@settings(max_examples=150, deadline=None)
+@given(units_st, st.integers(1, 10), st.integers(1, 6), st.booleans(), st.booleans())
+def test_strike_invariants(specs, groups, roll, artillery, overrun):
+    units = tuple(U(f"u{i}", disrupted=d, kind=k, strength=s) for i, (d, k, s) in enumerate(specs))
+    target = hex_of(*units, artillery_adjacent=artillery)
+    if all(u.kind in ("militia", "cadre") for u in units):
+        with pytest.raises(RuleViolation):
+            airstrike(ScriptedDice([roll]), target, Strike(groups))
+        return
+    out = strike(roll, target, Strike(groups), overrun=overrun).result
+    before = {u.id: u for u in units}
+    after = {u.id: u for u in out.units}
+    assert set(after) == set(before) - set(out.eliminated)
+    assert len(out.eliminated) <= 1                                          # only B3 kills, and only one
+    assert all(before[i].disrupted and before[i].combat_unit for i in out.eliminated)
+    assert all(not before[i].disrupted and after[i].disrupted for i in out.disrupted)
+    assert all(after[u.id] == u for u in units if u.kind == "militia")      # 17.34
+    assert 0 <= out.air_lost <= 1
 
 
 # --------------------------------------------------------------------------- errata

@@ -658,7 +658,7 @@ def airstrike(dice: Dice, target: TargetHex, strike: Strike, *, overrun: bool = 
     check_strike(target, strike)
     res.add("IC 12.32", f"{target.label}: {len(target.units)} Communist unit(s), a legal target")
     line = t.line_for(strike.groups)
-    res.add("IC 12.35", f"{strike.describe()} attack {target.label} together: {strike.groups} group(s), "
+    res.add("IC 12.35", f"one attack on {target.label} by {strike.describe()}: {strike.groups} group(s), "
                         f"line {line.label}", result=line.label)
     drms = strike_modifiers(target, strike, overrun, t)
     for drm, why in drms:
@@ -956,7 +956,7 @@ class AirPhase:
                                             f"Completed box, not {groups}")
         if groups > supply_points:
             raise RuleViolation("IC 15.33", f"{groups} extra sorties cost {groups} supply points; only {supply_points} left")
-        self.pool.completed[kind] -= groups
+        self.pool.completed[kind] = self.pool.completed.get(kind, 0) - groups
         self.pool.available[kind] = self.pool.available.get(kind, 0) + groups
         self.log.add("IC 15.33", f"{groups} {kind} group(s) back to Available for {groups} supply point(s)",
                      arithmetic=f"{supply_points} - {groups} = {supply_points - groups}")

@@ -11,6 +11,7 @@ from typing import Iterable
 from ..core import Dice, Resolution, ScriptedDice, implements
 from ..core.errors import RuleViolation
 from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
+from .borders import attack_problem
 from .events import roll_event
 from .movement import move
 from .political import PoliticalPoints
@@ -111,6 +112,8 @@ class IndochinaGame:
                     out.append(Move(u.id, (st.label(n),)))
         if p.kind == "combat":
             for h in {u.hex for u in st.on_map(p.side.enemy)}:
+                if attack_problem(st, p.side.value, h):
+                    continue
                 ready = [u for u in st.on_map(p.side) if u.hex.is_adjacent(h) and u.id not in self.attacked
                          and not u.parenthesized and u.strength > 0]
                 if not ready:
@@ -172,6 +175,9 @@ class IndochinaGame:
         if p.kind != "combat":
             raise RuleViolation("IC 13.0", f"land combat happens in the Combat Phase, not the {p.id} Phase")
         h = st.map.hex(a.defender_hex)
+        china = attack_problem(st, p.side.value, h)
+        if china:
+            raise RuleViolation("IC 22.3", china)
         attackers = [st.unit(x) for x in a.attackers]
         defenders = st.units_at(h, p.side.enemy)
         if not defenders:

@@ -8,6 +8,7 @@ from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .charts import default_charts, route_costs
 from .state import IndochinaState
+from .borders import border_problem
 from .zoc import enemy_zoc
 
 INFILTRATION = 2       # 11.42
@@ -65,6 +66,9 @@ def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool =
             raise RuleViolation("IC 9.1", f"{st.label(nxt)} is not adjacent to {st.label(cur)}")
         if st.units_at(nxt, u.side.enemy):
             raise RuleViolation("IC 9.5", f"{st.label(nxt)} holds enemy units")
+        crossing = border_problem(st, u, cur, nxt)
+        if crossing:
+            raise RuleViolation("IC 22.1", f"{uid} may not enter {st.label(nxt)}: {crossing}")
         cost, how = step_cost(st, uid, cur, nxt)
         if cur in zoc and nxt in zoc:
             cost += INFILTRATION

@@ -6,6 +6,7 @@ from typing import Sequence
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .charts import RESULTS, default_charts
+from .borders import border_problem
 from .disruption import disrupt
 from .state import IndochinaState
 from .zoc import enemy_zoc
@@ -21,7 +22,7 @@ def _enterable(st: IndochinaState, uid: str, a: Hex, b: Hex) -> str | None:
         return f"{st.label(b)} is {st.terrain(b).replace('_', ' ')}, closed to it (13.8)"
     if st.units_at(b, u.side.enemy):
         return f"{st.label(b)} holds enemy units"
-    return None
+    return border_problem(st, u, a, b)
 
 
 @implements("IC 13.62", "IC 11.53", "IC 13.7")

@@ -5,8 +5,8 @@ Modules mirror the rulebook: :mod:`political` (5), :mod:`events` (6), :mod:`mobi
 16.3, 20.1, 25, 26.3, 27.3, 28.2, 31.21), :mod:`results` (13.5-13.8), :mod:`disruption` (14), :mod:`weather`
 (26), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`state` (the position and the demonstration map).
 """
-from . import (air, borders, charts, combat, disruption, events, fog, game, mobilization, movement,  # noqa: F401
-               political, results,
+from . import (air, borders, charts, combat, disruption, events, fog, game, logistics, militia,  # noqa: F401
+               mobilization, movement, optional, political, results, scenario_data, victory,
                stacking, units, weather, zoc)  # (importing registers the rules)
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
 

@@ -55,6 +55,7 @@ class Combat:
     death_commando: bool = False            # 25.1
     attackers_all_light: bool = False       # 20.1 / 13.31(1)
     french_defenders: bool = True           # 25.1: Death Commandos only against French units
+    militia_alone: bool = False             # 17.231: FEF militia defending alone gets no enhancement
 
     @property
     def defender(self) -> Side:
@@ -86,6 +87,8 @@ def combat_strengths(c: Combat, res: Resolution) -> tuple[int, int]:
     if c.attack_enhanced:
         a *= 2
         res.add("IC 13.23", f"Attack Enhancement doubles the attackers: {a}", arithmetic=f"{a // 2} x 2 = {a}")
+    if c.defence_enhanced and c.militia_alone:
+        raise RuleViolation("IC 17.231", "FEF militia defending alone may not be enhanced")
     if c.defence_enhanced:
         d *= 2
         res.add("IC 13.23", f"Defense Enhancement doubles the defenders: {d}", arithmetic=f"{d // 2} x 2 = {d}")
@@ -118,7 +121,9 @@ def shifts(c: Combat) -> list[Shift]:
     if t.heavy is None and t.light is None:
         raise RuleViolation("IC 13.9", f"no attack may go into {c.terrain.replace('_', ' ')} hexes")
     n = t.fef if c.defender is Side.FEF else t.communist
-    if c.attackers_all_light and c.attacker is Side.FEF and c.terrain in ("jungle", "mountain", "swamp"):
+    if c.militia_alone:
+        out.append(Shift("defender", 0, "IC 17.231", "FEF militia defending alone: no terrain shift"))
+    elif c.attackers_all_light and c.attacker is Side.FEF and c.terrain in ("jungle", "mountain", "swamp"):
         out.append(Shift("defender", 0, "IC 20.1", f"FEF Light attackers: no {c.terrain} shift for Communist defenders"))
     elif n:
         out.append(Shift("defender", n, "IC 13.21", f"{c.defender.value} defender in {c.terrain} ({t.provenance.kind})"))

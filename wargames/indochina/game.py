@@ -15,7 +15,8 @@ from .borders import attack_problem
 from .events import roll_event
 from .movement import move
 from .political import PoliticalPoints
-from .results import apply_result
+from .militia import advance_into, defending_strengths
+from .results import advance, apply_result
 from .stacking import end_of_phase_stacking
 from .state import IndochinaState
 from .weather import weather
@@ -56,6 +57,17 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Advance:
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DeclineAdvance:
+    pass
+
+
+@dataclass(frozen=True)
 class RollEvent:
     pass
 
@@ -79,6 +91,7 @@ class IndochinaGame:
     moved: set[str] = field(default_factory=set)
     attacked: set[str] = field(default_factory=set)
     event_rolled: bool = False
+    pending_advance: tuple | None = None       # (attackers, defender hex, hexes allowed) after DE/DR
     history: list[tuple[object, tuple[int, ...]]] = field(default_factory=list)
     log: Resolution = field(default_factory=Resolution)
 
@@ -110,8 +123,21 @@ class IndochinaGame:
                     except RuleViolation:
                         continue
                     out.append(Move(u.id, (st.label(n),)))
+        if p.kind == "combat" and self.pending_advance:
+            units, hex_, allowed = self.pending_advance
+            movers = tuple(u for u in units if st.unit(u).on_map and st.unit(u).counter.type != "militia")
+            options = [DeclineAdvance()]
+            if movers:
+                options.append(Advance(movers, (hex_,)))
+                if allowed > 1:
+                    options += [Advance(movers, (hex_, st.label(n))) for n in st.map.neighbors(st.map.hex(hex_))
+                                if not st.units_at(n, p.side.enemy)]
+            return options
         if p.kind == "combat":
-            for h in {u.hex for u in st.on_map(p.side.enemy)}:
+            targets = {u.hex for u in st.on_map(p.side.enemy)}
+            if p.side is Side.COMMUNIST:
+                targets |= {h for h in st.map.hexes if st.fef_militia(h) and not st.units_at(h)}
+            for h in targets:
                 if attack_problem(st, p.side.value, h):
                     continue
                 ready = [u for u in st.on_map(p.side) if u.hex.is_adjacent(h) and u.id not in self.attacked
@@ -166,7 +192,11 @@ class IndochinaGame:
             self.moved.add(action.unit)
             return res
         if isinstance(action, Attack):
+            if self.pending_advance:
+                raise RuleViolation("IC 13.61", "the last combat's advance comes first (Advance or DeclineAdvance)")
             return self._attack(action, dice)
+        if isinstance(action, (Advance, DeclineAdvance)):
+            return self._advance(action)
         raise RuleViolation("IC 3.1", f"{action!r} is not an action of this game")
 
     @implements("IC 13.11")
@@ -180,7 +210,8 @@ class IndochinaGame:
             raise RuleViolation("IC 22.3", china)
         attackers = [st.unit(x) for x in a.attackers]
         defenders = st.units_at(h, p.side.enemy)
-        if not defenders:
+        strengths, militia_alone = defending_strengths(st, h)
+        if not defenders and not (militia_alone and p.side is Side.COMMUNIST):
             raise RuleViolation("IC 13.1", f"{a.defender_hex} holds no enemy units")
         for u in attackers:
             if u.side is not p.side or not u.on_map:
@@ -191,8 +222,10 @@ class IndochinaGame:
                 raise RuleViolation("IC 13.11", f"{u.id} has already attacked this phase")
             if u.parenthesized:
                 raise RuleViolation("IC 2.31", f"{u.id} has a bracketed strength and may only defend")
-        c = Combat(p.side, tuple(u.strength for u in attackers), tuple(u.strength for u in defenders),
-                   terrain=st.terrain(h), monsoon=st.monsoon,
+        if p.side is Side.FEF:
+            strengths = tuple(u.strength for u in defenders)
+        c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
+                   terrain=st.terrain(h), monsoon=st.monsoon, militia_alone=militia_alone,
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
         res = resolve_combat(c, a.table, crt_chooser(c), dice, Readings.ONE_THIRD)
         self.attacked.update(a.attackers)
@@ -201,8 +234,27 @@ class IndochinaGame:
             for u in group:
                 retreats[u.id] = self._default_retreat(u)
         out = apply_result(st, res.result["result"], list(a.attackers), a.defender_hex, a.table,
-                           {"retreats": retreats})
+                           {"retreats": retreats}, militia_alone=militia_alone)
         res.extend(out)
+        if out.result["advance"]:
+            self.pending_advance = (a.attackers, a.defender_hex, out.result["advance"])
+        return res
+
+    def _advance(self, action) -> Resolution:
+        if not self.pending_advance:
+            raise RuleViolation("IC 13.61", "no combat result allows an advance now")
+        units, hex_, allowed = self.pending_advance
+        self.pending_advance = None
+        res = Resolution()
+        if isinstance(action, DeclineAdvance):
+            res.add("IC 13.61", "the attackers stay where they are")
+            return res
+        if not set(action.units) <= set(units):
+            raise RuleViolation("IC 13.61", "only units that took part in the attack may advance")
+        if any(self.state.unit(u).counter.type == "militia" for u in action.units):
+            raise RuleViolation("IC 17.321", "militia never advance after combat")
+        res.extend(advance(self.state, list(action.units), list(action.path), allowed, hex_))
+        advance_into(self.state, self.state.map.hex(hex_), self.phase.side, "", res)
         return res
 
     def _default_retreat(self, u) -> str:
@@ -224,6 +276,8 @@ class IndochinaGame:
     def _end_phase(self, dice: Dice) -> Resolution:
         res = Resolution()
         p = self.phase
+        if self.pending_advance:
+            raise RuleViolation("IC 13.61", "settle the last combat's advance first")
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
                 end_of_phase_stacking(self.state, side, p.kind, res)

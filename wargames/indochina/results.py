@@ -45,7 +45,7 @@ def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
 
 @implements("IC 13.5", "IC 13.6", "IC 13.61", "IC 11.52")
 def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defender_hex: str, table: str,
-                 choices: dict | None = None) -> Resolution:
+                 choices: dict | None = None, militia_alone: bool = False) -> Resolution:
     """Apply a CRT result. ``choices``: ``{"attacker_unit": id, "defender_unit": id, "retreats": {id: hex}}``
     for the picks a result leaves to a player. Returns the Resolution; ``result["advance"]`` is how many
     hexes the attackers may advance (0, 1 or 2)."""
@@ -59,6 +59,8 @@ def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defend
     res.add("IC 13.5", f"{code}: {RESULTS[code]}")
 
     def pick(units, key, who):
+        if not units:
+            return None                 # e.g. a lone FEF militia: never disrupted (17.234)
         uid = choices.get(key)
         if uid is None:
             return max(units, key=lambda u: (u.strength, u.id))      # stated default: the strongest unit
@@ -82,9 +84,11 @@ def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defend
                 retreat(st, u.id, _retreat_hex(choices, u.id), res)
     elif code == "BB":
         disrupt(pick(atk, "attacker_unit", "attacking"), "combat", res)
-        disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
+        if dfn:
+            disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
     elif code == "SK":
-        disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
+        if dfn:
+            disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
     elif code == "DD":
         for u in dfn:
             disrupt(u, "combat", res)
@@ -96,9 +100,17 @@ def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defend
         for u in dfn:
             u.eliminated = True
             res.add("IC 13.5", f"{u.id} is eliminated")
+    if code in ("DD", "SK", "BB"):
+        from .militia import militia_outside_cities
+        for u in dfn:
+            if u.on_map:
+                militia_outside_cities(st, u, code, res)
     cleared = not [u for u in dfn if u.on_map and u.hex == h]
     advance = 0
-    if code in ("DE", "DR") and cleared:
+    if militia_alone and code in ("SK", "BB", "DD") and cleared:
+        advance = 1
+        res.add("IC 17.234", "the FEF militia stood alone: the attackers may advance into the hex and eliminate it")
+    elif code in ("DE", "DR") and cleared:
         qualified = table == "Mobile" and all(u.counter.unit_class == "Light" or u.counter.type == "mechanized"
                                               for u in atk if u.on_map)
         advance = 2 if qualified else 1

@@ -33,6 +33,7 @@ class IndochinaState:
     map: MapData
     units: dict[str, UnitState]
     monsoon: bool = False
+    communist_cities: set[str] = field(default_factory=set)   # city/town labels under Communist control (17.1)
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], **kw) -> "IndochinaState":
@@ -63,6 +64,23 @@ class IndochinaState:
 
     def has(self, h: Hex, feature: str) -> bool:
         return self.map.has(h, feature)
+
+    def is_urban(self, h: Hex) -> bool:
+        return self.has(h, "town") or self.has(h, "city")
+
+    def controller(self, h: Hex) -> Side | None:
+        """Who controls a city or town (17.1): the FEF unless a Communist militia holds it; China is Communist."""
+        if not self.is_urban(h):
+            return None
+        if self.map.info(h).attr("country") == "China" or self.label(h) in self.communist_cities:
+            return Side.COMMUNIST
+        return Side.FEF
+
+    def fef_militia(self, h: Hex) -> int:
+        """The FEF militia strength printed in an FEF-controlled city or town (17.0), else 0."""
+        if self.controller(h) is not Side.FEF:
+            return 0
+        return int(self.map.info(h).attr("militia", 0))
 
     def copy(self) -> "IndochinaState":
         m, self.map = self.map, None

@@ -105,3 +105,28 @@ def test_fuzz_random_legal_and_illegal_actions_keep_the_invariants():
                     for side in hexes[h]:
                         if stack_total(st_, h, side) > stacking_limit(st_, h):
                             assert all(u.disrupted for u in st_.units_at(h, side))
+
+
+@pytest.mark.rule("IC 27.0", "IC 28.0", "IC 31.0")
+def test_optional_rules_in_the_game_loop():
+    from wargames.indochina.game import DeclareAmbush, DeclareGeneralOffensive, DeclineAmbush, Overrun
+    seen = set()
+    for seed in range(12):
+        g = highlands_demo()
+        dice, rng = RandomDice(seed), random.Random(seed)
+        for _ in range(500):
+            if g.over:
+                break
+            action = rng.choice(g.legal_actions())
+            seen.add(type(action))
+            g.apply(action, dice)
+        again = replay(highlands_demo, g.history)
+        assert again.log.text() == g.log.text()
+    assert {Overrun, DeclareGeneralOffensive} <= seen
+    g = highlands_demo()
+    g.optional_rules = False
+    g.apply(RollEvent(), ScriptedDice([1, 1]))
+    assert DeclareGeneralOffensive() not in g.legal_actions()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(DeclareGeneralOffensive(), ScriptedDice([3, 4]))
+    assert e.value.rule == "IC 31.0"

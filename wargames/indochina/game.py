@@ -16,6 +16,7 @@ from .events import roll_event
 from .movement import move
 from .political import PoliticalPoints
 from .militia import advance_into, defending_strengths
+from .optional import AmbushLog, GeneralOffensive, ambush, check_ambush, form_force, overrun
 from .results import advance, apply_result
 from .stacking import end_of_phase_stacking
 from .state import IndochinaState
@@ -68,6 +69,29 @@ class DeclineAdvance:
 
 
 @dataclass(frozen=True)
+class Overrun:
+    units: tuple[str, ...]
+    target: str
+    table: str
+
+
+@dataclass(frozen=True)
+class DeclareAmbush:
+    hex: str
+    table: str
+
+
+@dataclass(frozen=True)
+class DeclineAmbush:
+    pass
+
+
+@dataclass(frozen=True)
+class DeclareGeneralOffensive:
+    pass
+
+
+@dataclass(frozen=True)
 class RollEvent:
     pass
 
@@ -92,6 +116,19 @@ class IndochinaGame:
     attacked: set[str] = field(default_factory=set)
     event_rolled: bool = False
     pending_advance: tuple | None = None       # (attackers, defender hex, hexes allowed) after DE/DR
+    pending_ambush: tuple | None = None        # (moving unit, hex it came from, candidate ambush hexes)
+    optional_rules: bool = True                # overruns, ambushes and the General Offensive (27, 28, 31)
+    total_turns: int = 0
+    general_offensive: GeneralOffensive = field(default_factory=GeneralOffensive)
+    ambush_log: AmbushLog | None = None
+
+    def __post_init__(self) -> None:
+        if not self.total_turns:
+            self.total_turns = self.turns_left
+
+    @property
+    def turn(self) -> int:
+        return self.total_turns - self.turns_left + 1
     history: list[tuple[object, tuple[int, ...]]] = field(default_factory=list)
     log: Resolution = field(default_factory=Resolution)
 
@@ -112,6 +149,12 @@ class IndochinaGame:
         out: list = []
         if p.kind == "events" and not self.event_rolled:
             return [RollEvent()]
+        if self.pending_ambush:
+            mover, came_from, candidates = self.pending_ambush
+            return [DeclareAmbush(h, t) for h in candidates for t in ("Mobile", "Assault")] + [DeclineAmbush()]
+        if (self.optional_rules and p.id == "Communist Mobilization" and self.general_offensive.turn_declared is None
+                and self.turn <= self.total_turns - 2):
+            out.append(DeclareGeneralOffensive())
         if p.kind == "movement":
             for u in st.on_map(p.side):
                 if u.id in self.moved:
@@ -123,6 +166,14 @@ class IndochinaGame:
                     except RuleViolation:
                         continue
                     out.append(Move(u.id, (st.label(n),)))
+            if self.optional_rules:
+                from .optional import OVERRUN_COST
+                for u in st.on_map(p.side):
+                    if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0:
+                        continue
+                    for n in st.map.neighbors(u.hex):
+                        if st.units_at(n, p.side.enemy) and not attack_problem(st, p.side.value, n):
+                            out.append(Overrun((u.id,), st.label(n), "Mobile"))
         if p.kind == "combat" and self.pending_advance:
             units, hex_, allowed = self.pending_advance
             movers = tuple(u for u in units if st.unit(u).on_map and st.unit(u).counter.type != "militia")
@@ -180,6 +231,17 @@ class IndochinaGame:
             roll_event(dice, res)
             self.event_rolled = True
             return res
+        if isinstance(action, (DeclareAmbush, DeclineAmbush)):
+            return self._ambush(action, dice)
+        if self.pending_ambush:
+            raise RuleViolation("IC 28.1", "the non-phasing player first declares or declines the ambush")
+        if isinstance(action, DeclareGeneralOffensive):
+            if not self.optional_rules:
+                raise RuleViolation("IC 31.0", "the General Offensive is an optional rule, switched off")
+            return self.general_offensive.declare(self.points, dice, turn=self.turn, total_turns=self.total_turns,
+                                                  phase_id=p.id)
+        if isinstance(action, Overrun):
+            return self._overrun(action, dice)
         if isinstance(action, Move):
             if p.kind != "movement":
                 raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
@@ -188,8 +250,11 @@ class IndochinaGame:
                 raise RuleViolation("IC 9.1", f"only the phasing player's units move ({action.unit} is {u.side.value})")
             if action.unit in self.moved:
                 raise RuleViolation("IC 9.1", f"{action.unit} has already moved this phase")
+            came_from = st.label(u.hex)
             res = move(st, action.unit, list(action.path))
             self.moved.add(action.unit)
+            if self.optional_rules and len(action.path) == 1:
+                self._offer_ambush(action.unit, came_from)
             return res
         if isinstance(action, Attack):
             if self.pending_advance:
@@ -226,6 +291,7 @@ class IndochinaGame:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
                    terrain=st.terrain(h), monsoon=st.monsoon, militia_alone=militia_alone,
+                   general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
         res = resolve_combat(c, a.table, crt_chooser(c), dice, Readings.ONE_THIRD)
         self.attacked.update(a.attackers)
@@ -238,6 +304,55 @@ class IndochinaGame:
         res.extend(out)
         if out.result["advance"]:
             self.pending_advance = (a.attackers, a.defender_hex, out.result["advance"])
+        return res
+
+    def _offer_ambush(self, uid: str, came_from: str) -> None:
+        """After a one-hex step from one enemy ZOC into another, list the hexes that may ambush (28.1, 28.4)."""
+        st = self.state
+        if self.ambush_log is None or self.ambush_log.phasing is not self.phase.side:
+            self.ambush_log = AmbushLog(self.phase.side)
+        u = st.unit(uid)
+        candidates = []
+        for n in st.map.neighbors(u.hex):
+            try:
+                check_ambush(st, [uid], came_from, st.label(n), self.ambush_log)
+            except RuleViolation:
+                continue
+            candidates.append(st.label(n))
+        if candidates:
+            self.pending_ambush = (uid, came_from, tuple(candidates))
+
+    def _ambush(self, action, dice: Dice) -> Resolution:
+        if not self.pending_ambush:
+            raise RuleViolation("IC 28.1", "no ambush can be declared now")
+        uid, came_from, candidates = self.pending_ambush
+        self.pending_ambush = None
+        if isinstance(action, DeclineAmbush):
+            res = Resolution()
+            res.add("IC 28.1", f"no ambush against {uid}")
+            return res
+        if action.hex not in candidates:
+            raise RuleViolation("IC 28.4", f"{action.hex} may not ambush {uid}")
+        c_side = self.phase.side
+        probe = Combat(c_side, (1,), (1,), mode="ambush",
+                       attackers_all_light=self.state.unit(uid).counter.unit_class == "Light")
+        return ambush(self.state, [uid], came_from, action.hex, self.ambush_log, action.table, dice,
+                      chosen_by=crt_chooser(probe), choices=self._default_choices())
+
+    def _overrun(self, action: Overrun, dice: Dice) -> Resolution:
+        p, st = self.phase, self.state
+        if not self.optional_rules:
+            raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
+        if p.kind != "movement":
+            raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
+        for u in action.units:
+            if st.unit(u).side is not p.side:
+                raise RuleViolation("IC 27.2", f"{u} is not the phasing player's unit")
+            if u in self.moved:
+                raise RuleViolation("IC 9.1", f"{u} has already moved this phase")
+        force = form_force(st, list(action.units))
+        res = overrun(st, force, action.target, action.table, dice, choices=self._default_choices())
+        self.moved.update(action.units)
         return res
 
     def _advance(self, action) -> Resolution:
@@ -256,6 +371,9 @@ class IndochinaGame:
         res.extend(advance(self.state, list(action.units), list(action.path), allowed, hex_))
         advance_into(self.state, self.state.map.hex(hex_), self.phase.side, "", res)
         return res
+
+    def _default_choices(self) -> dict:
+        return {"retreats": {u.id: self._default_retreat(u) for u in self.state.on_map()}}
 
     def _default_retreat(self, u) -> str:
         """A stated default choice for the owner: the first hex, in label order, that is legal and outside
@@ -278,6 +396,8 @@ class IndochinaGame:
         p = self.phase
         if self.pending_advance:
             raise RuleViolation("IC 13.61", "settle the last combat's advance first")
+        if self.pending_ambush:
+            raise RuleViolation("IC 28.1", "the ambush must be declared or declined first")
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
                 end_of_phase_stacking(self.state, side, p.kind, res)

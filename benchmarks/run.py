@@ -57,6 +57,39 @@ def bench_widget(repeats: int = 30) -> dict:
             "repeats": repeats}
 
 
+def indochina_combat(dice):
+    from wargames.indochina import Combat, Side, resolve_combat
+    c = Combat(Side.COMMUNIST, (9,), (3,), fortified=True)
+    return resolve_combat(c, "Assault", Side.FEF, dice).result["result"]
+
+
+def bench_indochina(samples: int = 10_000) -> dict:
+    indochina_combat(RandomDice(seed=0))          # load the charts once, outside the timings
+    t0 = time.perf_counter()
+    exact = enumerate_outcomes(indochina_combat)
+    t_exact = time.perf_counter() - t0
+    dice = RandomDice(seed=1953)
+    t0 = time.perf_counter()
+    counts: dict = {}
+    for _ in range(samples):
+        r = indochina_combat(dice)
+        counts[r] = counts.get(r, 0) + 1
+    t_mc = time.perf_counter() - t0
+    worst = max(abs(counts.get(k, 0) / samples - float(p)) for k, p in exact.items())
+    from widgets.indochina import OddsShiftsLive
+    w = OddsShiftsLive()
+    times = []
+    for i in range(30):
+        before = w.out.value
+        t1 = time.perf_counter()
+        w.A.value = 5 + i % 20 if w.A.value != 5 + i % 20 else 4
+        times.append(time.perf_counter() - t1)
+        assert w.out.value != before or i == 0, "the callback did not run"
+    times.sort()
+    return {"exact_s": t_exact, "mc_s": t_mc, "ratio": t_mc / t_exact, "worst": worst,
+            "median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
+
+
 def bench_book() -> dict:
     t0 = time.perf_counter()
     subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -79,6 +112,13 @@ def main() -> int:
     w = bench_widget()
     print(f"| Anne-Marie widget callback, median | {w['median_ms']:.1f} ms |")
     print(f"| Anne-Marie widget callback, p95 | {w['p95_ms']:.1f} ms |")
+    i = bench_indochina(args.samples)
+    print(f"| Indochina combat (9 vs 3 fortified, Assault): exact enumeration | {i['exact_s'] * 1000:.1f} ms |")
+    print(f"| the same combat, {args.samples} Monte Carlo samples | {i['mc_s'] * 1000:.1f} ms |")
+    print(f"| Monte Carlo / exact time (same run) | {i['ratio']:.0f}x |")
+    print(f"| largest Monte Carlo error on a result's probability | {i['worst']:.4f} |")
+    print(f"| Indochina odds widget (live) callback, median | {i['median_ms']:.1f} ms |")
+    print(f"| Indochina odds widget (live) callback, p95 | {i['p95_ms']:.1f} ms |")
     if args.book:
         b = bench_book()
         print(f"| book build (make book) | {b['book_s']:.0f} s |")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table, read_yaml
-from ..core.charts import parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
 from ..core.errors import DataError, RuleViolation
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -168,14 +168,6 @@ def default_charts() -> tuple[ColumnTable, RangeTable, TerrainEffects]:
 
 # --------------------------------------------------------------------------- constraints
 
-@dataclass(frozen=True)
-class Constraint:
-    id: str
-    source: str
-    text: str
-    check: Callable[[ColumnTable, RangeTable, TerrainEffects], bool]
-
-
 def _col(crt: ColumnTable, label: str) -> int:
     return crt.index(label)
 
@@ -243,13 +235,4 @@ def check_constraints(crt: ColumnTable | None = None, ranges: RangeTable | None 
                       tec: TerrainEffects | None = None) -> list[str]:
     """Return the ids of the constraints a set of charts breaks (empty when all hold)."""
     d_crt, d_rt, d_te = default_charts()
-    crt, ranges, tec = crt or d_crt, ranges or d_rt, tec or d_te
-    failed = []
-    for c in CONSTRAINTS:
-        try:
-            ok = c.check(crt, ranges, tec)
-        except (KeyError, IndexError, RuleViolation, DataError):
-            ok = False
-        if not ok:
-            failed.append(c.id)
-    return failed
+    return failed_constraints(CONSTRAINTS, crt or d_crt, ranges or d_rt, tec or d_te)

@@ -17,6 +17,7 @@ from typing import Sequence
 from ..core import Dice, Resolution
 from ..core.charts import read_yaml, require
 from ..core.errors import RuleViolation
+from ..core.mapdata import copy_sharing_map
 from .movement import MovementPhase
 from .state import CitadelState
 from .terrain import MAPS, load_citadel_map
@@ -176,12 +177,7 @@ class MovementExample:
 
     def copy(self) -> "MovementExample":
         new = copy.copy(self)
-        st = self.state
-        m, st.map = st.map, None
-        try:
-            new.phase, new.run, new.plan = copy.deepcopy((self.phase, self.run, self.plan))
-        finally:
-            st.map = m
+        (new.phase, new.run, new.plan), m = copy_sharing_map((self.phase, self.run, self.plan), self.state)
         new.phase.state.map = m
         new.run.phase = new.phase
         return new

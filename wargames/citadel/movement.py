@@ -685,13 +685,8 @@ def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resol
 
 def _phase_copy(self: MovementPhase) -> MovementPhase:
     """An independent copy (the map is shared: it never changes)."""
-    import copy as _copy
-    m, self.state.map = self.state.map, None
-    try:
-        new = _copy.deepcopy(self)
-    finally:
-        self.state.map = m
-    new.state.map = m
+    from ..core.mapdata import copy_sharing_map
+    new, new.state.map = copy_sharing_map(self, self.state)
     return new
 
 

@@ -5,7 +5,6 @@ State is plain data. Procedures that change it work on a copy (see
 """
 from __future__ import annotations
 
-import copy
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -13,6 +12,7 @@ from typing import Iterable
 from ..core import Hex
 from ..core.errors import DataError
 from ..core.mapdata import MapData
+from ..core.mapdata import copy_sharing_map
 from .units import Counter, Side, UnitClass, UnitState
 
 START_DATE = dt.date(1954, 3, 13)
@@ -44,13 +44,7 @@ class CitadelState:
         return cls(m, units, **kw)
 
     def copy(self) -> "CitadelState":
-        m = self.map
-        self.map = None  # the map is immutable data: share it instead of copying
-        try:
-            new = copy.deepcopy(self)
-        finally:
-            self.map = m
-        new.map = m
+        new, new.map = copy_sharing_map(self)
         return new
 
     # -- lookups

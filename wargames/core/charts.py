@@ -112,6 +112,29 @@ class ColumnTable:
 
 # --------------------------------------------------------------------------- YAML loading
 
+@dataclass(frozen=True)
+class Constraint:
+    """Something the rule text implies about a chart: ``check(*charts)`` is True when a chart set obeys it."""
+
+    id: str
+    source: str
+    text: str
+    check: Callable[..., bool]
+
+
+def failed_constraints(constraints: list[Constraint], *charts: Any) -> list[str]:
+    """The ids of the constraints these charts break; a chart so broken that a check cannot run fails it."""
+    failed = []
+    for c in constraints:
+        try:
+            ok = c.check(*charts)
+        except (KeyError, IndexError, ValueError, RuleViolation, DataError):
+            ok = False
+        if not ok:
+            failed.append(c.id)
+    return failed
+
+
 def read_yaml(path: str | Path) -> Any:
     """Read a YAML file; a missing file or a syntax error raises DataError naming the file."""
     p = Path(path)

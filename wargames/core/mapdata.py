@@ -160,3 +160,19 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         old = sides.get(key)
         sides[key] = SideInfo((old.features if old else frozenset()) | frozenset(feats), prov)
     return MapData(name, sheet, layout, hexes, sides, file)
+
+
+def copy_sharing_map(obj: Any, holder: Any = None) -> Any:
+    """Deep-copy ``obj`` while sharing the (immutable) map held in ``holder.map`` (default: ``obj.map``).
+
+    Game states and phases are copied for undo and for enumeration; the map never changes, so copying it
+    would only cost time.
+    """
+    import copy
+    holder = obj if holder is None else holder
+    m, holder.map = holder.map, None
+    try:
+        new = copy.deepcopy(obj)
+    finally:
+        holder.map = m
+    return new, m

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
-from ..core.charts import odds_value, parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints, odds_value, parse_provenance, read_data_file, require
 from ..core.errors import DataError
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -105,14 +105,6 @@ def default_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]
 
 # --------------------------------------------------------------------------- constraints
 
-@dataclass(frozen=True)
-class Constraint:
-    id: str
-    source: str
-    text: str
-    check: Callable[[ColumnTable, ColumnTable, dict], bool]
-
-
 def _labels(t: ColumnTable) -> list[str]:
     return [c.label for c in t.columns]
 
@@ -181,12 +173,4 @@ def check_constraints(mobile: ColumnTable | None = None, assault: ColumnTable | 
                       tec: dict | None = None) -> list[str]:
     """The ids of the constraints these charts break (empty when all hold)."""
     dm, da, dt = default_charts()
-    failed = []
-    for c in CONSTRAINTS:
-        try:
-            ok = c.check(mobile or dm, assault or da, tec or dt)
-        except (KeyError, ValueError, IndexError):
-            ok = False
-        if not ok:
-            failed.append(c.id)
-    return failed
+    return failed_constraints(CONSTRAINTS, mobile or dm, assault or da, tec or dt)

@@ -1,7 +1,6 @@
 """The Indochina position: map, units, weather. Plain data; procedures work on it and report Resolutions."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -9,7 +8,7 @@ from typing import Iterable
 
 from ..core import Hex
 from ..core.errors import DataError
-from ..core.mapdata import MapData, load_map
+from ..core.mapdata import MapData, copy_sharing_map, load_map
 from .combat import Side
 from .units import Counter, UnitState
 
@@ -83,10 +82,5 @@ class IndochinaState:
         return int(self.map.info(h).attr("militia", 0))
 
     def copy(self) -> "IndochinaState":
-        m, self.map = self.map, None
-        try:
-            new = copy.deepcopy(self)
-        finally:
-            self.map = m
-        new.map = m
+        new, new.map = copy_sharing_map(self)
         return new

@@ -1,13 +1,18 @@
-"""Indochina: the First Indochina War, 1946-54. Land combat (13.0) and its shifts are executable now.
+"""Indochina: the First Indochina War, 1946-54.
 
-Modules mirror the rulebook: :mod:`political` (5), :mod:`events` (6), :mod:`mobilization` (7),
-:mod:`units` (2.3), :mod:`movement` (9), :mod:`stacking` (10), :mod:`zoc` (11), :mod:`combat` (13, with
-16.3, 20.1, 25, 26.3, 27.3, 28.2, 31.21), :mod:`results` (13.5-13.8), :mod:`disruption` (14), :mod:`weather`
-(26), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`state` (the position and the demonstration map).
+Modules mirror the rulebook: :mod:`units` (2.3), :mod:`game` (3, sequence of play and game loop),
+:mod:`political` and :mod:`political_table` (5), :mod:`events` (6), :mod:`mobilization` and :mod:`assistance`
+(7), :mod:`reorganization` (4, 8, 10.2x, 13.1x, 20), :mod:`movement` (9), :mod:`stacking` (10), :mod:`zoc` (11),
+:mod:`air` (12), :mod:`combat` (13 with every column shift), :mod:`results` (13.5-13.8), :mod:`disruption` (14),
+:mod:`logistics` (15), :mod:`fortifications` (16), :mod:`militia` (17), :mod:`riverine` (18), :mod:`fog` (21),
+:mod:`borders` (22), :mod:`staging` (23), :mod:`victory` (24), :mod:`weather` (26), :mod:`optional` (25-31),
+:mod:`experimental`, :mod:`scenario_data` (38), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`state`
+(the position and the demonstration map).
 """
-from . import (air, borders, charts, combat, disruption, events, fog, game, logistics, militia,  # noqa: F401
-               mobilization, movement, optional, political, results, scenario_data, victory,
-               stacking, units, weather, zoc)  # (importing registers the rules)
+from . import (air, assistance, borders, charts, combat, disruption, events, experimental, fog,
+               fortifications, game, logistics, militia, mobilization, movement, optional, political,
+               political_table, reorganization, results, riverine, scenario_data, stacking, staging, units,
+               victory, weather, zoc)  # noqa: F401  (importing registers every rule)
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
 
 __all__ = ["Combat", "Readings", "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

@@ -167,3 +167,27 @@ def test_each_result_code():
         assert hurt_def == (code in ("BB", "SK", "DD", "DE")), code
     with pytest.raises(RuleViolation):
         apply_result(st, "XX", ["A1"], "1414", "Mobile")
+
+
+@pytest.mark.rule("IC 2.2", "IC 2.32", "IC 2.35", "IC 2.36", "IC Counter Corrections")
+def test_components_definitions_and_counter_errata():
+    from wargames.indochina.units import UnitState, counter_errata, is_combat_unit, modified_roll, occupies
+    assert demo_map().name.startswith("Indochina")
+    assert unit("x", FEF, "light infantry").unit_class == "Light"
+    assert (modified_roll(3, +1), modified_roll(6, -1)) == (4, 5)             # the 2.36 examples
+    weak = Counter("w", COM, "guerrilla", "battalion", 1, 4, 1, 4, parenthesized=False)
+    assert counter_errata(weak) and not counter_errata(Counter("ok", COM, "guerrilla", "battalion", 1, 4, 1, 4,
+                                                                 disrupted_parenthesized=True))
+    st = position((unit("a", FEF, parenthesized=True, s=1), "1515"))
+    assert is_combat_unit(st.unit("a"))                                      # bracketed 1 is still a combat unit
+    assert occupies(list(st.units.values()), FEF, st.map.hex("1515"))
+    assert not occupies(list(st.units.values()), FEF, st.map.hex("1516"))    # a ZOC does not occupy
+
+
+@pytest.mark.rule("IC 26.0", "IC 26.2", "IC 25.0")
+def test_weather_heading_and_death_commando_heading():
+    from wargames.indochina.weather import weather
+    assert {weather(m) for m in range(1, 13)} == {"Clear", "Monsoon"}
+    clear = final_odds(Combat(COM, (9,), (3,)))[1]
+    assert clear == "3/1"                                                     # clear weather: no shift at all
+    assert final_odds(Combat(COM, (9,), (3,), terrain="city", death_commando=True))[1] == "2/1"   # city 2 left, DC 1 right

@@ -45,7 +45,7 @@ def test_names_and_aliases_find_the_same_file():
     assert load_scenario(scenario_path("s1")).id == "scenario1"
 
 
-@pytest.mark.rule("IC 3.2")
+@pytest.mark.rule("IC 3.2", "IC Turn Record Chart")
 @pytest.mark.parametrize("name,turns,first,last", [
     ("introductory", 5, "Nov 1945", "Mar 1946"),
     ("scenario1", 10, "Sep 1950", "Jun 1951"),

@@ -110,7 +110,7 @@ def raw_odds(attack: int, defence: int) -> tuple[str, str]:
     return f"1/{n}", f"{defence}/{attack} = 1/{float(Fraction(defence, attack)):.2f}, rounded up: 1/{n}"
 
 
-@implements("IC 13.21", "IC 13.9", "IC 16.3", "IC 20.1", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
+@implements("IC 13.21", "IC 13.9", "IC 16.3", "IC 20.1", "IC 25.0", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
 def shifts(c: Combat) -> list[Shift]:
     """Every column shift that applies to this combat, each with its rule."""
     _, _, tec = default_charts()

@@ -629,7 +629,7 @@ def starting_supply(scenario: Scenario, side: Side | str) -> int:
     return scenario.supply_points[_as_side(side)]
 
 
-@implements("IC 3.2")
+@implements("IC 3.2", "IC Turn Record Chart")
 def turn_dates(scenario: Scenario, extended: bool = False) -> list[TurnDate]:
     """The game turns month by month (3.2: the scenario sets the length); ``extended`` plays the optional
     extension where the scenario has one."""

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from ..core import Hex
+from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing_map, load_map
 from .combat import Side
@@ -17,7 +17,10 @@ TERRAINS = ("clear", "cultivated", "jungle", "swamp", "mountain", "all_sea", "al
 FEATURES = ("road", "trail", "town", "city", "river", "coast", "fortification")
 
 
+@implements("IC 2.2")
 def load_indochina_map(path: str | Path) -> MapData:
+    """A map as data: hexes with terrain and features (2.2); the two off-map areas, the Air Unit Holding
+    Area and the Far Eastern Staging Area, are kept by the air and staging rules."""
     return load_map(path, TERRAINS, FEATURES, ("border",))
 
 

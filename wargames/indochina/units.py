@@ -16,7 +16,7 @@ FEF_LIGHT_TYPES = ("light infantry", "cadre", "gendarmerie")      # 11.11
 COMMUNIST_HEAVY_TYPES = ("artillery", "mechanized")               # 11.11
 
 
-@implements("IC 2.31", "IC 11.11")
+@implements("IC 2.31", "IC 2.32", "IC 11.11")
 @dataclass(frozen=True)
 class Counter:
     """A land unit: front (combat effective) and back (disrupted) strength and movement.
@@ -103,3 +103,30 @@ def stacking_value(c: Counter) -> Fraction:
     if c.type in ("cadre", "base", "militia") or c.size in ("battalion", "cadre"):
         return Fraction(0)
     return Fraction(1) if c.size == "division" else Fraction(1, 2)
+
+
+@implements("IC 2.35")
+def is_combat_unit(u: "UnitState") -> bool:
+    """2.35: a combat unit has a strength of 1 or more on its current side, bracketed or not."""
+    return u.strength >= 1
+
+
+@implements("IC 2.35")
+def occupies(units: list["UnitState"], side: Side, h: Hex) -> bool:
+    """2.35: a side occupies a hex only while one of its land units is in it (zones of control do not count)."""
+    return any(u.on_map and u.side is side and u.hex == h for u in units)
+
+
+@implements("IC 2.36")
+def modified_roll(roll: int, drm: int) -> int:
+    """2.36: a die-roll modifier is added to (or, when negative, subtracted from) the number rolled."""
+    return roll + drm
+
+
+@implements("IC Counter Corrections")
+def counter_errata(c: Counter) -> list[str]:
+    """The counter errata as checks: a front strength of 1 needs a bracketed (1) on the back."""
+    problems = []
+    if c.strength == 1 and not (c.disrupted_strength == 1 and c.disrupted_parenthesized):
+        problems.append(f"{c.id}: a front strength of 1 has a bracketed (1) on its reverse (counter errata)")
+    return problems

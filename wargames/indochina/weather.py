@@ -9,9 +9,10 @@ from ..core.errors import RuleViolation
 MONSOON_MONTHS = (5, 6, 7, 8, 9)
 
 
-@implements("IC 26.1")
+@implements("IC 26.0", "IC 26.1", "IC 26.2")
 def weather(month: int) -> str:
-    """October to April are Clear turns; May to September are Monsoon turns (26.1)."""
+    """October to April are Clear turns; May to September are Monsoon turns (26.1). Clear weather changes
+    nothing (26.2); the Monsoon's effects are applied by the rules they touch (26.3)."""
     if not 1 <= month <= 12:
         raise RuleViolation("IC 26.1", f"{month} is not a month")
     return "Monsoon" if month in MONSOON_MONTHS else "Clear"

@@ -130,3 +130,13 @@ def test_optional_rules_in_the_game_loop():
     with pytest.raises(RuleViolation) as e:
         g.apply(DeclareGeneralOffensive(), ScriptedDice([3, 4]))
     assert e.value.rule == "IC 31.0"
+
+
+@pytest.mark.rule("IC 2.37")
+def test_a_turn_is_a_month():
+    g = highlands_demo()
+    assert (g.year, g.month) == (1950, 10)
+    g.apply(RollEvent(), ScriptedDice([3, 3]))
+    while g.turns_left == 6:
+        g.apply(EndPhase(), ScriptedDice([]))
+    assert (g.year, g.month) == (1950, 11)

@@ -390,7 +390,7 @@ class IndochinaGame:
             options.append((n in zoc, st.label(n)))
         return min(options)[1] if options else st.label(u.hex)
 
-    @implements("IC 10.21", "IC 26.1")
+    @implements("IC 10.21", "IC 26.1", "IC 2.37")
     def _end_phase(self, dice: Dice) -> Resolution:
         res = Resolution()
         p = self.phase

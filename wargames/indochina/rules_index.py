@@ -41,7 +41,7 @@ SECTIONS: tuple[Section, ...] = (
             "a list of the charts; each chart has its own IC entry"),
     Section("IC 2.35", "Glossary: effective, disrupted, occupation, phasing"),
     Section("IC 2.36", "Adding and subtracting die-roll modifiers"),
-    Section("IC 2.37", "Scale: 25 km hexes, one-month turns", "planned", _LATER),
+    Section("IC 2.37", "Scale: 25 km hexes, one-month turns"),
     # 3.0-4.0: turn structure and allies
     Section("IC 3.0", "Turn structure: events, two player turns, political phase"),
     Section("IC 3.1", "The phases of a game turn in order"),

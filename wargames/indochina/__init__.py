@@ -9,7 +9,7 @@ Modules mirror the rulebook: :mod:`units` (2.3), :mod:`game` (3, sequence of pla
 :mod:`experimental`, :mod:`scenario_data` (38), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`state`
 (the position and the demonstration map).
 """
-from . import (air, assistance, borders, charts, combat, disruption, events, experimental, fog,
+from . import (air, assistance, atomic, borders, charts, combat, disruption, events, experimental, fog,
                fortifications, game, logistics, militia, mobilization, movement, optional, political,
                political_table, reorganization, results, riverine, scenario_data, stacking, staging, units,
                victory, weather, zoc)  # noqa: F401  (importing registers every rule)

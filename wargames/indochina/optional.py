@@ -564,3 +564,20 @@ class GeneralOffensive:
         """31.22: raise if this Communist nationality may not mobilize on this turn."""
         if self.turn_declared is not None and turn == self.turn_declared + 1 and nationality in NO_MOBILIZATION:
             raise RuleViolation("IC 31.22", f"the turn after the General Offensive no {nationality} units mobilize")
+
+
+@implements("IC 27.32")
+def overrun_with_supply(st: IndochinaState, logistics, force: Force, target: str, table: str, dice: Dice, *,
+                        attack_supply: bool = False, defence_supply: bool = False, **kw) -> Resolution:
+    """27.32: either side may spend supply (within its line of supply) to double its units in an overrun."""
+    from .logistics import attack_enhancement, defense_enhancement
+    res = Resolution()
+    if attack_supply:
+        res.extend(attack_enhancement(st, logistics, force.side, force.hex(st)))
+    if defence_supply:
+        res.extend(defense_enhancement(st, logistics, force.side.enemy, target))
+    out = overrun(st, force, target, table, dice, attack_enhanced=attack_supply,
+                  defence_enhanced=defence_supply, **kw)
+    res.extend(out)
+    res.result = out.result
+    return res

@@ -329,7 +329,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("IC 27.22", "One target hex per overrun"),
     Section("IC 27.3", "Overrun procedure: one extra shift left"),
     Section("IC 27.31", "Terrain and fortifications count in overruns"),
-    Section("IC 27.32", "Supply doubling in overruns", "planned", _OVERRUN),
+    Section("IC 27.32", "Supply doubling in overruns"),
     Section("IC 27.33", "Repeated overruns"),
     Section("IC 27.4", "After an overrun (heading)"),
     Section("IC 27.41", "No advance after an overrun"),
@@ -359,8 +359,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("IC 29.44", "Chinese air force grounds FEF air units"),
     Section("IC 29.5", "World War Three: both sides lose"),
     Section("IC 30.0", "Atomic bombs (overview)"),
-    Section("IC 30.1", "Atomic bomb procedure", "planned", _LATER),
-    Section("IC 30.2", "Bombs need no air unit and ignore flak", "planned", _LATER),
+    Section("IC 30.1", "Atomic bomb procedure"),
+    Section("IC 30.2", "Bombs need no air unit and ignore flak"),
     Section("IC 30.3", "One bomb per hex per turn"),
     Section("IC 30.4", "No other air strikes on a bombed hex that turn"),
     Section("IC 30.5", "Bomb markers stay as fallout"),
@@ -395,7 +395,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("IC Political Points Table", "Political points for losses and for cities and towns (absent)"),
     Section("IC US Military Assistance Table", "US military assistance table (absent)"),
     Section("IC Chinese Military Assistance Table", "Chinese military assistance table (absent)"),
-    Section("IC Atomic Bomb Table", "Atomic bomb table (absent)", "planned", _ABSENT),
+    Section("IC Atomic Bomb Table", "Atomic bomb table (absent)"),
     Section("IC Turn Record Chart", "Turn record chart (absent; months are derivable)"),
 )
 

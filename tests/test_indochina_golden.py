@@ -96,3 +96,17 @@ def test_mobilization_example_vna_group_then_french_mechanized_group():
     assert phase.mobilize("French mechanized group", FESA) == 3
     assert pp.fef == 36                                   # 4 points in all
     assert [s.result for s in phase.log.steps if s.rule == "IC 7.22"] == [1, 3]
+
+
+@pytest.mark.rule("IC 15.71")
+def test_buying_airborne_supply():
+    from wargames.indochina.mobilization import AIRBORNE_SUPPLY_COST, create_airborne_supply
+    pp = PoliticalPoints(fef=10, communist=10)
+    box: list[str] = []
+    phase = MobilizationPhase(FEF, pp)
+    assert create_airborne_supply(phase, box, markers_in_play=0) == "airborne supply 1"
+    assert pp.fef == 10 - AIRBORNE_SUPPLY_COST and box == ["airborne supply 1"]
+    with pytest.raises(RuleViolation):
+        create_airborne_supply(phase, box, markers_in_play=0, us=True)
+    with pytest.raises(RuleViolation):
+        create_airborne_supply(MobilizationPhase(COM, pp), box, markers_in_play=0)

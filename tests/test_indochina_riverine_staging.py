@@ -416,3 +416,17 @@ def test_supply_lines_over_water_and_dna_zoc_at_sea(water_map):
     assert line.result is not None and any(st.terrain(x) == "all_sea" for x in line.result.path)
     st.unit("FEF 13").counter = dna("FEF 13")                              # a DNA's ZOC reaches the sea
     assert NavalOperations().trace_water_los(st, COM, "1314").result is None
+
+
+@pytest.mark.rule("IC 29.31")
+def test_intervention_units_arrive_in_the_staging_area(water_map):
+    from wargames.indochina.staging import place_intervention_units
+    us = [Counter("US 1 Cav", FEF, "regular infantry", "division", 8, 6, 4, 3, nationality="US")]
+    vna = [Counter("VNA 1", FEF, "regular infantry", "group", 4, 6, 2, 3, nationality="VNA")]
+    st = staged(water_map, (unit("VM", COM), "1010"), off=us + vna)
+    area = StagingArea()
+    place_intervention_units(area, st, ["US 1 Cav"])
+    assert "US 1 Cav" in area.units
+    with pytest.raises(RuleViolation) as e:
+        place_intervention_units(area, st, ["VNA 1"])
+    assert e.value.rule == "IC 29.31"

@@ -72,3 +72,27 @@ class MobilizationPhase:
         self.log.add("IC 7.22", f"{self.side.value} mobilizes a {unit_type} for {cost} PP, placed in {where} "
                      f"({row.location}; {row.provenance.kind})", result=cost)
         return cost
+
+
+AIRBORNE_SUPPLY_COST = 2          # reconstructed: the price is on the absent Mobilization Chart (15.71)
+AIRBORNE_SUPPLY_MARKERS = 6       # reconstructed: the counter mix limits the markers (15.75 note)
+
+
+@implements("IC 15.71")
+def create_airborne_supply(phase: "MobilizationPhase", air_mission_box: list[str], markers_in_play: int,
+                           us_intervened: bool = False, us: bool = False) -> str:
+    """15.71: in a friendly Mobilization Phase, spend political points for an airborne supply marker, placed
+    in the Air Mission box. The markers are a design limit; US markers need US intervention first."""
+    if phase.side is not Side.FEF:
+        raise RuleViolation("IC 15.71", "only the FEF flies airborne supply (15.72)")
+    if markers_in_play >= AIRBORNE_SUPPLY_MARKERS:
+        raise RuleViolation("IC 15.71", f"all {AIRBORNE_SUPPLY_MARKERS} airborne supply markers are in play; "
+                                        f"no more may be made")
+    if us and not us_intervened:
+        raise RuleViolation("IC 15.71", "US airborne supply comes only after US intervention")
+    phase.points.spend(phase.side, AIRBORNE_SUPPLY_COST, why="an airborne supply marker (reconstructed cost)")
+    marker = f"airborne supply {markers_in_play + 1}"
+    air_mission_box.append(marker)
+    phase.log.add("IC 15.71", f"{marker} bought for {AIRBORNE_SUPPLY_COST} PP (reconstructed price) and put in "
+                              f"the Air Mission box", result=marker)
+    return marker

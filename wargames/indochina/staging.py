@@ -238,3 +238,16 @@ def check_communist_target(side: Side, destination: str) -> None:
     """The Communist player never moves or attacks into the staging area (23.4)."""
     if side is Side.COMMUNIST and destination == "staging area":
         raise RuleViolation("IC 23.4", "Communist units never move or attack into the Far Eastern Staging Area")
+
+
+@implements("IC 29.31")
+def place_intervention_units(area: "StagingArea", st: IndochinaState, uids: list[str]) -> Resolution:
+    """29.31: US and French intervention land units start in the staging area and enter the map from there by
+    the normal means (ports, air or amphibious landing)."""
+    res = Resolution()
+    for uid in uids:
+        nat = st.unit(uid).counter.nationality or "French"
+        if nat not in ("US", "French"):
+            raise RuleViolation("IC 29.31", f"{uid} is {nat}; only US and French intervention units arrive this way")
+        res.extend(area.place(st, uid))
+    return res

@@ -17,7 +17,6 @@ Readings (flagged in the chapter):
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -26,7 +25,7 @@ from ..core.errors import RuleViolation
 from .borders import country
 from .charts import default_charts
 from .combat import Side
-from .logistics import (Logistics, SupplyLine, _on_route, _routes, logistical_cost, los_limits, ultimate_source)
+from .logistics import Logistics, SupplyLine, _search, logistical_cost, los_limits, ultimate_source
 from .riverine import enemy_zoc_with_dna
 from .staging import StagingArea, amphibious_load, AMPHIBIOUS_CAPACITY, US_AMPHIBIOUS_CAPACITY
 from .state import IndochinaState
@@ -232,26 +231,6 @@ def _water_block(st: IndochinaState, side: Side, h: Hex, zoc: set[Hex], off_part
 
 
 def _water_search(st, side, start, target, road_max, off_max, zoc):
-    routes = _routes(st, side)
-    begin = (start, 0, 0)
-    prev = {begin: None}
-    queue = deque([begin])
-    while queue:
-        state = queue.popleft()
-        h, road, off = state
-        if h == target:
-            path = [state]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])
-            return [s[0] for s in reversed(path)], road, off
-        for n in st.map.neighbors(h):
-            nxt = []
-            if off == 0 and road < road_max and _on_route(st, h, n, routes) and not _water_block(st, side, n, zoc, False):
-                nxt.append((n, road + 1, 0))
-            if off < off_max and not _water_block(st, side, n, zoc, True):
-                nxt.append((n, road, off + 1))
-            for s in nxt:
-                if s not in prev:
-                    prev[s] = state
-                    queue.append(s)
-    return None
+    """The supply-line search of rule 15, with lake and sea hexes open to the off-road part."""
+    return _search(st, side, start, target, road_max, off_max, zoc,
+                   blocked=lambda h, n, off_part: _water_block(st, side, n, zoc, off_part))

@@ -294,11 +294,16 @@ def los_limits(side: Side, base_disrupted: bool, monsoon: bool) -> tuple[int, in
 
 
 def _search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_max: int, off_max: int,
-            zoc: set[Hex]) -> tuple[list[Hex], int, int] | None:
+            zoc: set[Hex], blocked=None) -> tuple[list[Hex], int, int] | None:
     """Breadth-first search over (hex, road hexes used, other hexes used): the shortest legal line.
 
     A road step needs both hexes on the same route type, and no road step may follow an off-road one.
+    ``blocked(h, n, off_part)`` says whether the step h -> n is closed as a road (False) or an off-road
+    (True) step; by default it is :func:`supply_block` either way. The experimental naval rule passes its own.
     """
+    if blocked is None:
+        def blocked(h: Hex, n: Hex, off_part: bool) -> bool:
+            return supply_block(st, side, h, n, zoc)
     routes = _routes(st, side)
     begin = (start, 0, 0)
     prev: dict[tuple[Hex, int, int], tuple[Hex, int, int] | None] = {begin: None}
@@ -312,12 +317,10 @@ def _search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_max: i
                 path.append(prev[path[-1]])
             return [s[0] for s in reversed(path)], road, off
         for n in st.map.neighbors(h):
-            if supply_block(st, side, h, n, zoc):
-                continue
             nxt = []
-            if off == 0 and road < road_max and _on_route(st, h, n, routes):
+            if off == 0 and road < road_max and _on_route(st, h, n, routes) and not blocked(h, n, False):
                 nxt.append((n, road + 1, 0))
-            if off < off_max:
+            if off < off_max and not blocked(h, n, True):
                 nxt.append((n, road, off + 1))
             for s in nxt:
                 if s not in prev:

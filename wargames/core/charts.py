@@ -103,6 +103,10 @@ class ColumnTable:
         except KeyError:
             raise RuleViolation(self.rule, f"{self.name} has no row for a roll of {roll}") from None
 
+    def get(self, label: str, roll: int) -> Cell:
+        """The cell of a named column for a die roll."""
+        return self.lookup(self.index(label), roll)
+
     def provenance_counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for cell in self.cells.values():
@@ -229,7 +233,7 @@ def parse_column_label(label: str, file: str, where: str) -> Column:
 
 
 def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], Any],
-                      data: Any = None) -> ColumnTable:
+                      data: Any = None, named_columns: bool = False) -> ColumnTable:
     """Load a column table from YAML.
 
     Layout::
@@ -244,7 +248,8 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
         cells:                             # provenance overrides, keyed "column/roll"
           "31-40/4": {kind: example, source: ...}
 
-    ``parse_value(raw, file, cell_name)`` validates and converts one cell.
+    ``parse_value(raw, file, cell_name)`` validates and converts one cell. With ``named_columns`` the
+    columns are names read by die roll ("small_arms", "US"), not strength or odds ranges.
     """
     file, data, default = read_data_file(path, data)
     name = require(data, "name", str, file)
@@ -256,8 +261,16 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
     labels = require(data, "columns", list, file)
     if not labels:
         raise DataError(file, "columns", "must list at least one column")
-    columns = [parse_column_label(lab, file, f"columns[{i}]") for i, lab in enumerate(labels)]
-    odds = [c for c in columns if "/" in c.label]
+    if named_columns:
+        for i, lab in enumerate(labels):
+            if not isinstance(lab, str) or not lab:
+                raise DataError(file, f"columns[{i}]", f"must be a column name, not {lab!r}")
+        if len(set(labels)) != len(labels):
+            raise DataError(file, "columns", "names a column twice")
+        columns = [Column(lab) for lab in labels]
+    else:
+        columns = [parse_column_label(lab, file, f"columns[{i}]") for i, lab in enumerate(labels)]
+    odds = [] if named_columns else [c for c in columns if "/" in c.label]
     if odds and len(odds) != len(columns):
         raise DataError(file, "columns", "mixes odds columns ('3/1') with strength columns ('9-10')")
     if odds:
@@ -265,7 +278,7 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
         for i, (a, b) in enumerate(zip(ratios, ratios[1:])):
             if b <= a:
                 raise DataError(file, f"columns[{i + 1}]", f"odds columns must rise from left to right")
-    for i, (a, b) in enumerate(zip(columns, columns[1:]) if not odds else ()):
+    for i, (a, b) in enumerate(zip(columns, columns[1:]) if not (odds or named_columns) else ()):
         if a.high is None or b.low is None or b.low != a.high + 1:
             raise DataError(file, f"columns[{i + 1}]",
                             f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")

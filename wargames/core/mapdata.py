@@ -89,7 +89,7 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         sheet: north
         layout: {parity: even-q, col_digits: 2, row_digits: 2}
         provenance: {kind: reconstructed, source: ...}      # default for every hex and hexside
-        fill: {cols: [3, 22], rows: [6, 24], terrain: clear}  # optional rectangle
+        fill: {cols: [3, 22], rows: [6, 24], terrain: clear}  # optional rectangle, or a list of them
         hexes:
           "1316": {terrain: clear, features: [strongpoint], strongpoint: AM-1, provenance: ...}
         hexsides:
@@ -107,12 +107,14 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         raise DataError(file, "layout", str(e)) from None
     hexes: dict[Hex, HexInfo] = {}
     fill = data.get("fill")
-    if fill is not None:
-        cols = require(fill, "cols", list, file, "fill")
-        rows = require(fill, "rows", list, file, "fill")
-        terr = require(fill, "terrain", str, file, "fill")
+    fills = fill if isinstance(fill, list) else [] if fill is None else [fill]
+    for i, rect in enumerate(fills):
+        where = "fill" if not isinstance(fill, list) else f"fill[{i}]"
+        cols = require(rect, "cols", list, file, where)
+        rows = require(rect, "rows", list, file, where)
+        terr = require(rect, "terrain", str, file, where)
         if terr not in terrains:
-            raise DataError(file, "fill.terrain", f"unknown terrain {terr!r}; expected one of {sorted(terrains)}")
+            raise DataError(file, f"{where}.terrain", f"unknown terrain {terr!r}; expected one of {sorted(terrains)}")
         for c in range(cols[0], cols[1] + 1):
             for r in range(rows[0], rows[1] + 1):
                 hexes[layout.to_hex(c, r)] = HexInfo(terr, provenance=default)

@@ -1,0 +1,157 @@
+"""Counters (F 2.0) and the markers units carry (F 1.2, F 6.6, F 9.0, F 18.1, F 19).
+
+A unit records what its counter prints (fire rating and weapon class, troop quality, range, defensive modifier,
+men, reduced side) and the status markers on it. NVA and VC units use the same markers (F 2.0); their
+nationality still matters for leader activation (F 5.1) and fire requests (F 13.0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core import Hex, implements
+from ..core.errors import DataError
+
+SIDES = ("US", "NVA", "VC")
+KINDS = ("infantry", "vehicle", "helicopter")
+WEAPONS = ("SA", "DP", "HE")
+ALTITUDES = ("high", "treetop", "ground")
+#: Infantry roles with rules of their own; anything else is an ordinary fire or weapons team.
+ROLES = ("fire_team", "weapons_team", "mg", "mortar", "leader", "fo", "medic", "sniper", "sapper", "dummy",
+         "civilians", "slick", "hog", "cobra", "apc")
+CAPACITY = {"slick": 7, "apc": 8}
+
+
+def player(side: str) -> str:
+    """The player who commands a side: "US" or "NVA/VC"."""
+    return "US" if side == "US" else "NVA/VC"
+
+
+@implements("F 2.0")
+@dataclass
+class Unit:
+    """One counter on the map and its markers."""
+
+    id: str
+    side: str                      # US, NVA or VC
+    kind: str = "infantry"         # infantry, vehicle, helicopter
+    role: str = "fire_team"
+    fire_rating: int | None = None  # None: not a Combat Unit (F 2.0)
+    weapon: str | None = None      # SA (red), DP (white), HE (yellow)
+    tq: int = 4
+    range: int | None = None       # printed on American units only
+    defense: int = 0               # Defensive Modifier (vehicles and helicopters)
+    men: int = 4
+    reduced: bool = False
+    hex: Hex | None = None         # None: off the map or loaded
+    altitude: str | None = None    # helicopters only
+    # status markers
+    concealed: bool = False
+    suppressed: bool = False
+    broken: bool = False
+    exhausted: bool = False
+    low_ammo: bool = False
+    hero: bool = False
+    op_fired: bool = False
+    activated: bool = False        # Activation Complete
+    searching: int = 0             # -1 Searching markers (F 9.0)
+    immobilized: bool = False      # vehicles (F 7.4 WIA)
+    downed: bool = False           # helicopters (F 7.4 WIA)
+    destroyed: bool = False        # a destroyed helicopter stays on the map as a marker
+    fort: str | None = None        # "bunker" or "foxholes" the unit is in (F 24, F 25)
+    loaded_in: str | None = None   # the vehicle or helicopter carrying it (F 6.9)
+    carrying: list[str] = field(default_factory=list)  # KIA/WIA/Injury marker ids (F 7.5.2)
+    injury: bool = False           # carries the Injury marker (F 19.1)
+
+    def __post_init__(self) -> None:
+        where = f"unit {self.id}"
+        if self.side not in SIDES:
+            raise DataError("units", f"{where}.side", f"must be one of {SIDES}, not {self.side!r}")
+        if self.kind not in KINDS:
+            raise DataError("units", f"{where}.kind", f"must be one of {KINDS}, not {self.kind!r}")
+        if self.role not in ROLES:
+            raise DataError("units", f"{where}.role", f"must be one of {ROLES}, not {self.role!r}")
+        if (self.fire_rating is None) != (self.weapon is None):
+            raise DataError("units", f"{where}.weapon", "a combat unit needs both a fire rating and a weapon class")
+        if self.weapon is not None and self.weapon not in WEAPONS:
+            raise DataError("units", f"{where}.weapon", f"must be one of {WEAPONS}, not {self.weapon!r}")
+        if self.kind == "helicopter" and self.altitude not in ALTITUDES:
+            raise DataError("units", f"{where}.altitude", f"a helicopter needs an altitude, one of {ALTITUDES}")
+        if self.kind != "helicopter" and self.altitude is not None:
+            raise DataError("units", f"{where}.altitude", "only helicopters have an altitude")
+        if not 1 <= self.men <= 4:
+            raise DataError("units", f"{where}.men", f"must be 1 to 4 figures, not {self.men!r}")
+
+    @property
+    def player(self) -> str:
+        return player(self.side)
+
+    @property
+    def is_combat(self) -> bool:
+        return self.fire_rating is not None
+
+    @property
+    def is_leader(self) -> bool:
+        return self.role == "leader"
+
+    @property
+    def infantry(self) -> bool:
+        return self.kind == "infantry"
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and self.loaded_in is None
+
+    @property
+    def capacity(self) -> int:
+        """Troops it can transport (F 6.9): a UH-1 slick 7, a vehicle 8, anything else 0."""
+        if self.kind == "vehicle":
+            return 8
+        return CAPACITY.get(self.role, 0) if self.kind == "helicopter" else 0
+
+    @property
+    def carry_limit(self) -> int:
+        """KIA/WIA markers it may carry (F 7.5.2): a four-man unit 2, a three-man unit 1, others none."""
+        if not self.infantry:
+            return 0
+        return {4: 2, 3: 1}.get(self.men, 0)
+
+    def status(self) -> list[str]:
+        names = ("concealed", "suppressed", "broken", "exhausted", "low_ammo", "hero", "op_fired", "activated",
+                 "immobilized", "downed")
+        out = [n for n in names if getattr(self, n)]
+        if self.searching:
+            out.append(f"searching x{self.searching}")
+        return out
+
+
+@dataclass
+class CasualtyMarker:
+    """A KIA, WIA or Injury marker (F 7.5): on the map, carried by an infantry unit, or loaded."""
+
+    id: str
+    kind: str            # KIA, WIA, Injury
+    side: str            # whose casualty it is
+    hex: Hex | None = None
+    carried_by: str | None = None
+
+    @property
+    def player(self) -> str:
+        return player(self.side)
+
+
+@dataclass
+class Site:
+    """A cache, dummy cache, tunnel, foxholes or bunker marker (F 23-25), hidden until revealed."""
+
+    id: str
+    kind: str            # rice, medical, ammo, dummy, tunnel, foxholes, bunker
+    side: str            # who set it up
+    hex: Hex
+    revealed: bool = False
+    occupants: list[str] = field(default_factory=list)   # units inside a bunker or foxholes
+
+    KINDS = ("rice", "medical", "ammo", "dummy", "tunnel", "foxholes", "bunker")
+
+    @property
+    def is_cache(self) -> bool:
+        return self.kind in ("rice", "medical", "ammo")

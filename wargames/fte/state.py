@@ -115,6 +115,19 @@ class FteState:
                 player=who, event=event)
         return points
 
+    @implements("F 5.1")
+    def remove_chit(self, who: str, res: Resolution, rule: str, why: str) -> None:
+        """Permanently remove one of a player's activation chits: from the cup if one is there, else from the
+        pool for the rest of the scenario (F 5.1, F 7.4)."""
+        self.cup.chits[who] = max(0, self.cup.chits[who] - 1)
+        if who in self.cup.cup:
+            self.cup.cup.remove(who)
+            where = "from the cup"
+        else:
+            where = "from the pool (none left in the cup)"
+        res.add(rule, f"{why}: one {who} activation chit is removed {where} for good",
+                result=self.cup.chits[who], player=who)
+
     def copy(self) -> "FteState":
         """A deep copy that shares the (immutable) map and charts."""
         charts, self.charts = self.charts, None

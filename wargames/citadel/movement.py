@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..core import Dice, Hex, Resolution, implements
+from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
 from .charts import default_charts
 from .fire import resolve_fire
@@ -646,15 +647,7 @@ def _phase_legal_actions(self: MovementPhase) -> list:
 
 def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resolution:
     """Carry out one action; every action and every die it used is appended to ``self.history``."""
-    rolls: list[int] = []
-
-    class _Recording:
-        def roll(self_inner, sides: int = 6, why: str = "") -> int:
-            if dice is None:
-                raise RuleViolation("C 9", "this action rolls dice; pass a dice object")
-            v = dice.roll(sides, why)
-            rolls.append(v)
-            return v
+    recording = RecordingDice(dice, RuleViolation("C 9", "this action rolls dice; pass a dice object"))
 
     if isinstance(action, Move):
         res = self.move(list(action.units), list(action.path))
@@ -668,7 +661,7 @@ def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resol
         res = Resolution()
         res.add("C 8", "moves end; opportunity fire at: " + (", ".join(v.unit for v in self.end_moves()) or "nobody"))
     elif isinstance(action, OpportunityFire):
-        res = self.opportunity_fire(action.firer, action.target, _Recording(), action.allocation)
+        res = self.opportunity_fire(action.firer, action.target, recording, action.allocation)
     elif isinstance(action, EndFire):
         res = self.end_fire()
     elif isinstance(action, StrategicMove):
@@ -679,7 +672,7 @@ def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resol
         res = self.reenter(action.unit, action.hex)
     else:
         raise RuleViolation("C 8", f"{action!r} is not a movement-phase action")
-    self.history.append((action, tuple(rolls)))
+    self.history.append((action, tuple(recording.values)))
     return res
 
 

@@ -20,8 +20,12 @@ from .errors import DataError
 
 @runtime_checkable
 class Dice(Protocol):
-    def roll(self, sides: int = 6, why: str = "") -> int:
-        """Return a number from 1 to ``sides``; ``why`` says what the roll is for."""
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
+        """Return a number from 1 to ``sides``; ``why`` says what the roll is for.
+
+        ``classes`` (optional) maps a face to what the procedure does with it; exact enumeration then branches
+        once per class instead of once per face. Random and scripted dice ignore it.
+        """
 
 
 @dataclass
@@ -34,7 +38,7 @@ class RandomDice:
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def roll(self, sides: int = 6, why: str = "") -> int:
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
         value = self._rng.randint(1, sides)
         self.rolls.append((sides, value, why))
         return value
@@ -57,7 +61,7 @@ class ScriptedDice:
         self.used = 0
         self.log: list[tuple[int, int, str]] = []
 
-    def roll(self, sides: int = 6, why: str = "") -> int:
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
         where = f"roll {self.used + 1}" + (f" ({why})" if why else "")
         if self.used >= len(self.script):
             raise DataError(self.source, where, f"the script of {len(self.script)} rolls has run out")
@@ -83,3 +87,19 @@ class ScriptedDice:
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is None:
             self.finish()
+
+
+class RecordingDice:
+    """Wraps dice and keeps every value they return, for an action-and-dice history that replays."""
+
+    def __init__(self, dice, missing: Exception | None = None):
+        self.dice = dice
+        self.missing = missing
+        self.values: list[int] = []
+
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
+        if self.dice is None:
+            raise self.missing or DataError("dice", why or "roll", "this action rolls dice; pass a dice object")
+        value = self.dice.roll(sides, why, classes)
+        self.values.append(value)
+        return value

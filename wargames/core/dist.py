@@ -77,19 +77,32 @@ class Distribution(Mapping):
 
 
 class _BranchDice:
-    """Replays a prefix of rolls, then takes 1 for every new roll and records its die size."""
+    """Replays a prefix of branch choices, then takes the first branch of every new roll.
+
+    A roll is a die of ``sides`` equally likely faces. When the caller passes ``classes`` (a function of the
+    face) and promises that faces of the same class lead to the same result, the faces are grouped and the
+    roll branches once per class, weighted by its share of the faces; the face handed back is the class's
+    lowest. Other dice ignore ``classes``, so the procedure is the same code in every mode.
+    """
 
     def __init__(self, prefix: list[int]):
         self.prefix = prefix
-        self.values: list[int] = []
-        self.sides: list[int] = []
+        self.choices: list[int] = []
+        self.options: list[list[tuple[int, Fraction]]] = []
 
-    def roll(self, sides: int = 6, why: str = "") -> int:
-        k = len(self.values)
-        value = self.prefix[k] if k < len(self.prefix) else 1
-        self.values.append(value)
-        self.sides.append(sides)
-        return value
+    def roll(self, sides: int = 6, why: str = "", classes: Callable[[int], Hashable] | None = None) -> int:
+        if classes is None:
+            opts = [(v, Fraction(1, sides)) for v in range(1, sides + 1)]
+        else:
+            groups: dict = {}
+            for v in range(1, sides + 1):
+                groups.setdefault(classes(v), []).append(v)
+            opts = [(vs[0], Fraction(len(vs), sides)) for vs in groups.values()]
+        k = len(self.choices)
+        choice = self.prefix[k] if k < len(self.prefix) else 0
+        self.choices.append(choice)
+        self.options.append(opts)
+        return opts[choice][0]
 
 
 _CACHE: dict = {}
@@ -113,13 +126,50 @@ def enumerate_outcomes(procedure: Callable[..., Hashable], *args, memo: bool = F
         dice = _BranchDice(prefix)
         outcome = procedure(dice, *args, **kwargs)
         p = Fraction(1)
-        for s in dice.sides:
-            p /= s
+        for choice, opts in zip(dice.choices, dice.options):
+            p *= opts[choice][1]
         acc[outcome] += p
-        for k in range(len(prefix), len(dice.values)):
-            for v in range(2, dice.sides[k] + 1):
-                stack.append(dice.values[:k] + [v])
+        for k in range(len(prefix), len(dice.choices)):
+            for c in range(1, len(dice.options[k])):
+                stack.append(dice.choices[:k] + [c])
     dist = Distribution(acc)
     if memo:
         _CACHE[key] = dist
     return dist
+
+
+def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[[Any], Hashable],
+                    done: Callable[[Any], bool], copy: Callable[[Any], Any]) -> tuple[Distribution, dict]:
+    """The exact distribution of a multi-step procedure, merging identical states between steps.
+
+    ``step(state, dice)`` advances a copy of a state by one step (its rolls are enumerated with
+    :func:`enumerate_outcomes`); states with the same ``key`` are merged, so a procedure of many rounds costs
+    (distinct states) x (branches of one step) instead of the product of every roll. Returns the
+    distribution over the final keys and one representative final state per key.
+    """
+    frontier: dict = {key(start): (start, Fraction(1))}
+    final: dict = defaultdict(Fraction)
+    reps: dict = {}
+    while frontier:
+        nxt: dict = {}
+        for k, (state, p) in frontier.items():
+            if done(state):
+                final[k] += p
+                reps.setdefault(k, state)
+                continue
+            seen: dict = {}
+
+            def proc(dice, _state=state):
+                s2 = copy(_state)
+                step(s2, dice)
+                kk = key(s2)
+                seen.setdefault(kk, s2)
+                return kk
+
+            for kk, q in enumerate_outcomes(proc).items():
+                if kk in nxt:
+                    nxt[kk] = (nxt[kk][0], nxt[kk][1] + p * q)
+                else:
+                    nxt[kk] = (seen[kk], p * q)
+        frontier = nxt
+    return Distribution(final), reps

@@ -230,7 +230,7 @@ def _points(path, data, key: str, columns: tuple[str, ...]) -> PointsChart:
 
 
 VP_EVENTS = ("enemy_kia", "enemy_wia", "capture_wia", "wia_evacuated", "kia_evacuated", "dow", "rtd",
-             "helicopter_destroyed", "helicopter_downed", "vehicle_destroyed", "cache_revealed", "cache_destroyed")
+             "helicopter_destroyed", "helicopter_downed", "vehicle_destroyed", "cache_revealed", "cache_destroyed", "civilian_casualty")
 MARKERS = ("exhausted", "low_ammo", "carrying_kia", "suppressed", "broken", "hero")
 
 

@@ -10,7 +10,7 @@ from typing import Iterable
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
-from ..core.mapdata import MapData, copy_sharing_map
+from ..core.mapdata import MapData
 from .charts import Charts, default_charts
 from .errata import ERRATA, Readings
 from .units import CasualtyMarker, Site, Unit, player
@@ -129,14 +129,28 @@ class FteState:
                 result=self.cup.chits[who], player=who)
 
     def copy(self) -> "FteState":
-        """A deep copy that shares the (immutable) map and charts."""
-        charts, self.charts = self.charts, None
-        try:
-            new, m = copy_sharing_map(self)
-        finally:
-            self.charts = charts
-        new.map, new.charts = m, charts
+        """A copy for undo and enumeration: units, markers and records are copied; the map, the charts, the
+        readings and every Hex (all immutable) are shared."""
+        new = copy.copy(self)
+        new.units = {k: _copy_with_lists(u) for k, u in self.units.items()}
+        new.casualties = {k: copy.copy(c) for k, c in self.casualties.items()}
+        new.sites = {k: _copy_with_lists(x) for k, x in self.sites.items()}
+        new.cup = ChitCup(dict(self.cup.chits), self.cup.random_event, list(self.cup.cup))
+        new.vp = dict(self.vp)
+        new.fire_missions = [copy.copy(f) for f in self.fire_missions]
+        new.higher_hq = set(self.higher_hq)
+        new.hero = dict(self.hero)
+        new.booby_traps = dict(self.booby_traps)
+        new.claymores = set(self.claymores)
         return new
+
+
+def _copy_with_lists(obj):
+    new = copy.copy(obj)
+    for k, v in vars(obj).items():
+        if isinstance(v, list):
+            setattr(new, k, list(v))
+    return new
 
 
 def place(state: FteState, units: Iterable[Unit]) -> FteState:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..core import Dice, Resolution, ScriptedDice, implements
+from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
 from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
 from .borders import attack_problem
@@ -207,16 +208,9 @@ class IndochinaGame:
         """Carry out one action; the action and every die it used go into ``history``."""
         if self.over:
             raise RuleViolation("IC 3.2", "the game is over")
-        rolls: list[int] = []
-
-        class Recording:
-            def roll(self_inner, sides: int = 6, why: str = "") -> int:
-                v = dice.roll(sides, why)
-                rolls.append(v)
-                return v
-
-        res = self._apply(action, Recording())
-        self.history.append((action, tuple(rolls)))
+        recording = RecordingDice(dice)
+        res = self._apply(action, recording)
+        self.history.append((action, tuple(recording.values)))
         self.log.extend(res)
         return res
 

@@ -1,0 +1,379 @@
+"""The Assault action (F 8.0), round by round.
+
+An assault runs as a chain of small steps (eligibility, the defenders' opportunity fire, the attackers' TQ
+checks, revealing civilians and dummies, then up to three simultaneous fire rounds). Each step rolls its own
+dice, so the same code replays a printed example with scripted dice, plays with random dice, and gives the
+exact distribution of outcomes with :func:`wargames.core.dist.enumerate_chain`, which merges identical
+positions between steps.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..core import Hex, Resolution, implements
+from ..core.dist import Distribution, enumerate_chain
+from ..core.errors import RuleViolation
+from .checks import tq_check
+from .fire import FireOutcome, apply_effect, fire, roll_effect
+from .opfire import opportunity_fire
+from .state import FteState
+from .units import Unit
+
+RESULTS = ("cleared", "repulsed", "unresolved")
+
+
+@dataclass(frozen=True)
+class AssaultPlan:
+    """The assaulting player's and the defender's choices.
+
+    ``combine``: the attackers fire as one attack led by ``primary`` (default: the first listed still in the
+    assault); otherwise each fires alone. ``attacker_targets`` maps an attacker (or, when combining, the
+    primary) to the defender it shoots; ``defender_targets`` maps a defender to the attacker it shoots;
+    ``defender_opfire`` maps defenders that fire before the TQ checks to their target (F 8.0, 21.0).
+    Unnamed choices default to the first eligible unit in listed order.
+    """
+
+    attackers: tuple[str, ...]
+    target: str
+    combine: bool = True
+    primary: str | None = None
+    attacker_targets: tuple[tuple[str, str], ...] = ()
+    defender_targets: tuple[tuple[str, str], ...] = ()
+    defender_opfire: tuple[tuple[str, str], ...] = ()
+    advance: bool = True
+    advance_into: str | None = None   # "bunker" or "foxholes" in the target hex
+
+
+@dataclass
+class Attack:
+    """One attack of a fire round, for the round-by-round display."""
+
+    side: str           # "attacker" or "defender"
+    firers: tuple[str, ...]
+    target: str
+    outcome: FireOutcome
+
+
+@dataclass
+class AssaultRun:
+    """A running assault: the position, the plan, and where in the procedure it is."""
+
+    state: FteState
+    plan: AssaultPlan
+    res: Resolution = field(default_factory=Resolution)
+    phase: str = "start"
+    round: int = 0
+    in_assault: list[str] = field(default_factory=list)   # attackers that passed their TQ check
+    pending: list[tuple[str, str, Hex, str]] = field(default_factory=list)  # (target, effect, away_from, by)
+    rounds: list[list[Attack]] = field(default_factory=list)
+    result: str | None = None
+    start_casualties: int = 0
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def hex(self) -> Hex:
+        return self.state.hex(self.plan.target)
+
+    @property
+    def attacker_player(self) -> str:
+        return self.state.unit(self.plan.attackers[0]).player
+
+    def defenders(self) -> list[Unit]:
+        return [u for u in self.state.units_at(self.hex) if u.player != self.attacker_player]
+
+    def fighting_attackers(self) -> list[Unit]:
+        """Attackers still in the assault: passed the TQ check, on the map, neither broken nor suppressed."""
+        out = []
+        for uid in self.in_assault:
+            u = self.state.units[uid]
+            if u.on_map and not u.broken and not u.suppressed and u.hex.is_adjacent(self.hex):
+                out.append(u)
+        return out
+
+    def fighting_defenders(self) -> list[Unit]:
+        """Defenders that fire this round: not broken; suppressed ones only under the revision (F 8.0)."""
+        fight_on = self.state.readings.suppressed_defenders_fight_on
+        return [u for u in self.defenders() if u.is_combat and not u.broken and (fight_on or not u.suppressed)
+                and u.role != "sapper"]
+
+    def copy(self) -> "AssaultRun":
+        state = self.state.copy()
+        new = copy.copy(self)
+        new.state = state
+        new.res = copy.deepcopy(self.res)
+        new.in_assault = list(self.in_assault)
+        new.pending = list(self.pending)
+        new.rounds = [list(r) for r in self.rounds]
+        return new
+
+    def key(self) -> tuple:
+        """Everything that matters for the rest of the assault and its outcome (not the log)."""
+        s = self.state
+        units = tuple((u.id, u.hex, u.reduced, u.concealed, u.suppressed, u.broken, u.op_fired)
+                      for u in sorted(s.units.values(), key=lambda u: u.id))
+        cas = tuple(sorted((c.kind, c.side) for c in s.casualties.values()))
+        return (self.phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas,
+                tuple(sorted(s.vp.items())), self.result)
+
+    @property
+    def done(self) -> bool:
+        return self.phase == "done"
+
+    # ------------------------------------------------------------------ the steps
+    def step(self, dice) -> None:
+        getattr(self, f"_{self.phase}")(dice)
+
+    @implements("F 8.0")
+    def _start(self, dice) -> None:
+        """Check eligibility; the assaulting units lose concealment (F 8.0)."""
+        check_assault(self.state, self.plan)
+        self.start_casualties = len(self.state.casualties)
+        s, res = self.state, self.res
+        res.add("F 8.0", f"{', '.join(self.plan.attackers)} assault {self.plan.target}, held by "
+                         f"{', '.join(u.id for u in self.defenders())}")
+        for uid in self.plan.attackers:
+            u = s.units[uid]
+            if u.concealed:
+                u.concealed = False
+                res.add("F 8.0", f"{uid} loses its Concealed marker to assault")
+        self.phase = "opfire"
+
+    def _opfire(self, dice) -> None:
+        """Defenders not yet Op Fired may fire at one assaulting unit each, as regular opportunity fire."""
+        for did, aid in self.plan.defender_opfire:
+            d = self.state.unit(did)
+            if d.hex != self.hex or d.player == self.attacker_player:
+                raise RuleViolation("F 8.0", f"{did} is not a defender in {self.plan.target}")
+            if aid not in self.plan.attackers:
+                raise RuleViolation("F 8.0", f"{aid} is not one of the assaulting units")
+            if not self.state.unit(aid).on_map:
+                continue
+            if d.concealed:
+                d.concealed = False
+                self.res.add("F 8.0", f"{did} loses concealment to fire before the assault")
+            opportunity_fire(self.state, [did], aid, dice, self.res)
+        if not self.plan.defender_opfire:
+            self.res.add("F 8.0", "the defenders do not take opportunity fire")
+        self.phase = "tq"
+
+    @implements("F 8.0", "F 27.0")
+    def _tq(self, dice) -> None:
+        """Each attacker passes a TQ check to go in; sappers, leaders and units stacked with an assaulting
+        leader pass without rolling."""
+        s = self.state
+        leaders = {s.units[a].hex for a in self.plan.attackers if s.units[a].is_leader and s.units[a].on_map}
+        for aid in self.plan.attackers:
+            u = s.units[aid]
+            if not u.on_map or u.broken or u.suppressed:
+                self.res.add("F 8.0", f"{aid} is out of the assault after the opportunity fire")
+                continue
+            auto = ("a sapper" if u.role == "sapper" else "a leader" if u.is_leader else
+                    "stacked with an assaulting leader" if u.hex in leaders else "")
+            if tq_check(s, u, dice, self.res, "F 8.0", "the assault", auto=auto):
+                self.in_assault.append(aid)
+            else:
+                self.res.add("F 8.0", f"{aid} stays back")
+        self.phase = "reveal"
+
+    def _reveal(self, dice) -> None:
+        """Civilians and dummy units in the target hex are revealed and removed (F 8.0)."""
+        for u in self.defenders():
+            if u.role in ("civilians", "dummy"):
+                u.hex = None
+                self.res.add("F 8.0", f"{u.id} is revealed as {'civilians' if u.role == 'civilians' else 'a dummy'} "
+                                      "and removed")
+        self.round = 1
+        self.phase = "attackers" if self._continues() else "finish"
+
+    def _continues(self) -> bool:
+        if not [u for u in self.defenders() if not u.broken]:
+            return False
+        return bool(self.fighting_attackers())
+
+    @implements("F 8.0")
+    def _attackers(self, dice) -> None:
+        """The attackers' fire of this round (applied with the defenders' fire at the end of the round).
+        In round 1 the assaulting units get no terrain modifier as targets; from round 2 both sides do."""
+        s, plan = self.state, self.plan
+        self.rounds.append([])
+        self.res.add("F 8.0", f"fire round {self.round}")
+        fighters = self.fighting_attackers()
+        targets = [d for d in self.defenders()]
+        chosen = dict(plan.attacker_targets)
+        if plan.combine:
+            order = [s.units[plan.primary]] if plan.primary else []
+            order += [u for u in fighters if u not in order]
+            order = [u for u in order if u in fighters and u.is_combat]
+            groups = [order] if order else []
+        else:
+            groups = [[u] for u in fighters if u.is_combat]
+        for group in groups:
+            tid = chosen.get(group[0].id)
+            if tid is None or s.units[tid].hex != self.hex:
+                tid = targets[0].id if targets else None
+            if tid is None:
+                break
+            out = fire(s, [u.id for u in group], tid, dice, self.res, assault=True, apply=False)
+            self.rounds[-1].append(Attack("attacker", tuple(u.id for u in group), tid, out))
+            if out.hit:
+                self.pending.append((tid, out.effect, group[0].hex, group[0].player))
+        self.phase = "defenders"
+
+    @implements("F 8.0")
+    def _defenders(self, dice) -> None:
+        """Each defender that can fire shoots one assaulting unit (broken defenders cannot fire)."""
+        s = self.state
+        fighters = self.fighting_attackers()
+        chosen = dict(self.plan.defender_targets)
+        for d in self.fighting_defenders():
+            if not fighters:
+                break
+            tid = chosen.get(d.id)
+            if tid not in [u.id for u in fighters]:
+                tid = fighters[0].id
+            out = fire(s, [d.id], tid, dice, self.res, assault=True, apply=False, terrain=self.round > 1)
+            self.rounds[-1].append(Attack("defender", (d.id,), tid, out))
+            if out.hit:
+                self.pending.append((tid, out.effect, d.hex, d.player))
+        self.phase = "apply"
+
+    @implements("F 8.0")
+    def _apply(self, dice) -> None:
+        """Apply the round's results together, the defenders' first (so if both sides break, the defenders
+        retreat first); then defenders lose concealment after round 1, and the assault ends when one side is
+        all broken or gone, or after round 3."""
+        s = self.state
+        defenders_hit = [p for p in self.pending if s.units[p[0]].player != self.attacker_player]
+        attackers_hit = [p for p in self.pending if s.units[p[0]].player == self.attacker_player]
+        for tid, effect, away, by in defenders_hit + attackers_hit:
+            if s.units[tid].on_map:
+                apply_effect(s, tid, effect, dice, self.res, rule="F 8.0", away_from=away, by=by)
+        self.pending = []
+        if self.round == 1:
+            for d in self.defenders():
+                if d.concealed:
+                    d.concealed = False
+                    self.res.add("F 8.0", f"{d.id} loses its Concealed marker after the first round")
+        if not [d for d in self.defenders() if not d.broken]:
+            self.result = "cleared"
+        elif not self.fighting_attackers():
+            self.result = "repulsed"
+        elif self.round == 3:
+            self.result = "unresolved"
+        if self.result:
+            self.phase = "finish"
+        else:
+            self.round += 1
+            self.phase = "attackers"
+
+    @implements("F 8.0", "F 27.0")
+    def _finish(self, dice) -> None:
+        """Advance into a cleared hex (no opportunity fire), mark the attackers Activation Complete, remove
+        sappers after their attack."""
+        s = self.state
+        if self.result is None:
+            self.result = "cleared" if not [d for d in self.defenders() if not d.broken] else "repulsed"
+        self.res.add("F 8.0", {"cleared": "every defender is broken or gone: the hex is cleared",
+                               "repulsed": "no assaulting unit is left in the fight: the assault is repulsed",
+                               "unresolved": "three rounds are over: the assault ends unresolved"}[self.result],
+                     result=self.result)
+        if self.result == "cleared" and self.plan.advance and not self.defenders():
+            for u in self.fighting_attackers():
+                u.hex = self.hex
+                u.fort = self.plan.advance_into
+                self.res.add("F 8.0", f"{u.id} advances into {self.plan.target}"
+                             + (f" and enters the {u.fort}" if u.fort else "") + " without drawing opportunity fire")
+        for aid in self.plan.attackers:
+            u = s.units[aid]
+            if u.role == "sapper" and u.on_map and aid in self.in_assault:
+                u.hex = None
+                self.res.add("F 27.0", f"sapper {aid} is removed after its attack (no VP)")
+            elif u.on_map:
+                u.activated = True
+        self.res.result = self.result
+        self.phase = "done"
+
+
+@implements("F 8.0")
+def check_assault(state: FteState, plan: AssaultPlan) -> None:
+    """Raise RuleViolation unless these units may assault this hex (F 8.0 and its revision)."""
+    if not plan.attackers:
+        raise RuleViolation("F 8.0", "an assault needs at least one assaulting unit")
+    target = state.hex(plan.target)
+    first = state.unit(plan.attackers[0])
+    for aid in plan.attackers:
+        u = state.unit(aid)
+        if u.player != first.player:
+            raise RuleViolation("F 8.0", f"{aid} is not on the same side as {first.id}")
+        if not u.on_map:
+            raise RuleViolation("F 8.0", f"{aid} is not on the map (loaded units cannot assault)")
+        if u.kind == "helicopter":
+            raise RuleViolation("F 5.1", f"{aid} is a helicopter; only infantry and vehicles assault")
+        if u.role in ("dummy", "civilians", "medic"):
+            raise RuleViolation({"dummy": "F 22.0", "civilians": "F 28.0", "medic": "F 17.1"}[u.role],
+                                f"{aid} ({u.role}) cannot assault")
+        if u.broken:
+            raise RuleViolation("F 7.4", f"{aid} is broken: it may only Recover or Move")
+        if u.suppressed and state.readings.assault_needs_unsuppressed:
+            raise RuleViolation("F 8.0", f"{aid} is suppressed: only non-suppressed units may assault (revision)")
+        if u.immobilized:
+            raise RuleViolation("F 7.4", f"vehicle {aid} is immobilized and cannot assault")
+        if not u.hex.is_adjacent(target):
+            raise RuleViolation("F 8.0", f"{aid} in {state.label(u.hex)} is not adjacent to {state.label(target)}")
+    if not state.enemies_at(target, first):
+        raise RuleViolation("F 8.0", f"{state.label(target)} holds no enemy unit to assault")
+
+
+def start(state: FteState, plan: AssaultPlan) -> AssaultRun:
+    check_assault(state, plan)
+    return AssaultRun(state, plan)
+
+
+@implements("F 8.0")
+def assault(state: FteState, plan: AssaultPlan, dice) -> AssaultRun:
+    """Resolve a whole assault with the given dice; the position in ``state`` changes in place."""
+    run = start(state, plan)
+    while not run.done:
+        run.step(dice)
+    return run
+
+
+@dataclass(frozen=True)
+class AssaultOutcome:
+    """An assault's result and its casualty counts (KIA and WIA markers placed, each side)."""
+
+    result: str
+    attacker_kia: int
+    attacker_wia: int
+    defender_kia: int
+    defender_wia: int
+
+    def text(self) -> str:
+        return (f"{self.result}; attackers {self.attacker_kia} KIA {self.attacker_wia} WIA, "
+                f"defenders {self.defender_kia} KIA {self.defender_wia} WIA")
+
+
+def outcome_of(run: AssaultRun, before: FteState) -> AssaultOutcome:
+    """Count the casualty markers the assault created, by side."""
+    new = [c for cid, c in run.state.casualties.items() if cid not in before.casualties]
+    att = run.attacker_player
+    n = lambda kind, mine: sum(1 for c in new if c.kind == kind and (c.player == att) == mine)
+    return AssaultOutcome(run.result, n("KIA", True), n("WIA", True), n("KIA", False), n("WIA", False))
+
+
+def assault_distribution(state: FteState, plan: AssaultPlan) -> tuple[Distribution, dict]:
+    """The exact distribution of an assault's :class:`AssaultOutcome` (and one final run per outcome key),
+    by enumerating every die of every step and merging identical positions between steps."""
+    before = state.copy()
+    run = start(state.copy(), plan)
+    dist, reps = enumerate_chain(run, lambda r, d: r.step(d), lambda r: r.key(), lambda r: r.done,
+                                 lambda r: r.copy())
+    acc: dict = {}
+    finals: dict = {}
+    for k, p in dist.items():
+        out = outcome_of(reps[k], before)
+        acc[out] = acc.get(out, Fraction(0)) + p
+        finals.setdefault(out, reps[k])
+    return Distribution(acc), finals

@@ -5,13 +5,15 @@ from pathlib import Path
 import pytest
 
 import wargames.citadel as citadel
+import wargames.fte as fte
 import wargames.indochina as indochina  # noqa: F401  (registers its rules)
 from wargames.core.rules import coverage, implementations
 from wargames.indochina.rules_index import SECTIONS as IC_SECTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
-GAMES = {"Citadel": ("C ", citadel.SECTIONS), "Indochina": ("IC ", IC_SECTIONS)}
+GAMES = {"Citadel": ("C ", citadel.SECTIONS), "Indochina": ("IC ", IC_SECTIONS),
+         "Front Toward Enemy": ("F ", fte.SECTIONS)}
 
 
 def _rows(sections):
@@ -44,6 +46,17 @@ def test_indochina_index_lists_every_numbered_section():
     missing = {n for n in numbers if f"IC {n}" not in ids and n != "29.21"}
     assert not missing, sorted(missing)
     assert {"IC 29.21a", "IC 29.21b"} <= ids
+
+
+def test_fte_index_lists_every_numbered_section_and_the_errata():
+    ids = {s.id for s in fte.SECTIONS}
+    book = RULEBOOKS / "front-toward-enemy.txt"
+    if not book.exists():
+        pytest.skip("the shared rulebooks are not beside this checkout")
+    text = book.read_text(encoding="utf-8")
+    numbers = set(re.findall(r"^(\d+\.\d+(?:\.\d+)?) ", text, flags=re.M))
+    assert numbers and not {n for n in numbers if f"F {n}" not in ids}
+    assert {"F QRC", "F Errata", "F Revisions", "F Clarifications", "F TEC", "F TET", "F VP Chart"} <= ids
 
 
 @pytest.mark.parametrize("game", GAMES)

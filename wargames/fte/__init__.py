@@ -1,6 +1,6 @@
 """Front Toward Enemy: US and NVA/VC firefights in Vietnam, d10 activation (the FTE rulebook and its errata)."""
-from . import (assault, charts, checks, concealment, errata, fire, los, opfire, sites, special, state,  # noqa: F401
-               terrain, traps, units)
+from . import (actions, activation, assault, casualties, charts, checks, concealment, errata, events,  # noqa: F401
+               fire, fire_missions, los, movement, opfire, sites, special, state, terrain, traps, units, victory)
 from .rules_index import SECTIONS
 
 __all__ = ["SECTIONS"]

@@ -147,6 +147,8 @@ def check_fire(state: FteState, firers: list[Unit], target: Unit, *, observed: b
             raise RuleViolation("F 2.0", f"{u.id} has no fire rating, so it is not a combat unit")
         if u.broken:
             raise RuleViolation("F 7.0", f"{u.id} is broken and cannot fire")
+        if u.move_only:
+            raise RuleViolation("F 15.0", f"{u.id} unloaded reinforcements and may only move until it leaves")
         if u.role == "sapper" and not assault:
             raise RuleViolation("F 27.0", f"{u.id} is a sapper and attacks only in assaults")
         mortar = u.role == "mortar"

@@ -30,13 +30,15 @@ class Sight:
 def _blocks(state: FteState, h: Hex, friendly_of: str | None) -> str:
     """Why hex h blocks a line (empty string: it does not)."""
     if h not in state.map:
-        return f"{_lab(state, h)} has no dot (out of play)"
+        return f"{_lab(state, h)}, a hex with no dot (out of play)"
     if blocking(state.map, h, state.charts):
-        return f"{state.label(h)} is blocking terrain ({state.map.terrain(h).replace('_', ' ')})"
+        return f"{state.label(h)}, blocking terrain ({state.map.terrain(h).replace('_', ' ')})"
     if friendly_of is not None:
         for u in state.units_at(h, friendly_of):
+            if u.role == "civilians":
+                continue  # civilians never block (F 7.3.2)
             if u.kind in ("infantry", "vehicle") or (u.kind == "helicopter" and u.altitude == "ground"):
-                return f"{state.label(h)} holds a friendly unit ({u.id}) that blocks fire"
+                return f"{state.label(h)}, where a friendly unit ({u.id}) blocks fire"
     return ""
 
 

@@ -61,6 +61,12 @@ class Unit:
     loaded_in: str | None = None   # the vehicle or helicopter carrying it (F 6.9)
     carrying: list[str] = field(default_factory=list)  # KIA/WIA/Injury marker ids (F 7.5.2)
     injury: bool = False           # carries the Injury marker (F 19.1)
+    # helicopter and reinforcement bookkeeping (F 4.0, F 12.0, F 15.0, F 19.6)
+    entered_turn: int | None = None
+    brought_reinforcements: bool = False
+    move_only: bool = False        # a slick that unloaded reinforcements may only move (F 4.0, F 15.0)
+    leaves_turn: int | None = None
+    loaded_from: Hex | None = None
 
     def __post_init__(self) -> None:
         where = f"unit {self.id}"

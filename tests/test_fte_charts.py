@@ -1,0 +1,111 @@
+"""FTE charts: every constraint the text and the examples put on them, provenance, and owners' printed charts."""
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wargames.core.errors import DataError
+from wargames.fte.charts import (CONSTRAINTS, DATA, check_constraints, default_charts, load_charts,
+                                 load_fire_request, load_target_effects, load_terrain_chart, load_vp_chart)
+
+C = {c.id: c for c in CONSTRAINTS}
+RULES = {"TEC": "F TEC", "TET": "F TET", "FR": "F Fire Request Table", "MED": "F Medevac Table",
+         "RE": "F Random Event Table", "VP": "F VP Chart", "MK": "F Marker DRMs"}
+
+
+@pytest.mark.rule("F TEC", "F TET", "F Fire Request Table", "F Medevac Table", "F Random Event Table", "F VP Chart",
+                  "F Marker DRMs")
+@pytest.mark.parametrize("cid", list(C))
+def test_shipped_charts_meet_each_constraint(cid):
+    assert C[cid].check(default_charts()), C[cid].text
+
+
+def _broken(cid):
+    """A copy of the shipped charts with one value changed so that constraint ``cid`` must fail."""
+    c = copy.deepcopy(default_charts())
+    tet = c.tet.cells
+    from wargames.core.charts import Cell
+    def set_tet(col, roll, v):
+        tet[(col, roll)] = Cell(v, tet[(col, roll)].provenance)
+    def set_val(row, key, v, table="terrain"):
+        from wargames.fte.charts import Valued
+        rows = getattr(c.tec, table)
+        rows[row][key] = Valued(v, rows[row][key].provenance)
+    breakers = {
+        "TEC-printed": lambda: set_val("grass", "fire", 2),
+        "TEC-jungle-fire": lambda: set_val("jungle", "fire", 3),
+        "TEC-jungle-move": lambda: set_val("jungle", "infantry", 3),
+        "TEC-trail": lambda: set_val("trail", "infantry", 2, "features"),
+        "TEC-slope": lambda: set_val("slope", "infantry", 1, "features"),
+        "TEC-paddy": lambda: set_val("rice_paddy", "infantry", 2),
+        "TEC-heli-air": lambda: set_val("jungle", "helicopter_air", 2),
+        "TEC-heli-ground": lambda: set_val("jungle", "helicopter_ground", 1),
+        "TEC-blocking": lambda: set_val("rice_paddy", "blocking", True),
+        "TEC-opfire": lambda: set_val("road", "opportunity_fire", 0, "features"),
+        "TEC-clear-conceal": lambda: set_val("clear", "fire", 1),
+        "TET-printed": lambda: set_tet("he", 3, "KIA"),
+        "TET-SA8": lambda: set_tet("small_arms", 8, "S?"),
+        "TET-SA9": lambda: set_tet("small_arms", 9, "S"),
+        "TET-B5": lambda: set_tet("small_arms", 5, "S"),
+        "TET-HE1": lambda: set_tet("he", 1, "WIA"),
+        "TET-monotone": lambda: set_tet("dual_purpose", 10, "B"),
+        "TET-possible": lambda: set_tet("he", 10, "S"),
+    }
+    if cid in breakers:
+        breakers[cid]()
+        return c
+    return None
+
+
+@pytest.mark.rule("F TEC", "F TET")
+@pytest.mark.parametrize("cid", [k for k in C if k.startswith(("TEC", "TET"))])
+def test_each_constraint_can_fail(cid):
+    bad = _broken(cid)
+    assert bad is not None, f"no breaker for {cid}"
+    assert cid in check_constraints(bad)
+
+
+@pytest.mark.rule("F TET")
+def test_reconstructed_cells_are_tagged_and_examples_name_their_source():
+    tet = default_charts().tet
+    assert tet.get("small_arms", 8).provenance.kind == "example"
+    assert "Assault Example" in tet.get("small_arms", 9).provenance.source
+    recon = sorted((c, r) for (c, r), cell in tet.cells.items() if cell.provenance.reconstructed)
+    assert recon and all(r >= 7 for _, r in recon)
+    assert default_charts().tec.terrain["jungle"]["concealment"].provenance.kind == "reconstructed"
+
+
+def _write(tmp_path: Path, name: str, data) -> Path:
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return p
+
+
+@pytest.mark.rule("F TET", "F TEC", "F VP Chart", "F Fire Request Table")
+def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
+    data = yaml.safe_load((DATA / "target_effects.yaml").read_text())
+    data.pop("provenance"), data.pop("cells")
+    good = _write(tmp_path, "target_effects.yaml", data)
+    owned = load_charts(tmp_path)
+    assert owned.tet.get("he", 9).provenance.kind == "printed"
+    assert check_constraints(owned) == []
+    data["results"][9][0] = "X"
+    with pytest.raises(DataError) as e:
+        load_target_effects(_write(tmp_path, "bad.yaml", data))
+    assert "results[9][small_arms]" in str(e.value) and "bad.yaml" in str(e.value)
+    tec = yaml.safe_load((DATA / "terrain_effects.yaml").read_text())
+    tec["terrain"]["jungle"]["infantry"] = "two"
+    with pytest.raises(DataError) as e:
+        load_terrain_chart(_write(tmp_path, "tec.yaml", tec))
+    assert "terrain.jungle.infantry" in str(e.value)
+    vp = yaml.safe_load((DATA / "victory_points.yaml").read_text())
+    del vp["events"]["dow"]["US"]
+    with pytest.raises(DataError) as e:
+        load_vp_chart(_write(tmp_path, "vp.yaml", vp))
+    assert "events.dow.US" in str(e.value)
+    fr = yaml.safe_load((DATA / "fire_request.yaml").read_text())
+    fr["results"][4][0] = "ARTY soon"
+    with pytest.raises(DataError) as e:
+        load_fire_request(_write(tmp_path, "fr.yaml", fr))
+    assert "results[4][US]" in str(e.value)

@@ -1,0 +1,604 @@
+"""The Move action (F 6.1-6.10): movement points, stacking, double time, stealth, helicopters, transport.
+
+A unit, or a stack of units moving together, walks hex by adjacent hex and pays the Terrain Effects Chart's
+cost for its movement class on entering each hex (:func:`wargames.fte.terrain.move_cost`); costs are exact
+fractions, since rice paddies cost infantry 1½. A hex it cannot pay for in full is out of reach. Each hex
+entered is checked against the stacking limits, may strip a concealed mover of its concealment, and gives
+the enemy a chance at opportunity fire (an injected callback; F 21.0 lives in the fire module).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from heapq import heappop, heappush
+from typing import Callable, Iterable, Sequence
+
+from ..core import Hex, Resolution, implements
+from ..core.errors import RuleViolation
+from .casualties import check_hex
+from .checks import Drm, tq_check
+from .state import FteState
+from .terrain import is_slope, move_cost
+from .traps import trigger_booby_trap
+from .units import Unit
+
+INFANTRY_MP = 5
+DOUBLE_TIME_MP = 9
+VEHICLE_MP = 15
+HELICOPTER_AIR_MP = 20
+HELICOPTER_GROUND_MP = 2
+EXIT_COST = 1
+ALTITUDES = ("ground", "treetop", "high")
+
+#: Opportunity fire at movers entering a hex: ``opfire(state, mover_ids, hex, dice, res) -> stopped``.
+#: ``stopped`` is True when the fire ended the movers' activation (the move stops there), or a collection of
+#: the unit ids it stopped (the rest of the stack goes on). With Stealthy movement it is called with the
+#: keyword ``stealthy=True`` as well (F 6.7: +1 to the fire).
+OpFire = Callable[..., object]
+
+
+# --------------------------------------------------------------------------- allowances and costs
+
+def move_class(u: Unit, altitude: str | None = None) -> str:
+    """The Terrain Effects Chart column a unit pays: infantry, vehicle, or helicopter in the air or on the
+    ground (F 6.1, F 6.8)."""
+    if u.kind == "helicopter":
+        return "helicopter_ground" if (altitude or u.altitude) == "ground" else "helicopter_air"
+    return u.kind
+
+
+@implements("F 6.3", "F 6.6", "F 7.5.2", "F 19.1")
+def allowance(state: FteState, u: Unit, *, double_time: bool = False, altitude: str | None = None,
+              dropped: Iterable[str] = ()) -> tuple[Fraction, list[str]]:
+    """A unit's movement points for one Move and the reasons: infantry 5 (9 at Double Time), less 1 for each
+    KIA/WIA it carries (F 7.5.2) and 1 for an Injury (F 19.1); vehicles 15; helicopters 20 in the air and
+    2 on the ground (F 6.3, F 6.8). Markers in ``dropped`` are left before the unit sets off and cost nothing.
+    """
+    if u.kind == "vehicle":
+        return Fraction(VEHICLE_MP), [f"vehicle {VEHICLE_MP}"]
+    if u.kind == "helicopter":
+        alt = altitude or u.altitude
+        mp = HELICOPTER_GROUND_MP if alt == "ground" else HELICOPTER_AIR_MP
+        return Fraction(mp), [f"helicopter at {alt} level {mp}"]
+    if double_time:
+        if u.exhausted:
+            raise RuleViolation("F 6.6", f"{u.id} is Exhausted and may not use Double Time")
+        if u.injury and not state.readings.injury_allows_double_time:
+            raise RuleViolation("F 19.1", f"{u.id} has an Injury marker and may not use Double Time "
+                                          "(original F 19.1; the revision deletes this restriction)")
+    mp = Fraction(DOUBLE_TIME_MP if double_time else INFANTRY_MP)
+    why = [f"{'Double Time' if double_time else 'infantry'} {mp}"]
+    carried = [c for c in u.carrying if c not in set(dropped)]
+    if carried:
+        mp -= len(carried)
+        why.append(f"-{len(carried)} for carrying {', '.join(carried)} (F 7.5.2)")
+    if u.injury:
+        mp -= 1
+        why.append("-1 for the Injury marker (F 19.1)")
+    return max(mp, Fraction(0)), why
+
+
+def cost_text(state: FteState, a: Hex, b: Hex, cls: str) -> str:
+    """How the cost of a step adds up, in words: the terrain (or the trail or road used) plus any slope."""
+    m, tec = state.map, state.charts.tec
+    base = f"{m.terrain(b).replace('_', ' ')} {_mp(tec.value(m.terrain(b), cls))}"
+    for way in ("road", "trail"):
+        if m.has(a, way) and m.has(b, way):
+            if way == "trail" and cls == "vehicle" and "jungle" in (m.terrain(a), m.terrain(b)):
+                base += " (no trail through jungle for vehicles)"
+                continue
+            base = f"{way} {_mp(tec.feature(way, cls))} instead of {base}"
+            break
+    if is_slope(m, a, b) and tec.feature("slope", cls):
+        base += f" + slope {_mp(tec.feature('slope', cls))}"
+    return base
+
+
+def _mp(x) -> str:
+    if x is None:
+        return "P"
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    whole = x.numerator // x.denominator
+    return f"{whole}½" if x - whole == Fraction(1, 2) and whole else str(x)
+
+
+# --------------------------------------------------------------------------- stacking and entry
+
+@implements("F 6.2")
+def entry_problem(state: FteState, movers: Sequence[Unit], h: Hex) -> tuple[str, str]:
+    """Why the movers may not enter (or stand in) hex h, as (rule, reason); ("", "") if they may.
+
+    Never a hex holding an enemy unit, even a concealed one, unless every enemy there is a Medic (F 6.2,
+    F 17.1) or Civilians (a US unit may enter their hex, F 28.0); casualty markers never block. At most two
+    vehicles or one (not destroyed) helicopter; Civilians never with NVA/VC infantry (F 6.2).
+    """
+    if h not in state.map:
+        return "F 1.2", "that hex has no dot: it is out of play"
+    ids = {u.id for u in movers}
+    me = movers[0].player
+    here = [u for u in state.units_at(h) if u.id not in ids]
+    enemies = [u for u in here if u.player != me]
+    blocking = [u for u in enemies if u.role not in ("medic", "civilians")]
+    if blocking:
+        hidden = " (concealed)" if any(u.concealed for u in blocking) else ""
+        return "F 6.2", (f"{state.label(h)} holds the enemy unit {blocking[0].id}{hidden}; only a hex whose "
+                         "enemies are all Medics (or Civilians) may be entered")
+    vehicles = sum(u.kind == "vehicle" for u in here) + sum(u.kind == "vehicle" for u in movers)
+    if vehicles > 2:
+        return "F 6.2", f"{state.label(h)} would hold {vehicles} vehicles; the limit is 2"
+    helis = sum(u.kind == "helicopter" and not u.destroyed for u in here) + sum(u.kind == "helicopter" for u in movers)
+    if helis > 1:
+        return "F 6.2", f"{state.label(h)} would hold {helis} helicopters; the limit is 1 (destroyed ones do not count)"
+    nva_inf = lambda u: u.player == "NVA/VC" and u.kind == "infantry" and u.role != "civilians"  # noqa: E731
+    if any(u.role == "civilians" for u in movers) and any(nva_inf(u) for u in here):
+        return "F 6.2", f"Civilians may never stack with NVA/VC infantry ({state.label(h)})"
+    if any(nva_inf(u) for u in movers) and any(u.role == "civilians" for u in here):
+        return "F 6.2", f"NVA/VC infantry may never stack with Civilians ({state.label(h)})"
+    return "", ""
+
+
+def map_edge(state: FteState, h: Hex) -> bool:
+    """A hex from which a unit can step off the map: one of its neighbours has no dot."""
+    return any(n not in state.map for n in h.neighbors())
+
+
+# --------------------------------------------------------------------------- transport
+
+@implements("F 6.9", "F 7.5.2")
+def troops_aboard(state: FteState, carrier: Unit | str) -> int:
+    """Troops a vehicle or helicopter carries (F 6.9): the figures of each loaded unit, plus 1 for each KIA,
+    WIA or Injury marker aboard (loaded itself or carried by a loaded unit) and 1 for a loaded unit's own
+    Injury marker."""
+    c = state.unit(carrier) if isinstance(carrier, str) else carrier
+    loaded = [u for u in state.units.values() if u.loaded_in == c.id]
+    markers = {m.id for m in state.casualties.values() if m.carried_by == c.id}
+    for u in loaded:
+        markers |= set(u.carrying)
+    return sum(u.men for u in loaded) + len(markers) + sum(1 for u in loaded if u.injury)
+
+
+def check_capacity(state: FteState, carrier: Unit | str, extra: int = 0) -> None:
+    """Raise if ``extra`` more troops would overload the carrier (a slick 7, a vehicle 8; F 6.9)."""
+    c = state.unit(carrier) if isinstance(carrier, str) else carrier
+    if c.capacity == 0:
+        raise RuleViolation("F 6.9", f"{c.id} cannot transport troops")
+    total = troops_aboard(state, c) + extra
+    if total > c.capacity:
+        raise RuleViolation("F 6.9", f"{c.id} would carry {total} troops; it takes {c.capacity}")
+
+
+# --------------------------------------------------------------------------- moving
+
+def _hexes(state: FteState, path) -> list[Hex]:
+    out = []
+    for p in path:
+        if isinstance(p, Hex):
+            out.append(p)
+        else:
+            out.append(state.map.layout.parse(str(p), source="move path"))
+    return out
+
+
+def _lab(state: FteState, h: Hex) -> str:
+    try:
+        return state.label(h)
+    except ValueError:
+        return str(h)
+
+
+def _place(state: FteState, u: Unit, h: Hex) -> None:
+    """Put a unit in hex h with what it carries and what is loaded in it (leaving any bunker or foxholes)."""
+    from .sites import leave_hex
+    leave_hex(state, u)
+    u.hex = h
+    for cid in u.carrying:
+        if cid in state.casualties:
+            state.casualties[cid].hex = h
+    for v in state.units.values():
+        if v.loaded_in == u.id:
+            v.hex = h
+            for cid in v.carrying:
+                if cid in state.casualties:
+                    state.casualties[cid].hex = h
+    for m in state.casualties.values():
+        if m.carried_by == u.id:
+            m.hex = h
+
+
+@implements("F 6.1")
+def concealment_on_entry(state: FteState, movers: Sequence[Unit], h: Hex, res: Resolution) -> list[str]:
+    """A concealed mover that has just entered h loses its concealment if a Visible enemy unit (not Civilians)
+    sees it there (F 6.1; the test itself is :func:`wargames.fte.concealment.lose_concealment_if_seen`,
+    F 18.1). A dummy that loses it is removed (F 22.0). Returns the ids that lost it."""
+    from .concealment import lose_concealment_if_seen
+    lost = []
+    for u in movers:
+        if u.concealed and lose_concealment_if_seen(state, u, res, "F 6.1", "move"):
+            lost.append(u.id)
+    return lost
+
+
+@implements("F 6.1", "F 6.4", "F 6.5", "F 6.6", "F 6.7", "F 6.8", "F 6.9")
+def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | Hex], dice, res: Resolution, *,
+         double_time: bool = False, stealthy: bool = False, opfire: OpFire | None = None,
+         drop: dict[str, str | Hex] | None = None, altitude_start: str | None = None,
+         altitude_end: str | None = None, exit_map: bool = False, scenario_exit: bool = False) -> Resolution:
+    """Move a unit, or a stack of units together, along ``path`` (the hexes entered, in order).
+
+    - Every mover pays each hex's cost for its class and must have the MP left to enter it (F 6.4, F 6.5).
+    - ``double_time``: infantry get 9 MP and an Exhausted marker when the move ends (F 6.6).
+    - ``stealthy``: infantry move one hex; a concealed mover first takes a TQ check modified by the
+      destination's concealment modifier and keeps its concealment only if it passes (F 6.7).
+    - Otherwise a concealed mover loses concealment on entering a hex a Visible enemy sees (F 6.1).
+    - ``opfire`` is called on entering each hex (and on a helicopter's hover or change of altitude).
+    - ``drop`` maps a carried KIA/WIA marker to the hex (start or on the path) where it is left (F 7.5.2).
+    - Helicopters: ``altitude_start`` or ``altitude_end`` changes the level by one, once in the Move
+      (F 6.8); an empty path is a hover.
+    - ``exit_map`` steps off the map from the last hex for 1 MP (F 6.5), allowed only to evacuate
+      casualties (F 7.5.3) or when ``scenario_exit`` says the scenario allows it (F 6.1).
+
+    ``res.result`` becomes a dict: ``path`` (labels entered), ``spent``, ``allowance``, ``stopped`` (opfire
+    ended the move), ``exited``, ``concealment_lost``.
+    """
+    ids = [unit_ids] if isinstance(unit_ids, str) else list(dict.fromkeys(unit_ids))
+    if not ids:
+        raise RuleViolation("F 6.1", "name at least one unit to move")
+    movers = [state.unit(i) for i in ids]
+    first = movers[0]
+    start = first.hex
+    for u in movers:
+        if u.loaded_in is not None:
+            raise RuleViolation("F 6.9", f"{u.id} is loaded in {u.loaded_in}: it moves only with its carrier")
+        if not u.on_map or u.destroyed:
+            raise RuleViolation("F 6.1", f"{u.id} is not on the map")
+        if u.hex != start:
+            raise RuleViolation("F 6.1", f"a stack moves together from one hex: {u.id} is in {state.label(u.hex)}, "
+                                         f"{first.id} in {state.label(start)}")
+        if u.player != first.player:
+            raise RuleViolation("F 6.1", "units of both players cannot move as one stack")
+        if u.kind == "vehicle" and u.immobilized:
+            raise RuleViolation("F 6.10", f"{u.id} is immobilized: its only move is to be abandoned (abandon())")
+        if u.kind == "helicopter" and (u.downed or u.destroyed):
+            raise RuleViolation("F 7.4", f"{u.id} is {'downed' if u.downed else 'destroyed'} and cannot fly")
+    kinds = {u.kind for u in movers}
+    if len(kinds) > 1:
+        raise RuleViolation("F 5.1", "infantry, vehicles and helicopters are activated separately, so they cannot "
+                                     "move as one stack")
+    kind = first.kind
+    if kind == "helicopter" and len(movers) > 1:
+        raise RuleViolation("F 6.2", "a hex holds one helicopter, so helicopters never move as a stack")
+    if (double_time or stealthy) and kind != "infantry":
+        raise RuleViolation("F 6.3", "only infantry may use Double Time or Stealthy movement")
+    if double_time and stealthy:
+        raise RuleViolation("F 6.7", "a unit moves either at Double Time or stealthily, not both")
+    if (altitude_start or altitude_end) and kind != "helicopter":
+        raise RuleViolation("F 6.8", "only helicopters change altitude")
+    if altitude_start and altitude_end:
+        raise RuleViolation("F 6.8", "a helicopter changes altitude once in a Move: at its start or at its end")
+    hexes = _hexes(state, path)
+    if not hexes and kind != "helicopter" and not exit_map and not drop:
+        raise RuleViolation("F 6.4", "the path enters no hex")
+    if stealthy and (len(hexes) != 1 or exit_map):
+        raise RuleViolation("F 6.7", f"stealthy movement enters exactly one hex, not {len(hexes)}")
+    # Dropped markers: each must be carried by a mover and left in a hex of the path.
+    drop = {cid: (h if isinstance(h, Hex) else _hexes(state, [h])[0]) for cid, h in (drop or {}).items()}
+    carriers = {cid: u for u in movers for cid in u.carrying}
+    for cid, h in drop.items():
+        if cid not in carriers:
+            raise RuleViolation("F 7.5.2", f"no moving unit carries the marker {cid!r}")
+        if h != start and h not in hexes:
+            raise RuleViolation("F 7.5.2", f"{cid} can only be dropped in a hex of the move, not {_lab(state, h)}")
+
+    # Plan: check the whole move before anything changes, so an illegal move leaves the position as it was.
+    altitude = first.altitude
+    if altitude_start:
+        _check_altitude(state, first, altitude, altitude_start, start)
+        altitude = altitude_start
+    cls = move_class(first, altitude)
+    allowances, reasons = {}, {}
+    for u in movers:
+        early = [cid for cid, h in drop.items() if h == start and cid in u.carrying]
+        allowances[u.id], reasons[u.id] = allowance(state, u, double_time=double_time, altitude=altitude,
+                                                    dropped=early)
+    budget = min(allowances.values())
+    costs: list[Fraction] = []
+    here, total = start, Fraction(0)
+    for nxt in hexes:
+        if nxt == here:
+            raise RuleViolation("F 6.4", f"the path repeats {state.label(here)}: list only the hexes entered")
+        if not here.is_adjacent(nxt):
+            raise RuleViolation("F 6.4", f"{_lab(state, nxt)} is not adjacent to {state.label(here)}")
+        if nxt not in state.map:
+            raise RuleViolation("F 1.2", f"{_lab(state, nxt)} has no dot: it cannot be entered")
+        cost = move_cost(state.map, here, nxt, cls, state.charts)
+        if cost is None:
+            raise RuleViolation("F 6.5", f"{state.label(nxt)} ({cost_text(state, here, nxt, cls)}) is prohibited to "
+                                         f"{cls.replace('_', ' ')} movement")
+        if total + cost > budget:
+            raise RuleViolation("F 6.4", f"entering {state.label(nxt)} costs {_mp(cost)} MP "
+                                         f"({cost_text(state, here, nxt, cls)}) but only {_mp(budget - total)} of "
+                                         f"{_mp(budget)} MP are left")
+        rule, why = entry_problem(state, movers, nxt)
+        if rule:
+            raise RuleViolation(rule, why)
+        costs.append(cost)
+        total += cost
+        here = nxt
+    if altitude_end:
+        _check_altitude(state, first, altitude, altitude_end, here)
+    if kind == "helicopter" and (altitude_end or altitude) == "ground" and state.charts.tec.value(
+            state.map.terrain(here), "helicopter_ground") is None:
+        raise RuleViolation("F 6.8", f"{first.id} cannot be at ground level in {state.map.terrain(here)} "
+                                     f"({state.label(here)})")
+    if exit_map:
+        if total + EXIT_COST > budget:
+            raise RuleViolation("F 6.4", f"leaving the map costs {EXIT_COST} MP but only {_mp(budget - total)} are left")
+        _check_exit(state, movers, here, scenario_exit)
+
+    # Execute.
+    res.add("F 6.1", f"{', '.join(ids)} {'move' if len(ids) > 1 else 'moves'} from {state.label(start)}"
+                     + (" at Double Time" if double_time else " stealthily" if stealthy else ""),
+            units=ids, start=state.label(start))
+    if altitude_start:
+        res.add("F 6.8", f"{first.id} changes altitude from {first.altitude} to {altitude_start} at the start of "
+                         "its Move", result=altitude_start)
+        first.altitude = altitude_start
+    for u in movers:
+        res.add("F 6.3", f"{u.id} has {_mp(allowances[u.id])} MP", arithmetic=" ".join(reasons[u.id]),
+                result=allowances[u.id], unit=u.id)
+    spent = Fraction(0)
+    stopped = False
+    lost: list[str] = []
+    entered: list[Hex] = []
+    active = list(movers)
+
+    def dropping(at: Hex) -> None:
+        for cid, h in drop.items():
+            if h == at:
+                u = carriers[cid]
+                if u in active and cid in u.carrying:
+                    u.carrying.remove(cid)
+                    m = state.casualties[cid]
+                    m.carried_by, m.hex = None, at
+                    res.add("F 7.5.2", f"{u.id} drops {cid} in {state.label(at)}", unit=u.id, marker=cid)
+
+    def fire_at(at: Hex) -> bool:
+        nonlocal active
+        if opfire is None:
+            return False
+        kw = {"stealthy": True} if stealthy else {}
+        out = opfire(state, [u.id for u in active], at, dice, res, **kw)
+        if out is True:
+            return True
+        if out:
+            gone = set(out)
+            active = [u for u in active if u.id not in gone]
+        active = [u for u in active if u.on_map and u.hex == at]
+        return not active
+
+    if altitude_start and fire_at(start):
+        stopped = True
+    dropping(start)
+    here = start
+    for nxt, cost in zip(hexes, costs):
+        if stopped:
+            break
+        if stealthy:
+            _stealthy_check(state, active, nxt, dice, res)
+            active = [u for u in active if u.hex is not None]
+        spent += cost
+        for u in active:
+            _place(state, u, nxt)
+        entered.append(nxt)
+        res.add("F 6.5", f"enters {state.label(nxt)} for {_mp(cost)} MP ({cost_text(state, here, nxt, cls)})",
+                arithmetic=f"{_mp(spent - cost)} + {_mp(cost)} = {_mp(spent)} of {_mp(budget)}",
+                result=spent, hex=state.label(nxt), cost=cost)
+        if not stealthy:
+            lost += concealment_on_entry(state, active, nxt, res)
+            active = [u for u in active if u.on_map]
+        check_hex(state, nxt, res)                                   # F 7.5.3, F 17.1
+        trigger_booby_trap(state, nxt, [u.id for u in active], dice, res)   # F 26.0
+        active = [u for u in active if u.on_map and u.hex == nxt]
+        here = nxt
+        if not active:
+            stopped = True
+            break
+        if fire_at(nxt):
+            stopped = True
+            res.add("F 21.0", f"opportunity fire ends the move in {state.label(nxt)}", hex=state.label(nxt))
+            break
+        dropping(nxt)
+    if kind == "helicopter" and not hexes and not stopped and not altitude_start:
+        res.add("F 6.8", f"{first.id} hovers in {state.label(start)}; it is still open to opportunity fire")
+        stopped = fire_at(start)
+    if altitude_end and not stopped:
+        first.altitude = altitude_end
+        res.add("F 6.8", f"{first.id} changes altitude to {altitude_end} at the end of its Move", result=altitude_end)
+        stopped = fire_at(here)
+    exited = False
+    if exit_map and not stopped and active:
+        spent += EXIT_COST
+        res.add("F 6.5", f"leaves the map from {state.label(here)} for {EXIT_COST} MP",
+                arithmetic=f"{_mp(spent - EXIT_COST)} + {EXIT_COST} = {_mp(spent)} of {_mp(budget)}", result=spent)
+        _leave_map(state, active, res)
+        exited = True
+    if double_time:
+        for u in movers:
+            if u.on_map:
+                u.exhausted = True
+                res.add("F 6.6", f"{u.id} gets an Exhausted marker for its Double Time (its activation ends with "
+                                 "this move)", unit=u.id)
+    res.result = {"path": [state.label(h) for h in entered], "spent": spent, "allowance": budget,
+                  "stopped": stopped, "exited": exited, "concealment_lost": lost}
+    return res
+
+
+def _check_altitude(state: FteState, heli: Unit, old: str, new: str, at: Hex) -> None:
+    if new not in ALTITUDES:
+        raise RuleViolation("F 6.8", f"{new!r} is not an altitude; expected one of {ALTITUDES}")
+    if abs(ALTITUDES.index(new) - ALTITUDES.index(old)) != 1:
+        raise RuleViolation("F 6.8", f"{heli.id} changes altitude one level at a time: {old} cannot become {new}")
+    if new == "ground" and state.charts.tec.value(state.map.terrain(at), "helicopter_ground") is None:
+        raise RuleViolation("F 6.8", f"{heli.id} cannot be at ground level in {state.map.terrain(at)} "
+                                     f"({state.label(at)})")
+
+
+@implements("F 6.7")
+def _stealthy_check(state: FteState, movers: Sequence[Unit], to: Hex, dice, res: Resolution) -> None:
+    """Each concealed stealthy mover checks TQ with the destination's concealment modifier: a pass keeps its
+    concealment, a failure loses it; it moves in either way (F 6.7). A dummy that fails is removed (F 22.0)."""
+    terrain = state.map.terrain(to)
+    mod = state.charts.tec.value(terrain, "concealment")
+    for u in movers:
+        if not u.concealed:
+            res.add("F 6.7", f"{u.id} is not concealed, so it takes no check for its stealthy move", unit=u.id)
+            continue
+        extra = [Drm(mod, "F 6.7", f"concealment modifier of {terrain.replace('_', ' ')} in {state.label(to)}")] \
+            if mod else []
+        ok = tq_check(state, u, dice, res, "F 6.7", f"stealthy movement into {state.label(to)}", extra)
+        if not ok:
+            from .concealment import uncover     # removes a dummy (F 22.0)
+            uncover(state, u, res, "F 6.7", f"its stealthy check failed; it still moves into {state.label(to)}")
+        else:
+            res.add("F 6.7", f"{u.id} keeps its concealment", unit=u.id)
+
+
+def _markers_with(state: FteState, movers: Sequence[Unit]) -> list:
+    ids = {u.id for u in movers}
+    loaded = [v for v in state.units.values() if v.loaded_in in ids]
+    out = {}
+    for u in list(movers) + loaded:
+        for cid in u.carrying:
+            if cid in state.casualties:
+                out[cid] = state.casualties[cid]
+    for m in state.casualties.values():
+        if m.carried_by in ids:
+            out[m.id] = m
+    return list(out.values())
+
+
+@implements("F 6.1")
+def _check_exit(state: FteState, movers: Sequence[Unit], at: Hex, scenario_exit: bool) -> None:
+    """Leaving the map: from an edge hex, and only to evacuate KIA/WIA or where the scenario allows (F 6.1).
+    NVA/VC infantry carry casualties off any edge; US infantry only if the scenario allows; vehicles and
+    helicopters transport them off (F 7.5.3). A broken helicopter may fly off (F 7.4)."""
+    if not map_edge(state, at):
+        raise RuleViolation("F 6.1", f"{state.label(at)} is not on the map edge")
+    if scenario_exit:
+        return
+    kind = movers[0].kind
+    with_markers = bool(_markers_with(state, movers)) or any(
+        v.injury for v in state.units.values() if v.loaded_in in {u.id for u in movers})
+    if kind == "infantry":
+        carrying = all(u.carrying or u.injury for u in movers)
+        if not carrying:
+            raise RuleViolation("F 6.1", "infantry leave the map only to carry KIA/WIA off (or when the scenario "
+                                         "allows)")
+        if movers[0].player == "US" and not state.us_may_carry_off:
+            raise RuleViolation("F 7.5.3", "American infantry may carry casualties off only when the scenario says so; "
+                                           "otherwise they go by vehicle or helicopter")
+        return
+    if kind == "helicopter" and movers[0].broken:
+        return
+    if not with_markers:
+        raise RuleViolation("F 6.1", f"{movers[0].id} leaves the map only to evacuate KIA/WIA (or when the scenario "
+                                     "allows)")
+
+
+def _leave_map(state: FteState, movers: Sequence[Unit], res: Resolution) -> None:
+    """Units step off the map. Whatever casualties go with them are evacuated and scored by
+    :func:`wargames.fte.casualties.leave_map` (F 7.5.3); a unit with nothing to evacuate (leaving under a
+    scenario rule) is simply gone."""
+    from .casualties import leave_map
+    for u in movers:
+        if u.kind != "infantry" or u.carrying or u.injury:
+            leave_map(state, u.id, res)
+        else:
+            u.hex = None
+            res.add("F 6.1", f"{u.id} leaves the map, as the scenario allows", unit=u.id)
+
+
+# --------------------------------------------------------------------------- immobilized vehicles
+
+@implements("F 6.10")
+def abandon(state: FteState, vehicle_id: str, res: Resolution, *, crew: Unit | None = None) -> Unit:
+    """Abandon an immobilized vehicle (its Move action): a suppressed, reduced fire team (``crew``, or a
+    default one) appears in its hex with Activation Complete, its passengers and casualty markers are set
+    down there, the passengers with Activation Complete, and the vehicle is removed (F 6.10)."""
+    v = state.unit(vehicle_id)
+    if v.kind != "vehicle":
+        raise RuleViolation("F 6.10", f"{v.id} is not a vehicle")
+    if not v.immobilized:
+        raise RuleViolation("F 6.10", f"{v.id} is not immobilized; only an immobilized vehicle is abandoned")
+    if not v.on_map:
+        raise RuleViolation("F 6.10", f"{v.id} is not on the map")
+    h = v.hex
+    if crew is None:
+        crew = Unit(state.new_id(f"{v.id}-crew"), v.side, "infantry", "fire_team", fire_rating=3, weapon="SA",
+                    tq=v.tq, range=4 if v.side == "US" else None, men=2)
+    if crew.id in state.units:
+        raise RuleViolation("F 6.10", f"the crew's id {crew.id} is already in use")
+    crew.hex, crew.reduced, crew.suppressed, crew.activated = h, True, True, True
+    state.units[crew.id] = crew
+    res.add("F 6.10", f"{v.id} is abandoned: its crew {crew.id}, a reduced fire team, is placed in {state.label(h)} "
+                      "Suppressed, with Activation Complete", unit=crew.id)
+    for u in state.units.values():
+        if u.loaded_in == v.id:
+            u.loaded_in, u.hex, u.activated = None, h, True
+            for cid in u.carrying:
+                if cid in state.casualties:
+                    state.casualties[cid].hex = h
+            res.add("F 6.10", f"{u.id} gets off in {state.label(h)} with Activation Complete", unit=u.id)
+    for m in state.casualties.values():
+        if m.carried_by == v.id:
+            m.carried_by, m.hex = None, h
+            res.add("F 6.10", f"the {m.kind} marker {m.id} is set down in {state.label(h)}", marker=m.id)
+    v.carrying = []
+    v.hex = None
+    res.add("F 6.10", f"{v.id} is removed from the map", unit=v.id)
+    res.result = crew.id
+    return crew
+
+
+# --------------------------------------------------------------------------- reach
+
+@implements("F 6.4", "F 6.5")
+def reachable(state: FteState, unit_id: str, double_time: bool = False, *, stealthy: bool = False) -> dict[Hex, Fraction]:
+    """Every hex the unit could end a Move in, with the cheapest cost (its own hex at 0).
+
+    Hexes holding enemies or that would overstack block the way; opportunity fire and concealment are not
+    considered. Stealthy movement reaches only adjacent hexes.
+    """
+    u = state.unit(unit_id)
+    if not u.on_map:
+        raise RuleViolation("F 6.1", f"{u.id} is not on the map")
+    if u.kind == "vehicle" and u.immobilized:
+        return {u.hex: Fraction(0)}
+    budget, _ = allowance(state, u, double_time=double_time)
+    cls = move_class(u)
+    best = {u.hex: Fraction(0)}
+    heap = [(Fraction(0), state.label(u.hex), u.hex)]
+    while heap:
+        c, _, h = heappop(heap)
+        if c > best.get(h, c):
+            continue
+        if stealthy and h != u.hex:
+            continue
+        for n in state.map.neighbors(h):
+            step = move_cost(state.map, h, n, cls, state.charts)
+            if step is None or c + step > budget:
+                continue
+            if entry_problem(state, [u], n)[0]:
+                continue
+            if n not in best or c + step < best[n]:
+                best[n] = c + step
+                heappush(heap, (c + step, state.label(n), n))
+    if u.kind == "helicopter" and u.altitude == "ground":
+        best = {h: c for h, c in best.items()
+                if state.charts.tec.value(state.map.terrain(h), "helicopter_ground") is not None}
+    return best
+
+
+__all__ = ["allowance", "abandon", "check_capacity", "concealment_on_entry", "cost_text", "entry_problem",
+           "map_edge", "move", "move_class", "reachable", "troops_aboard", "OpFire"]

@@ -3,7 +3,9 @@
 1. The exact pin probability of one opportunity-fire shot (enumeration over the die) against a
    10,000-sample Monte Carlo of the same procedure: time of each, their ratio, and the two estimates.
 2. The Anne-Marie widget's callback latency: median and p95 over repeated changes of one die.
-3. Book build time (only with --book, since it takes minutes): wall time of `make book`.
+3. Indochina combat and the FTE printed assault: exact enumeration against 10,000 Monte Carlo samples of the
+   same procedure, and each live widget's callback latency.
+4. Book build time (only with --book, since it takes minutes): wall time of `make book`.
 """
 from __future__ import annotations
 
@@ -90,6 +92,41 @@ def bench_indochina(samples: int = 10_000) -> dict:
             "median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
 
 
+def bench_fte(samples: int = 10_000) -> dict:
+    """FTE: the printed assault's exact outcome distribution against Monte Carlo of the same procedure, and the
+    live assault widget's callback."""
+    from wargames.fte.assault import assault, assault_distribution, outcome_of
+    from wargames.fte.examples import assault_example
+    from widgets.fte import PRINTED_PLAN, AssaultLive
+    start = assault_example()
+    t0 = time.perf_counter()
+    exact, _ = assault_distribution(start, PRINTED_PLAN)
+    t_exact = time.perf_counter() - t0
+    dice = RandomDice(seed=1968)
+    counts: dict = {}
+    t0 = time.perf_counter()
+    for _ in range(samples):
+        st = start.copy()
+        run = assault(st, PRINTED_PLAN, dice)
+        r = run.result
+        counts[r] = counts.get(r, 0) + 1
+    t_mc = time.perf_counter() - t0
+    by_result = exact.map(lambda o: o.result)
+    worst = max(abs(counts.get(k, 0) / samples - float(p)) for k, p in by_result.items())
+    w = AssaultLive()
+    times = []
+    for i in range(20):
+        script = "1 3 5 2 5 10 6 2 8 2 9 3".split()
+        script[2] = str(1 + i % 10)
+        t1 = time.perf_counter()
+        w.dice.value = " ".join(script)       # each change replays the assault and redraws the counters
+        times.append(time.perf_counter() - t1)
+    times.sort()
+    return {"exact_s": t_exact, "mc_s": t_mc, "ratio": t_mc / t_exact, "worst": worst, "outcomes": len(exact),
+            "by_result": by_result,
+            "median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
+
+
 def bench_book() -> dict:
     t0 = time.perf_counter()
     subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -119,6 +156,14 @@ def main() -> int:
     print(f"| largest Monte Carlo error on a result's probability | {i['worst']:.4f} |")
     print(f"| Indochina odds widget (live) callback, median | {i['median_ms']:.1f} ms |")
     print(f"| Indochina odds widget (live) callback, p95 | {i['p95_ms']:.1f} ms |")
+    f = bench_fte(args.samples)
+    shares = ", ".join(f"{k} {float(p):.3f}" for k, p in sorted(f["by_result"].items()))
+    print(f"| FTE printed assault: exact distribution ({f['outcomes']} outcomes; {shares}) | {f['exact_s']:.1f} s |")
+    print(f"| the same assault, {args.samples} Monte Carlo samples | {f['mc_s']:.1f} s |")
+    print(f"| Monte Carlo / exact time (same run) | {f['ratio']:.1f}x |")
+    print(f"| largest Monte Carlo error on a result's probability | {f['worst']:.4f} |")
+    print(f"| FTE assault widget (live) callback, median | {f['median_ms']:.1f} ms |")
+    print(f"| FTE assault widget (live) callback, p95 | {f['p95_ms']:.1f} ms |")
     if args.book:
         b = bench_book()
         print(f"| book build (make book) | {b['book_s']:.0f} s |")

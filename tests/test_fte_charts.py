@@ -90,7 +90,7 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
     owned = load_charts(tmp_path)
     assert owned.tet.get("he", 9).provenance.kind == "printed"
     assert check_constraints(owned) == []
-    data["results"][9][0] = "X"
+    data["by_column"]["small_arms"][8] = "X"
     with pytest.raises(DataError) as e:
         load_target_effects(_write(tmp_path, "bad.yaml", data))
     assert "results[9][small_arms]" in str(e.value) and "bad.yaml" in str(e.value)
@@ -105,7 +105,7 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
         load_vp_chart(_write(tmp_path, "vp.yaml", vp))
     assert "events.dow.US" in str(e.value)
     fr = yaml.safe_load((DATA / "fire_request.yaml").read_text())
-    fr["results"][4][0] = "ARTY soon"
+    fr["by_column"]["US"][3] = "ARTY soon"
     with pytest.raises(DataError) as e:
         load_fire_request(_write(tmp_path, "fr.yaml", fr))
     assert "results[4][US]" in str(e.value)

@@ -128,3 +128,54 @@ def test_assault_distribution_sums_to_one_and_matches_sampling():
         counts[run.result] = counts.get(run.result, 0) + 1
     for r, p in results.items():
         assert abs(counts.get(r, 0) / n - float(p)) < 0.08
+
+
+@pytest.mark.rule("F 7.2", "F 7.1")
+def test_observed_mortar_supports_a_fire_team_led_attack_and_leads_its_own():
+    s = fire_example()
+    out = fire(s, ["US FT", "US Mortar"], "NVA FT", ScriptedDice([10]), Resolution(), observed=True)
+    assert out.need == 4 and not any(d.rule == "F 7.2" for d in out.drms)
+    s = fire_example()
+    out = fire(s, ["US Mortar", "US FT"], "NVA FT", ScriptedDice([10]), Resolution(), observed=True)
+    assert out.need == 4 and any(d.rule == "F 7.2" and d.value == 1 for d in out.drms)
+
+
+@pytest.mark.rule("F 27.0", "F 7.4")
+def test_sapper_ignores_possible_suppression_without_rolling():
+    from wargames.fte.fire import apply_effect
+    from wargames.fte.units import Unit
+    from wargames.fte.state import place
+    s = assault_example()
+    place(s, [Unit("Sapper", "NVA", role="sapper", fire_rating=5, weapon="HE", men=1, hex=s.hex("20.18"))])
+    with ScriptedDice([], "no dice") as d:
+        assert apply_effect(s, "Sapper", "S?", d, Resolution()) == "none"
+
+
+@pytest.mark.rule("F 7.4", "F 7.5.1")
+def test_a_destroyed_helicopter_leaves_a_kia_marker_per_passenger():
+    from wargames.fte.fire import apply_effect
+    from wargames.fte.units import Unit
+    from wargames.fte.state import place
+    s = assault_example()
+    place(s, [Unit("Slick", "US", kind="helicopter", role="slick", men=2, altitude="ground", hex=s.hex("22.19")),
+              Unit("FT9", "US", fire_rating=4, weapon="SA", men=3, loaded_in="Slick", hex=s.hex("22.19"))])
+    apply_effect(s, "Slick", "KIA", ScriptedDice([]), Resolution(), by="NVA/VC")
+    assert [(c.kind, s.label(c.hex)) for c in s.casualties.values()] == [("KIA", "22.19")]
+    assert s.vp["NVA/VC"] == 8 + 4
+
+
+@pytest.mark.rule("F 8.0", "F 21.0", "F 7.4")
+def test_assault_retreat_can_draw_opportunity_fire():
+    from dataclasses import replace
+    # round 1 as printed; round 2: the US hits with 1 and breaks the NVA unit (5), the NVA misses (10).
+    dice = [1, 3, 5, 2, 5, 1, 5, 10]
+    s = assault_example()
+    with ScriptedDice(dice, "no retreat fire") as d:
+        run = assault(s, PLAN, d)
+    assert run.result == "cleared" and not [st for st in run.res.steps if st.rule == "F 21.0"]
+    s = assault_example()
+    with ScriptedDice(dice + [10], "retreat fire") as d:          # the US team's opportunity-fire check fails
+        run = assault(s, replace(PLAN, retreat_opfire=True), d)
+    checks = [st for st in run.res.steps if st.rule == "F 21.0" and "TQ check" in st.text]
+    assert [c.inputs["unit"] for c in checks] == ["US FT 20.20"] and checks[0].result is False
+    assert s.unit("US FT 20.20").hex == s.hex("20.19")             # then it advances into the cleared hex

@@ -23,7 +23,7 @@ from wargames.core.errors import RuleViolation
 from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault, assault_distribution
 from wargames.fte.errata import ERRATA, ORIGINAL, SWITCHES
 from wargames.fte.examples import ASSAULT_DICE, assault_example
-from wargames.viz.fte import draw_fte_map, unit_marks
+from wargames.viz.fte import draw_fte_map, unit_marks, units_data
 
 from .common import WALKER_JS, build_decision_graph, fraction_text, odds_html, resolution_html, walk_graph
 
@@ -145,10 +145,8 @@ def map_for(run_or_state, width: int = 640):
 
 
 def units_source(state) -> dict:
-    """The map's counter data for a position (drawn once, then swapped into the page's map)."""
-    fig, _ = map_for(state)
-    src = fig.select_one({"name": "units"}).data_source
-    return {k: list(v) for k, v in src.data.items()}
+    """The map's counter data for a position (swapped into the page's map)."""
+    return units_data(state.map, unit_marks(state), REGION)
 
 
 # ---------------------------------------------------------------- static (book) version

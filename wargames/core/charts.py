@@ -245,6 +245,8 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
         columns: ["1", "2", "3-4", ...]
         results:                           # one list per row, in column order
           1: [...]
+        by_column:                         # or: one list per column, in row order
+          "9-10": [...]
         cells:                             # provenance overrides, keyed "column/roll"
           "31-40/4": {kind: example, source: ...}
 
@@ -282,6 +284,18 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
         if a.high is None or b.low is None or b.low != a.high + 1:
             raise DataError(file, f"columns[{i + 1}]",
                             f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")
+    if "by_column" in data and "results" not in data:
+        # The same table written one column at a time: {column: [cell for each roll, in row order]}.
+        by_col = require(data, "by_column", dict, file)
+        for lab in by_col:
+            if str(lab) not in {c.label for c in columns}:
+                raise DataError(file, f"by_column[{lab}]", "names no column of this table")
+        for c in columns:
+            vals = by_col.get(c.label)
+            if not isinstance(vals, list) or len(vals) != len(rows):
+                got = len(vals) if isinstance(vals, list) else "none"
+                raise DataError(file, f"by_column[{c.label}]", f"must list {len(rows)} cells, one per roll (got {got})")
+        data = {**data, "results": {r: [by_col[c.label][i] for c in columns] for i, r in enumerate(rows)}}
     results = require(data, "results", dict, file)
     overrides = data.get("cells") or {}
     if not isinstance(overrides, dict):

@@ -384,8 +384,8 @@ def check_action(state: FteState, unit: Unit | str, action: str, done_so_far: It
         raise RuleViolation("F 22.0", f"{u.id} is a dummy and may only move")
     if u.role == "civilians" and action != "move":
         raise RuleViolation("F 28.0", f"{u.id} is a Civilians marker and may only move")
-    if u.role == "sapper" and action != "assault":
-        raise RuleViolation("F 27.0", f"{u.id} is a sapper and may only assault")
+    if u.role == "sapper" and action == "fire":
+        raise RuleViolation("F 27.0", f"{u.id} is a sapper: it attacks only by assault, never by a Fire action")
 
 
 def legal_actions(state: FteState, unit: Unit | str, done_so_far: Iterable[str] = (),

@@ -17,7 +17,7 @@ from ..core.dist import Distribution, enumerate_chain
 from ..core.errors import RuleViolation
 from .checks import tq_check
 from .fire import FireOutcome, apply_effect, fire, roll_effect
-from .opfire import opportunity_fire
+from .opfire import opportunity_fire, retreat_opfire_hook
 from .state import FteState
 from .units import Unit
 
@@ -32,7 +32,8 @@ class AssaultPlan:
     assault); otherwise each fires alone. ``attacker_targets`` maps an attacker (or, when combining, the
     primary) to the defender it shoots; ``defender_targets`` maps a defender to the attacker it shoots;
     ``defender_opfire`` maps defenders that fire before the TQ checks to their target (F 8.0, 21.0).
-    Unnamed choices default to the first eligible unit in listed order.
+    Unnamed choices default to the first eligible unit in listed order. With ``retreat_opfire`` every enemy
+    unit that may fire at a retreating broken unit tries to (F 7.4, 21.0); by default nobody does.
     """
 
     attackers: tuple[str, ...]
@@ -44,6 +45,7 @@ class AssaultPlan:
     defender_opfire: tuple[tuple[str, str], ...] = ()
     advance: bool = True
     advance_into: str | None = None   # "bunker" or "foxholes" in the target hex
+    retreat_opfire: bool = False      # every eligible enemy tries opportunity fire at retreating broken units
 
 
 @dataclass
@@ -178,7 +180,7 @@ class AssaultRun:
         self.phase = "reveal"
 
     def _reveal(self, dice) -> None:
-        """Civilians and dummy units in the target hex are revealed and removed (F 8.0)."""
+        """Civilians and dummies found in the assaulted hex are exposed and taken off the map (F 8.0)."""
         for u in self.defenders():
             if u.role in ("civilians", "dummy"):
                 u.hex = None
@@ -247,9 +249,10 @@ class AssaultRun:
         s = self.state
         defenders_hit = [p for p in self.pending if s.units[p[0]].player != self.attacker_player]
         attackers_hit = [p for p in self.pending if s.units[p[0]].player == self.attacker_player]
+        hook = retreat_opfire_hook(s, lambda st, uid, h, cands: cands) if self.plan.retreat_opfire else None
         for tid, effect, away, by in defenders_hit + attackers_hit:
             if s.units[tid].on_map:
-                apply_effect(s, tid, effect, dice, self.res, rule="F 8.0", away_from=away, by=by)
+                apply_effect(s, tid, effect, dice, self.res, rule="F 8.0", away_from=away, by=by, retreat_fire=hook)
         self.pending = []
         if self.round == 1:
             for d in self.defenders():

@@ -234,19 +234,19 @@ def fire(state: FteState, firer_ids: list[str], target_id: str, dice, res: Resol
          retreat_path: list[Hex] | None = None) -> FireOutcome:
     """One fire attack by ``firer_ids`` (primary first) at one target unit (F 7.1).
 
-    With ``apply=False`` the effect is not applied, and with ``effect=False`` not even rolled (the simultaneous
+    ``observed`` allows mortars without LoS to fire, as observed mortar fire; its DRM applies when such a
+    mortar is the primary firing unit (F 7.2). With ``apply=False`` the effect is not applied, and with ``effect=False`` not even rolled (the simultaneous
     assault rounds roll and apply it later).
     """
     firers = [state.unit(i) for i in firer_ids]
     target = state.unit(target_id)
     check_fire(state, firers, target, observed=observed, assault=assault, opportunity=opportunity)
     primary, support = firers[0], firers[1:]
-    observer = None
-    if observed:
-        observer = observer_for(state, primary, target)
-        res.add("F 7.2", f"{primary.id} fires without LoS, observed by {observer.id}", observer=observer.id)
+    blind = [u for u in firers if u.role == "mortar" and not unit_sight(state, u, target, fire=True, mortar=True)]
+    for u in blind:
+        res.add("F 7.2", f"{u.id} fires without LoS, observed by {observer_for(state, u, target).id}", unit=u.id)
     drms = to_hit_drms(state, target, primary, support=support, opportunity=opportunity, stealthy=stealthy,
-                       terrain=terrain, observed=observed)
+                       terrain=terrain, observed=primary in blind)
     out = FireOutcome(target_id, tuple(firer_ids), tuple(drms), primary.fire_rating,
                       column=WEAPON_COLUMNS[primary.weapon])
     if not assault:
@@ -321,18 +321,18 @@ def apply_effect(state: FteState, target_id: str, effect: str, dice, res: Resolu
     """Apply a Target Effects result to a unit; returns what actually happened ("none" for a passed S?)."""
     u = state.unit(target_id)
     by = by or ("NVA/VC" if u.player == "US" else "US")
-    if effect == "S?":
-        ok = tq_check(state, u, dice, res, rule, "possible suppression")
-        if ok:
-            res.add(rule, f"{u.id} passes: no effect", result="none")
-            return "none"
-        effect = "S"
     if u.role == "sapper":
         if effect in ("KIA", "WIA", "B"):
             _remove(state, u, res, "F 27.0", f"a sapper is eliminated by a {effect} (no marker, no VP)")
             return "eliminated"
         res.add("F 27.0", f"an {effect} has no effect on a sapper", result="none")
         return "none"
+    if effect == "S?":
+        ok = tq_check(state, u, dice, res, rule, "possible suppression")
+        if ok:
+            res.add(rule, f"{u.id} passes: no effect", result="none")
+            return "none"
+        effect = "S"
     if u.kind == "vehicle":
         return _vehicle_effect(state, u, effect, dice, res, rule, by)
     if u.kind == "helicopter":
@@ -439,6 +439,7 @@ def _helicopter_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
             del state.casualties[c.id]
         for p in passengers:
             res.add(rule, f"passenger {p.id} is lost with the helicopter: a KIA marker and its points")
+            _casualty(state, p, "KIA", res, u.hex)
             p.loaded_in, p.hex = None, None
             _lose_leader(state, p, res, "KIA")
             state.award(by, "enemy_kia", res, "F 29.0")

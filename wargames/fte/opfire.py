@@ -38,7 +38,8 @@ def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice
                      stealthy: bool = False, retreating: bool = False, used_on_retreat: set[str] | None = None,
                      primary: str | None = None) -> FireOutcome | None:
     """Each named unit takes a TQ check and is marked Op Fired whatever the result; those that pass combine
-    in one attack on the triggering unit (``primary`` first if it passed). Returns the attack, or None if no
+    in one attack on the triggering unit (``primary`` first if it passed), or in several when they are too far
+    apart to combine. Returns the attack that ended the target's activation (else the last one), or None if no
     unit passed."""
     if not firer_ids:
         return None
@@ -66,7 +67,37 @@ def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice
     if primary in passed:
         passed.remove(primary)
         passed.insert(0, primary)
-    return fire(state, passed, target_id, dice, res, opportunity=True, stealthy=stealthy)
+    decisive = last = None
+    groups = combine_groups(state, passed)
+    for group in groups:
+        if not state.unit(target_id).on_map:
+            break
+        if len(groups) > 1:
+            res.add("F 21.0", f"{' + '.join(group)} fire together; units not in or next to their hexes fire apart")
+        last = fire(state, group, target_id, dice, res, opportunity=True, stealthy=stealthy)
+        if decisive is None and ended_activation(last):
+            decisive = last
+    return decisive or last
+
+
+def combine_groups(state: FteState, ids: list[str]) -> list[list[str]]:
+    """Split the units that passed into groups that may combine: each unit in the hex of, or next to, another
+    unit of its group (F 21.0). The first unit's group comes first; order is kept inside each group."""
+    groups: list[list[str]] = []
+    left = list(ids)
+    while left:
+        group = [left.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for uid in list(left):
+                h = state.unit(uid).hex
+                if any(h == state.unit(g).hex or h.is_adjacent(state.unit(g).hex) for g in group):
+                    group.append(uid)
+                    left.remove(uid)
+                    grew = True
+        groups.append(group)
+    return groups
 
 
 def ended_activation(out: FireOutcome | None) -> bool:

@@ -97,10 +97,7 @@ _NO_RULES = {
 }
 
 # Sections whose code has not landed yet, with the reason (emptied as the issue's steps land).
-_LOOP = "planned: the game loop step of the FTE issue (sequence of play, reinforcements, end of turn)"
-_BOOK = "planned: its chapter is being written in this issue's book step"
-PLANNED: dict[str, str] = {"F 3.0": _LOOP, "F 4.0": _LOOP, "F 20.0": _LOOP, "F 2.0": _BOOK, "F QRC": _BOOK,
-                           "F TET": _BOOK, "F VP Chart": _BOOK}
+PLANNED: dict[str, str] = {}
 
 SECTIONS: tuple[Section, ...] = tuple(
     Section(i, t, "no-rules", _NO_RULES[i]) if i in _NO_RULES

@@ -26,7 +26,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Legend, LegendItem, Title
 
 from ..core.hexgrid import Hex, hexside
 from ..core.mapdata import MapData, SideInfo
-from .hexmap import PathMark, UnitMark, _hex, center, describe, draw_map, with_alt_text
+from .hexmap import PathMark, UnitMark, _hex, center, describe, draw_map, overlay_data, with_alt_text
 
 FTE_TERRAIN_COLORS = {"clear": "#F4F4EC", "hamlet": "#FFAABB", "grass": "#BBCC33", "rice_paddy": "#99DDFF",
                       "jungle": "#44BB99"}
@@ -157,12 +157,7 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     # counters: side colours and status codes
     usrc = _one(fig, "units")
     if usrc is not None and units:
-        ud = dict(usrc.data_source.data)
-        by_id = {u.id: u for u in units}
-        ud["color"] = [SIDE_FILL.get(s, "#FFFFFF") for s in ud["side"]]
-        ud["text_color"] = ["black"] * len(ud["side"])
-        ud["status"] = [getattr(by_id[t], "codes", "") for t in ud["text"]]
-        usrc.data_source.data = ud
+        usrc.data_source.data = _fte_units(dict(usrc.data_source.data), units)
     # lines of sight
     if sight:
         src = {k: [] for k in ("x0", "y0", "x1", "y1", "lx", "ly", "text", "color", "dash", "angle")}
@@ -200,6 +195,20 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     alt = describe_fte(sub, units, paths, sight, title)
     fig.tags = [{"alt": alt}]
     return fig, alt
+
+
+def _fte_units(ud: dict, units: Sequence[UnitMark]) -> dict:
+    by_id = {u.id: u for u in units}
+    ud["color"] = [SIDE_FILL.get(s, "#FFFFFF") for s in ud["side"]]
+    ud["text_color"] = ["black"] * len(ud["side"])
+    ud["status"] = [getattr(by_id[t], "codes", "") for t in ud["text"]]
+    return ud
+
+
+def units_data(m: MapData, units: Sequence[UnitMark], region: tuple[int, int] | None = None) -> dict:
+    """The ``units`` source columns of :func:`draw_fte_map` for these counters, without drawing a figure
+    (pages that swap between precomputed positions use it)."""
+    return _fte_units(overlay_data(region_map(m, region), units)["units"], units)
 
 
 def describe_fte(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),

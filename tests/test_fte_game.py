@@ -138,3 +138,21 @@ def test_reinforcements_enter_concealed_on_their_turn_and_end_of_turn_clears_mar
     u = g.state.units["US FT4"]
     assert u.concealed and g.state.label(u.hex) == "17.22"
     assert not any(v.activated for v in g.state.units.values() if v.id != "US FT4")
+
+
+@pytest.mark.rule("F 7.3.2", "F 6.1")
+def test_malformed_fte_maps_name_the_field(tmp_path):
+    from wargames.fte.terrain import MAPS, load_fte_map
+    good = yaml.safe_load((MAPS / "demo.yaml").read_text())
+    for mutate, field in [(lambda d: d["hexes"]["19.19"].update(terrain="swamp"), "hexes[19.19].terrain"),
+                          (lambda d: d["hexes"]["19.19"].update(features=["bridge"]), "hexes[19.19].features"),
+                          (lambda d: d["hexes"].update({"19.5x": {"terrain": "clear"}}), "19.5x"),
+                          (lambda d: d.update(hexsides=[{"between": ["19.19", "23.23"], "features": ["slope"]}]),
+                           "hexsides[0].between")]:
+        data = yaml.safe_load(yaml.safe_dump(good))
+        mutate(data)
+        p = tmp_path / "map.yaml"
+        p.write_text(yaml.safe_dump(data))
+        with pytest.raises(DataError) as e:
+            load_fte_map(p)
+        assert field in str(e.value) and "map.yaml" in str(e.value), str(e.value)

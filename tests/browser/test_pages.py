@@ -85,3 +85,28 @@ def test_odds_shifts_static_widget_responds(open_page):
     assert "Communist defender" not in text and "FEF defender in mountain" in text
     assert "Final column: 1/2" in text                     # 2/1 with two left shifts: 1/1, then 1/2
     book.assert_clean()
+
+
+@pytest.mark.rule("F 8.0")
+def test_assault_rounds_static_widget_responds(open_page):
+    """The FTE assault widget: the printed dice give the printed end state; other choices change it."""
+    book = open_page("book/fte/rule08.html")
+    book.wait_for_bokeh(1)
+    status = book.page.locator("table.wg-status").first
+    status.wait_for(timeout=15_000)
+    before = book.page.locator("p:has-text('Result:')").first.inner_text()
+    assert "unresolved" in before
+    rounds = book.page.locator("table.wg-round").first.inner_text()
+    assert "US FT 20.20 + US FT 19.19" in rounds and "+2 target is concealed" in rounds
+    dice = book.page.locator("select").nth(3)            # [reading, US fire, NVA target, dice]
+    assert dice.input_value() == "printed"
+    for seed in ("seed 1", "seed 2", "seed 3"):
+        dice.select_option(seed)
+        book.page.wait_for_timeout(300)
+        after = book.page.locator("table.wg-round").first.inner_text()
+        if after != rounds:
+            break
+    assert after != rounds
+    info = book.page.locator("div:has-text('exact chance of each result')").last.inner_text()
+    assert "cleared" in info and "repulsed" in info
+    book.assert_clean()

@@ -410,12 +410,7 @@ def _vehicle_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
         u.broken, u.activated = True, True
         res.add(rule, f"vehicle {u.id} is Broken and marked Activation Complete", unit=u.id)
         return "B"
-    if u.suppressed or u.broken:
-        res.add(rule, f"vehicle {u.id} is already {'Broken' if u.broken else 'Suppressed'}: no further effect")
-        return "none"
-    u.suppressed = True
-    res.add(rule, f"vehicle {u.id} is Suppressed", unit=u.id)
-    return "S"
+    return _suppress_machine(u, res, rule)
 
 
 def _helicopter_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
@@ -451,11 +446,16 @@ def _helicopter_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
         u.broken, u.activated = True, True
         res.add(rule, f"helicopter {u.id} is Broken: it may only move to leave the map", unit=u.id)
         return "B"
+    return _suppress_machine(u, res, rule)
+
+
+def _suppress_machine(u: Unit, res: Resolution, rule: str) -> str:
+    """S on a vehicle or helicopter: Suppressed, or nothing more if already Suppressed or Broken (F 7.4)."""
     if u.suppressed or u.broken:
-        res.add(rule, f"helicopter {u.id} is already {'Broken' if u.broken else 'Suppressed'}: no further effect")
+        res.add(rule, f"{u.kind} {u.id} is already {'Broken' if u.broken else 'Suppressed'}: no further effect")
         return "none"
     u.suppressed = True
-    res.add(rule, f"helicopter {u.id} is Suppressed", unit=u.id)
+    res.add(rule, f"{u.kind} {u.id} is Suppressed", unit=u.id)
     return "S"
 
 
@@ -542,11 +542,9 @@ def retreat(state: FteState, unit_id: str, away_from: Hex | None, dice, res: Res
             state.award(by, "enemy_kia", res, "F 7.4")
         return False
     start = u.hex
+    from .movement import place_unit
     for h in path:
-        leave_hex(state, u)
-        u.hex = h
-        for cid in u.carrying:
-            state.casualties[cid].hex = h
+        place_unit(state, u, h)
         res.add("F 7.4", f"{u.id} retreats into {state.label(h)}", unit=u.id, hex=state.label(h))
         if fire is not None and fire(state, u.id, h, dice, res):
             if not u.on_map:

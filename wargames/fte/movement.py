@@ -187,7 +187,7 @@ def _lab(state: FteState, h: Hex) -> str:
         return str(h)
 
 
-def _place(state: FteState, u: Unit, h: Hex) -> None:
+def place_unit(state: FteState, u: Unit, h: Hex) -> None:
     """Put a unit in hex h with what it carries and what is loaded in it (leaving any bunker or foxholes)."""
     from .sites import leave_hex
     leave_hex(state, u)
@@ -389,7 +389,7 @@ def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | He
             active = [u for u in active if u.hex is not None]
         spent += cost
         for u in active:
-            _place(state, u, nxt)
+            place_unit(state, u, nxt)
         entered.append(nxt)
         res.add("F 6.5", f"enters {state.label(nxt)} for {_mp(cost)} MP ({cost_text(state, here, nxt, cls)})",
                 arithmetic=f"{_mp(spent - cost)} + {_mp(cost)} = {_mp(spent)} of {_mp(budget)}",

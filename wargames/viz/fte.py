@@ -22,6 +22,7 @@ from fractions import Fraction
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
+from bokeh.core.property.vectorization import value
 from bokeh.models import ColumnDataSource, HoverTool, Legend, LegendItem, Title
 
 from ..core.hexgrid import Hex, hexside
@@ -151,9 +152,9 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
         if item.renderers == [tiles] and item.index is not None:
             terr = infos[item.index].terrain
             code = FTE_TERRAIN_CODES.get(terr, "")
-            item.label = f"{code}  {terr.replace('_', ' ')}" if code else f"{terr.replace('_', ' ')} (no code)"
+            item.label = value(f"{code}  {terr.replace('_', ' ')}" if code else f"{terr.replace('_', ' ')} (no code)")
         elif slope is not None and item.renderers == [slope]:
-            item.label = "slope (hexside between elevations)"
+            item.label = value("slope (hexside between elevations)")
     # counters: side colours and status codes
     usrc = _one(fig, "units")
     if usrc is not None and units:

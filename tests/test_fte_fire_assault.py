@@ -179,3 +179,17 @@ def test_assault_retreat_can_draw_opportunity_fire():
     checks = [st for st in run.res.steps if st.rule == "F 21.0" and "TQ check" in st.text]
     assert [c.inputs["unit"] for c in checks] == ["US FT 20.20"] and checks[0].result is False
     assert s.unit("US FT 20.20").hex == s.hex("20.19")             # then it advances into the cleared hex
+
+
+@pytest.mark.rule("F 8.0", "F 25.0")
+def test_advance_after_a_cleared_assault_into_the_foxholes():
+    from dataclasses import replace
+    from wargames.fte.units import Site
+    s = assault_example()
+    s.sites["fox"] = Site("fox", "foxholes", "NVA", s.hex("20.19"), revealed=True)
+    dice = [1, 3, 5, 2, 5, 1, 5, 10]              # the NVA unit breaks in round 2 and retreats
+    with ScriptedDice(dice, "advance") as d:
+        run = assault(s, replace(PLAN, advance_into="foxholes"), d)
+    u = s.unit("US FT 20.20")
+    assert run.result == "cleared" and u.hex == s.hex("20.19") and u.fort == "foxholes"
+    assert "US FT 20.20" in s.sites["fox"].occupants

@@ -17,7 +17,9 @@ from ..core.dist import Distribution, enumerate_chain
 from ..core.errors import RuleViolation
 from .checks import tq_check
 from .fire import FireOutcome, apply_effect, fire, roll_effect
+from .movement import place_unit
 from .opfire import opportunity_fire, retreat_opfire_hook
+from .sites import enter_fort
 from .state import FteState
 from .units import Unit
 
@@ -284,10 +286,10 @@ class AssaultRun:
                      result=self.result)
         if self.result == "cleared" and self.plan.advance and not self.defenders():
             for u in self.fighting_attackers():
-                u.hex = self.hex
-                u.fort = self.plan.advance_into
-                self.res.add("F 8.0", f"{u.id} advances into {self.plan.target}"
-                             + (f" and enters the {u.fort}" if u.fort else "") + " without drawing opportunity fire")
+                place_unit(s, u, self.hex)
+                self.res.add("F 8.0", f"{u.id} advances into {self.plan.target} without drawing opportunity fire")
+                if self.plan.advance_into:
+                    enter_fort(s, u.id, self.plan.advance_into, self.res, advancing=True)
         for aid in self.plan.attackers:
             u = s.units[aid]
             if u.role == "sapper" and u.on_map and aid in self.in_assault:

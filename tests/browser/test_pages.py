@@ -99,9 +99,9 @@ def test_assault_rounds_static_widget_responds(open_page):
     rounds = book.page.locator("table.wg-round").first.inner_text()
     assert "US FT 20.20 + US FT 19.19" in rounds and "+2 target is concealed" in rounds
     dice = book.page.locator("select").nth(3)            # [reading, US fire, NVA target, dice]
-    assert dice.input_value() == "printed"
-    for seed in ("seed 1", "seed 2", "seed 3"):
-        dice.select_option(seed)
+    assert "printed dice" in dice.input_value() or dice.input_value() == "printed"
+    for seed in (1, 2, 3):
+        dice.select_option(label=f"rolled dice (seed {seed})")
         book.page.wait_for_timeout(300)
         after = book.page.locator("table.wg-round").first.inner_text()
         if after != rounds:

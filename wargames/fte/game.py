@@ -168,12 +168,12 @@ class Activate:
 
 @dataclass(frozen=True)
 class Pass:
-    pass
+    """The player whose chit was drawn passes (F 5.1)."""
 
 
 @dataclass(frozen=True)
 class EndActivation:
-    pass
+    """Finish the current activation (F 5.0)."""
 
 
 @dataclass(frozen=True)

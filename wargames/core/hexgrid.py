@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Iterable, Iterator
 
@@ -101,8 +102,7 @@ class OffsetLayout:
 
     @property
     def _pattern(self) -> re.Pattern:
-        sep = re.escape(self.separator)
-        return re.compile(rf"^(\d{{{self.col_digits}}}){sep}(\d{{{self.row_digits}}})$")
+        return _label_pattern(self.col_digits, self.row_digits, self.separator)
 
     def to_hex(self, col: int, row: int) -> Hex:
         shift = (col + (col & 1)) // 2 if self.parity == "even-q" else (col - (col & 1)) // 2
@@ -125,6 +125,12 @@ class OffsetLayout:
         if col < 0 or row < 0:
             raise ValueError(f"{h} has no printed label (negative offset coordinates)")
         return f"{col:0{self.col_digits}d}{self.separator}{row:0{self.row_digits}d}"
+
+
+@lru_cache(maxsize=None)
+def _label_pattern(col_digits: int, row_digits: int, separator: str) -> re.Pattern:
+    sep = re.escape(separator)
+    return re.compile(rf"^(\d{{{col_digits}}}){sep}(\d{{{row_digits}}})$")
 
 
 # --------------------------------------------------------------------------- exact line tracing

@@ -78,7 +78,10 @@ class AssaultRun:
     # ------------------------------------------------------------------ helpers
     @property
     def hex(self) -> Hex:
-        return self.state.hex(self.plan.target)
+        h = self.__dict__.get("_hex")
+        if h is None:
+            h = self.__dict__["_hex"] = self.state.hex(self.plan.target)
+        return h
 
     @property
     def attacker_player(self) -> str:

@@ -146,10 +146,13 @@ class FteState:
 
 
 def _copy_with_lists(obj):
-    new = copy.copy(obj)
-    for k, v in vars(obj).items():
-        if isinstance(v, list):
-            setattr(new, k, list(v))
+    """A shallow copy whose list fields are new lists (everything else in a unit or site is immutable)."""
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(obj.__dict__)
+    for k, v in d.items():
+        if type(v) is list:
+            d[k] = list(v)
     return new
 
 

@@ -551,3 +551,10 @@ def test_float_cross_check_sees_ties_as_ties():
     """The cross-check itself: on the diagonal the flanking hexes only ever tie, so they never appear."""
     approx = _float_trace((2, -1))
     assert approx == [Hex(0, 0), Hex(2, -1)]
+
+
+def test_connected_groups_link_shared_and_adjacent_hexes_in_order():
+    from wargames.core.hexgrid import connected_groups
+    pts = {"a": Hex(0, 0), "b": Hex(5, 5), "c": Hex(1, 0), "d": Hex(2, 0), "e": Hex(5, 5), "f": Hex(9, 0)}
+    assert connected_groups(list(pts), pts.get) == [["a", "c", "d"], ["b", "e"], ["f"]]
+    assert connected_groups([], pts.get) == []

@@ -265,7 +265,7 @@ def test_medevac_round_trip_loads_casualties_only_leaves_next_turn_and_scores():
         act.load(st, heli.id, res, units=["a"])
     assert e.value.rule == "F 12.0"
     act.load(st, heli.id, res, markers=[w.id, k.id])
-    assert act.troops_aboard(st, heli) == 2 and act.flag(heli, "leaves_turn") == 3
+    assert act.troops_aboard(st, heli) == 2 and heli.leaves_turn == 3
     st.turn = 3
     assert act.departures_due(st) == [heli.id]
     act.enforce_departures(st, res)
@@ -446,7 +446,7 @@ def test_the_reinforcement_slick_may_only_move_afterwards_and_leaves_next_turn()
     assert not st.units["a"].on_map and not st.units["a"].concealed
     h.altitude = "ground"
     act.unload(st, "h", res)
-    assert act.flag(h, "move_only") and act.flag(h, "leaves_turn") == 5
+    assert h.move_only and h.leaves_turn == 5
     place(st, [_ft("c", "17.23")])
     w = cas.place_marker(st, "WIA", "US", st.hex("17.23"), res, "F 7.5.1")
     with pytest.raises(RuleViolation) as e:

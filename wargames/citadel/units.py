@@ -11,6 +11,7 @@ from enum import Enum
 
 from ..core import Hex, implements
 from ..core.errors import DataError
+from ..core.state import CounterState
 
 
 class Side(str, Enum):
@@ -105,7 +106,7 @@ class Counter:
 
 
 @dataclass
-class UnitState:
+class UnitState(CounterState):
     """A counter on the board and its markers (Chart 1: step reduction, pinned, routed)."""
 
     counter: Counter
@@ -119,14 +120,6 @@ class UnitState:
     eliminated: bool = False
     off_board: bool = False    # weapons batteries that exited for strategic movement (C 8)
     exited_at: int | None = None
-
-    @property
-    def id(self) -> str:
-        return self.counter.id
-
-    @property
-    def side(self) -> Side:
-        return self.counter.side
 
     @property
     def strength(self) -> int:

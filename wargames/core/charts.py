@@ -132,7 +132,7 @@ def failed_constraints(constraints: list[Constraint], *charts: Any) -> list[str]
     for c in constraints:
         try:
             ok = c.check(*charts)
-        except (KeyError, IndexError, ValueError, RuleViolation, DataError):
+        except (KeyError, IndexError, ValueError, AttributeError, RuleViolation, DataError):
             ok = False
         if not ok:
             failed.append(c.id)

@@ -72,6 +72,26 @@ def spiral(center: Hex, radius: int) -> list[Hex]:
     return [h for k in range(radius + 1) for h in ring(center, k)]
 
 
+def connected_groups(items: Iterable, hex_of) -> list[list]:
+    """Split items into groups linked through shared or adjacent hexes (each item in the hex of, or next to,
+    another of its group). Groups come in the order of their first item; items keep their order inside."""
+    left = list(items)
+    groups: list[list] = []
+    while left:
+        group = [left.pop(0)]
+        grew = True
+        while grew:
+            grew = False
+            for item in list(left):
+                h = hex_of(item)
+                if any(h == hex_of(g) or h.is_adjacent(hex_of(g)) for g in group):
+                    group.append(item)
+                    left.remove(item)
+                    grew = True
+        groups.append(group)
+    return groups
+
+
 def hexside(a: Hex, b: Hex) -> frozenset[Hex]:
     """The key of the hexside between two adjacent hexes."""
     if not a.is_adjacent(b):

@@ -8,10 +8,9 @@ module calls it at the moment the rule allows and the callback resolves the fire
 stopped the activation). Marking units Activation Complete is the activation code's job, except for unloaded
 units, which the Unload action itself marks (F 15.0).
 
-A few helicopter facts have no field on :class:`~wargames.fte.units.Unit` yet; they are kept as plain
-attributes read through :func:`flag`: ``entered_turn``, ``brought_reinforcements``, ``move_only`` (a slick
-that unloaded reinforcements), ``leaves_turn`` (the last turn it may stay) and ``loaded_from`` (a medevac's
-single loading hex).
+Helicopter bookkeeping lives in :class:`~wargames.fte.units.Unit` fields: ``entered_turn``,
+``brought_reinforcements``, ``move_only`` (a slick that unloaded reinforcements), ``leaves_turn`` (the last
+turn it may stay) and ``loaded_from`` (a medevac's single loading hex).
 """
 from __future__ import annotations
 
@@ -33,15 +32,6 @@ OpFire = Callable[[FteState, list, Hex, Any, Resolution], bool]
 
 
 # --------------------------------------------------------------------------- helpers
-
-def flag(unit: Unit, name: str, default: Any = None) -> Any:
-    """A helicopter fact kept as a plain attribute (see the module note)."""
-    return getattr(unit, name, default)
-
-
-def set_flag(unit: Unit, name: str, value: Any) -> None:
-    setattr(unit, name, value)
-
 
 def edge_hexes(state: FteState) -> list[Hex]:
     """Hexes on a map edge: in play, with at least one neighbour that is not (sorted by label)."""
@@ -292,7 +282,7 @@ def helicopter_enters(state: FteState, heli: Unit, where: Hex, altitude: str, re
     if heli.id not in state.units:
         state.units[heli.id] = heli
     heli.hex, heli.altitude = where, altitude
-    set_flag(heli, "entered_turn", state.turn)
+    heli.entered_turn = state.turn
     passengers = list(passengers)
     load = sum(p.men + load_count(state, p) for p in passengers)
     if load > heli.capacity:
@@ -302,9 +292,9 @@ def helicopter_enters(state: FteState, heli: Unit, where: Hex, altitude: str, re
             state.units[p.id] = p
         p.loaded_in, p.hex, p.concealed = heli.id, where, False
     if heli.role == "slick" and heli.player == "US" and passengers:
-        set_flag(heli, "brought_reinforcements", True)
+        heli.brought_reinforcements = True
     if heli.role == "hog":
-        set_flag(heli, "leaves_turn", state.turn + 3)
+        heli.leaves_turn = state.turn + 3
         res.add("F 15.0", f"the hog {heli.id} must leave by the end of turn {state.turn + 3}, three turns after "
                           "it entered", result=state.turn + 3)
     res.add("F 4.0", f"{heli.id} enters in {state.label(where)} at {altitude} level"
@@ -318,7 +308,7 @@ def departures_due(state: FteState) -> list[str]:
     after unloading, hogs, F 12.0, F 15.0; the Cobras of F 19.6 are tracked by ``state.cobras_leave``)."""
     out = []
     for u in sorted(state.on_map(), key=lambda x: x.id):
-        lt = flag(u, "leaves_turn")
+        lt = u.leaves_turn
         if lt is not None and lt <= state.turn and not u.downed:
             out.append(u.id)
     if state.cobras_leave is not None and state.cobras_leave <= state.turn:
@@ -429,7 +419,7 @@ def _transport(state: FteState, tid: str, rule: str, action: str) -> Unit:
     if t.broken:
         raise RuleViolation("F 7.4", f"{tid} is Broken: it may only " +
                             ("move to leave the map" if t.kind == "helicopter" else "Recover or Move"))
-    if flag(t, "move_only") and not (action == "Load" and state.readings.unload_slick_may_load_casualties):
+    if t.move_only and not (action == "Load" and state.readings.unload_slick_may_load_casualties):
         raise RuleViolation("F 15.0", f"{tid} unloaded reinforcements: it may only move")
     return t
 
@@ -452,13 +442,13 @@ def load(state: FteState, transport_id: str, res: Resolution, *, units: Iterable
     units, markers = list(units), list(markers)
     if not units and not markers:
         raise RuleViolation("F 14.0", "nothing to load")
-    if flag(t, "move_only") and units:
+    if t.move_only and units:
         raise RuleViolation("F 15.0", f"{transport_id} unloaded reinforcements: it may load only WIA/KIA markers")
     medevac = transport_id == state.medevac_unit
     if medevac:
         if units:
             raise RuleViolation("F 12.0", "only KIA and WIA markers may be loaded onto a medevac")
-        lf = flag(t, "loaded_from")
+        lf = t.loaded_from
         if lf is not None and lf != t.hex:
             raise RuleViolation("F 12.0", f"the medevac loaded in {state.label(lf)}; it loads from a single hex")
     if opfire_when not in ("before", "after"):
@@ -488,9 +478,9 @@ def load(state: FteState, transport_id: str, res: Resolution, *, units: Iterable
         res.add("F 14.0", f"the {m.kind} marker {mid} is loaded into {transport_id}")
     res.add("F 6.9", f"{transport_id} now holds {troops_aboard(state, t)} of {t.capacity} troops",
             result=troops_aboard(state, t))
-    if medevac and flag(t, "loaded_from") is None:
-        set_flag(t, "loaded_from", t.hex)
-        set_flag(t, "leaves_turn", state.turn + 1)
+    if medevac and t.loaded_from is None:
+        t.loaded_from = t.hex
+        t.leaves_turn = state.turn + 1
         res.add("F 12.0", f"the medevac has loaded: it must leave the map on turn {state.turn + 1}",
                 result=state.turn + 1)
     if opfire is not None and opfire_when == "after":
@@ -586,10 +576,10 @@ def unload(state: FteState, transport_id: str, res: Resolution, *, units: Iterab
             _detach(state, m)
             m.hex = t.hex
             res.add("F 15.0", f"the {m.kind} marker {mid} is unloaded into {state.label(t.hex)}")
-    if t.role == "slick" and t.player == "US" and flag(t, "brought_reinforcements") and units:
-        set_flag(t, "brought_reinforcements", False)
-        set_flag(t, "move_only", True)
-        set_flag(t, "leaves_turn", state.turn + 1)
+    if t.role == "slick" and t.player == "US" and t.brought_reinforcements and units:
+        t.brought_reinforcements = False
+        t.move_only = True
+        t.leaves_turn = state.turn + 1
         res.add("F 15.0", f"{transport_id} unloaded reinforcements: it may now only move, and must leave the map "
                           f"on turn {state.turn + 1}", result=state.turn + 1)
     if t.downed and troops_aboard(state, t) == 0:
@@ -603,4 +593,4 @@ def unload(state: FteState, transport_id: str, res: Resolution, *, units: Iterab
 
 __all__ = ["search", "recover", "destroy_cache", "request_medevac", "medevac_arrives", "helicopter_enters",
            "departures_due", "enforce_departures", "request_fire_mission", "check_fire_target", "load", "unload",
-           "troops_aboard", "edge_hexes", "clear_searching", "low_ammo_source", "flag"]
+           "troops_aboard", "edge_hexes", "clear_searching", "low_ammo_source"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..core import Resolution, implements
+from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
 from .state import PLAYERS, FteState
 from .units import Unit
@@ -205,15 +206,8 @@ def check_activation(state: FteState, player: str, how: str, unit_ids: Iterable[
 
 def _connected(state: FteState, units: list[Unit]) -> None:
     """Helicopters activated together must form one group in which each is adjacent to another (F 5.1)."""
-    seen = {units[0].id}
-    frontier = [units[0]]
-    while frontier:
-        u = frontier.pop()
-        for v in units:
-            if v.id not in seen and u.hex.is_adjacent(v.hex):
-                seen.add(v.id)
-                frontier.append(v)
-    apart = [u.id for u in units if u.id not in seen]
+    groups = connected_groups(units, lambda u: u.hex)
+    apart = [u.id for g in groups[1:] for u in g]
     if apart:
         raise RuleViolation("F 5.1", f"{', '.join(apart)} is not adjacent to the other helicopters of the group")
 
@@ -303,20 +297,9 @@ def activatable(state: FteState, player: str) -> list[Activation]:
     for u in sorted(ready, key=lambda u: u.id):
         out.append(check_activation(state, player, "unit", [u.id]))
     helis = [u for u in ready if u.kind == "helicopter"]
-    done: set[str] = set()
-    for h in helis:
-        if h.id in done:
-            continue
-        group, frontier = {h.id}, [h]
-        while frontier:
-            x = frontier.pop()
-            for y in helis:
-                if y.id not in group and x.hex.is_adjacent(y.hex):
-                    group.add(y.id)
-                    frontier.append(y)
-        done |= group
+    for group in connected_groups(helis, lambda u: u.hex):   # helicopters never share a hex (F 6.2)
         if len(group) > 1:
-            out.append(check_activation(state, player, "helicopters", sorted(group)))
+            out.append(check_activation(state, player, "helicopters", sorted(u.id for u in group)))
     if leaders_ok:
         for v in ready:
             if v.kind == "vehicle" and _carried_leader(state, v) is not None:

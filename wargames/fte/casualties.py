@@ -173,7 +173,8 @@ def drop_injury(state: FteState, unit_id: str, res: Resolution) -> CasualtyMarke
 
 # --------------------------------------------------------------------------- evacuation
 
-def _drop_all(state: FteState, u: Unit, where: Hex) -> None:
+def drop_all(state: FteState, u: Unit, where: Hex) -> None:
+    """Every marker a unit carries is left in ``where`` (the unit is gone or can no longer carry)."""
     for mid in list(u.carrying):
         m = state.casualties.get(mid)
         if m is not None:
@@ -276,7 +277,7 @@ def check_hex(state: FteState, where: Hex, res: Resolution) -> list[str]:
         if friends and all(u.role == "medic" for u in friends):
             for medic in friends:
                 medic.hex = None
-                _drop_all(state, medic, where)
+                drop_all(state, medic, where)
                 gone.append(medic.id)
                 res.add("F 17.1", f"the medic {medic.id} is alone with the enemy in {state.label(where)} and is "
                                   "eliminated", result=medic.id)

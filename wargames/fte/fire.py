@@ -11,13 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core import Hex, Resolution, implements
+from ..core import Hex, Resolution, implements, spiral
+from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
 from .charts import WEAPON_COLUMNS
 from .checks import Drm, marker_drms, roll_against, total, tq_check
+from .casualties import drop_all, place_marker
 from .concealment import concealment_drm, lose_concealment_if_seen, uncover
 from .sites import fort_drm, leave_hex, reveal_on_use, sapper_hit
 from .los import unit_sight
+from .movement import entry_problem, place_unit
 from .state import FteState
 from .units import CasualtyMarker, Unit, player
 
@@ -171,19 +174,17 @@ def check_fire(state: FteState, firers: list[Unit], target: Unit, *, observed: b
 
 def _check_combined_opfire(state: FteState, firers: list[Unit]) -> None:
     """Units combining opportunity fire must be in the same hex as, or adjacent to, a unit they combine with."""
-    linked = {firers[0].id}
-    changed = True
-    while changed:
-        changed = False
-        for u in firers:
-            if u.id not in linked and any(u.hex == v.hex or u.hex.is_adjacent(v.hex)
-                                          for v in firers if v.id in linked):
-                linked.add(u.id)
-                changed = True
-    apart = [u.id for u in firers if u.id not in linked]
-    if apart:
+    groups = combine_groups(state, [u.id for u in firers])
+    if len(groups) > 1:
+        apart = [uid for g in groups[1:] for uid in g]
         raise RuleViolation("F 21.0", f"{', '.join(apart)} is neither in the hex of nor adjacent to a unit it "
                                       "combines opportunity fire with")
+
+
+def combine_groups(state: FteState, ids: list[str]) -> list[list[str]]:
+    """Split units into groups that may combine opportunity fire: each unit in the hex of, or next to, another
+    unit of its group (F 21.0). The first unit's group comes first."""
+    return connected_groups(ids, lambda uid: state.unit(uid).hex)
 
 
 def observer_for(state: FteState, mortar: Unit, target: Unit) -> Unit | None:
@@ -290,19 +291,12 @@ def he_attack(state: FteState, target_id: str, rating: int, dice, res: Resolutio
 # --------------------------------------------------------------------------- effects (F 7.4)
 
 def _casualty(state: FteState, unit: Unit, kind: str, res: Resolution, at: Hex) -> CasualtyMarker:
-    m = CasualtyMarker(state.new_id(kind), kind, unit.side, at)
-    state.casualties[m.id] = m
-    res.add("F 7.5.1", f"a {kind} marker ({m.id}) is placed in {state.label(at)}", marker=m.id)
-    return m
+    return place_marker(state, kind, unit.side, at, res, "F 7.5.1")
 
 
 def _remove(state: FteState, unit: Unit, res: Resolution, rule: str, why: str) -> None:
     """Take a unit off the map; casualty markers it carried stay in its hex."""
-    for cid in unit.carrying:
-        c = state.casualties.get(cid)
-        if c:
-            c.carried_by, c.hex = None, unit.hex
-    unit.carrying = []
+    drop_all(state, unit, unit.hex)
     res.add(rule, f"{unit.id} is removed from play: {why}", unit=unit.id)
     leave_hex(state, unit)
     unit.hex = None
@@ -460,16 +454,14 @@ def _suppress_machine(u: Unit, res: Resolution, rule: str) -> str:
 
 
 def _landing_hex(state: FteState, u: Unit, reach: int) -> Hex | None:
-    """The nearest hex within reach where a helicopter may be at ground level (not jungle or hamlet, no other
-    helicopter); ties go to the lowest label. The owner's choice is read as the nearest such hex."""
-    from ..core import spiral
+    """The nearest hex within reach where a helicopter may be at ground level (not jungle or hamlet; stacking
+    and enemy hexes as for any entry, F 6.2); ties go to the lowest label. The owner's choice is read as the
+    nearest such hex."""
     options = []
     for h in spiral(u.hex, reach):
         if h not in state.map or state.charts.tec.value(state.map.terrain(h), "helicopter_ground") is None:
             continue
-        if any(v.kind == "helicopter" and not v.destroyed and v.id != u.id for v in state.units_at(h)):
-            continue
-        if state.enemies_at(h, u):
+        if h != u.hex and entry_problem(state, [u], h)[0]:
             continue
         options.append((u.hex.distance(h), state.label(h), h))
     return min(options)[2] if options else None
@@ -486,28 +478,15 @@ def retreat_options(state: FteState, u: Unit, away_from: Hex | None) -> list[lis
         if not _retreat_step_ok(state, u, start, a, away_from):
             continue
         for b in state.map.neighbors(a):
-            if b != start and _retreat_step_ok(state, u, a, b, away_from) and _may_stop_in(state, u, b):
+            if b != start and _retreat_step_ok(state, u, a, b, away_from):
                 paths.append([a, b])
     return paths
 
 
-def _may_stop_in(state: FteState, u: Unit, h: Hex) -> bool:
-    """Stacking where a retreat ends (F 6.2): at most two vehicles or one helicopter; no civilians with
-    NVA/VC infantry."""
-    here = [v for v in state.units_at(h) if v.id != u.id]
-    if u.kind == "vehicle" and sum(v.kind == "vehicle" for v in here) >= 2:
-        return False
-    if u.kind == "helicopter" and any(v.kind == "helicopter" and not v.destroyed for v in here):
-        return False
-    if u.role == "civilians" and any(v.player == "NVA/VC" and v.infantry and v.role != "civilians" for v in here):
-        return False
-    if u.player == "NVA/VC" and u.infantry and u.role != "civilians" and any(v.role == "civilians" for v in here):
-        return False
-    return True
-
-
 def _retreat_step_ok(state: FteState, u: Unit, frm: Hex, to: Hex, away_from: Hex | None) -> bool:
-    if state.enemies_at(to, u) and not all(e.role == "medic" for e in state.enemies_at(to, u)):
+    """A retreat step: a hex the unit may enter (movement's stacking and enemy-hex test, F 6.2) and whose terrain
+    its class may enter, farther from the unit that broke it."""
+    if entry_problem(state, [u], to)[0]:
         return False
     move_class = {"infantry": "infantry", "vehicle": "vehicle"}.get(u.kind, "helicopter_ground")
     if state.charts.tec.value(state.map.terrain(to), move_class) is None:
@@ -542,7 +521,6 @@ def retreat(state: FteState, unit_id: str, away_from: Hex | None, dice, res: Res
             state.award(by, "enemy_kia", res, "F 7.4")
         return False
     start = u.hex
-    from .movement import place_unit
     for h in path:
         place_unit(state, u, h)
         res.add("F 7.4", f"{u.id} retreats into {state.label(h)}", unit=u.id, hex=state.label(h))

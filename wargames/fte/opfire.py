@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .checks import tq_check
-from .fire import FireOutcome, fire
+from .fire import FireOutcome, combine_groups, fire, fire_distance
 from .los import unit_sight
 from .state import FteState
 
@@ -27,7 +27,7 @@ def eligible_opfirers(state: FteState, target_id: str, *, retreating: bool = Fal
             continue
         if not unit_sight(state, u, target, fire=True, mortar=u.role == "mortar"):
             continue
-        if u.range is not None and u.hex.distance(target.hex) > 2 * u.range:
+        if u.range is not None and fire_distance(state, u.hex, target) > 2 * u.range:
             continue
         out.append(u.id)
     return out
@@ -78,26 +78,6 @@ def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice
         if decisive is None and ended_activation(last):
             decisive = last
     return decisive or last
-
-
-def combine_groups(state: FteState, ids: list[str]) -> list[list[str]]:
-    """Split the units that passed into groups that may combine: each unit in the hex of, or next to, another
-    unit of its group (F 21.0). The first unit's group comes first; order is kept inside each group."""
-    groups: list[list[str]] = []
-    left = list(ids)
-    while left:
-        group = [left.pop(0)]
-        grew = True
-        while grew:
-            grew = False
-            for uid in list(left):
-                h = state.unit(uid).hex
-                if any(h == state.unit(g).hex or h.is_adjacent(state.unit(g).hex) for g in group):
-                    group.append(uid)
-                    left.remove(uid)
-                    grew = True
-        groups.append(group)
-    return groups
 
 
 def ended_activation(out: FireOutcome | None) -> bool:

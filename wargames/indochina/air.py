@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
-from ..core.charts import parse_column_label, parse_provenance, read_data_file, require
+from ..core.charts import (Constraint, failed_constraints, parse_column_label, parse_provenance, read_data_file,
+                           require)
 from ..core.errors import DataError, RuleViolation
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -320,14 +321,6 @@ def default_table() -> BombardmentTable:
 
 # --------------------------------------------------------------------------- constraints (catalog B3.2)
 
-@dataclass(frozen=True)
-class Constraint:
-    id: str
-    source: str
-    text: str
-    check: Callable[[BombardmentTable], bool]
-
-
 def _strike_cells(t: BombardmentTable):
     return [c.value for line in t.lines for c in line.cells.values()]
 
@@ -408,16 +401,7 @@ CONSTRAINTS: list[Constraint] = [
 
 def check_constraints(table: BombardmentTable | None = None) -> list[str]:
     """The ids of the constraints this table breaks (empty when all hold)."""
-    t = table or default_table()
-    failed = []
-    for c in CONSTRAINTS:
-        try:
-            ok = c.check(t)
-        except (KeyError, IndexError, ValueError):
-            ok = False
-        if not ok:
-            failed.append(c.id)
-    return failed
+    return failed_constraints(CONSTRAINTS, table or default_table())
 
 
 # --------------------------------------------------------------------------- the target and the strike

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..core import Dice, Provenance, Resolution, implements
-from ..core.charts import parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .mobilization import COSTLY_TERRAIN, FESA
@@ -482,14 +482,6 @@ def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = N
 
 # =========================================================================== constraints
 
-@dataclass(frozen=True)
-class Constraint:
-    id: str
-    source: str
-    text: str
-    check: Callable[[AssistanceTable, AssistanceTable, dict[str, ChartRow]], bool]
-
-
 def _row(chart, name, **want) -> bool:
     r = chart.get(name)
     return r is not None and all(getattr(r, k) == v for k, v in want.items()) and not r.provenance.reconstructed
@@ -560,14 +552,5 @@ CONSTRAINTS: list[Constraint] = [
 def check_constraints(us: AssistanceTable | None = None, chinese: AssistanceTable | None = None,
                       chart: dict[str, ChartRow] | None = None) -> list[str]:
     """The ids of the constraints these charts break (empty when all hold)."""
-    us, chinese, chart = us or load_assistance(Side.FEF), chinese or load_assistance(Side.COMMUNIST), \
-        chart or load_full_chart()
-    failed = []
-    for c in CONSTRAINTS:
-        try:
-            ok = c.check(us, chinese, chart)
-        except (KeyError, ValueError, AttributeError):
-            ok = False
-        if not ok:
-            failed.append(c.id)
-    return failed
+    return failed_constraints(CONSTRAINTS, us or load_assistance(Side.FEF), chinese or load_assistance(Side.COMMUNIST),
+                              chart or load_full_chart())

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from ..core import Provenance, Resolution, implements
-from ..core.charts import parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .political import PoliticalPoints
@@ -218,14 +218,6 @@ def score_cities(points: PoliticalPoints, holdings: dict[Side, Holdings], phase:
 
 # --------------------------------------------------------------------------- constraints
 
-@dataclass(frozen=True)
-class Constraint:
-    id: str
-    source: str
-    text: str
-    check: Callable[[PoliticalTable], bool]
-
-
 def _sizes_monotone(t: PoliticalTable) -> bool:
     for (side, group, _), _a in t.eliminations.items():
         e = {c: t.eliminations[(side, group, c)] for c in CATEGORIES}
@@ -267,13 +259,4 @@ CONSTRAINTS: list[Constraint] = [
 
 def check_constraints(table: PoliticalTable | None = None) -> list[str]:
     """The ids of the constraints this table breaks (empty when all hold)."""
-    table = table or load_political_table()
-    failed = []
-    for c in CONSTRAINTS:
-        try:
-            ok = c.check(table)
-        except (KeyError, ValueError):
-            ok = False
-        if not ok:
-            failed.append(c.id)
-    return failed
+    return failed_constraints(CONSTRAINTS, table or load_political_table())

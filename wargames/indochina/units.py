@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from ..core import Hex, implements
 from ..core.errors import DataError
+from ..core.state import CounterState
 from .combat import Side
 
 # The unit types of 2.31, alphabetically.
@@ -65,19 +66,11 @@ def default_class(side: Side, unit_type: str) -> str:
 
 
 @dataclass
-class UnitState:
+class UnitState(CounterState):
     counter: Counter
     hex: Hex | None = None
     disrupted: bool = False
     eliminated: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.counter.id
-
-    @property
-    def side(self) -> Side:
-        return self.counter.side
 
     @property
     def strength(self) -> int:

@@ -73,7 +73,6 @@ class AssaultRun:
     pending: list[tuple[str, str, Hex, str]] = field(default_factory=list)  # (target, effect, away_from, by)
     rounds: list[list[Attack]] = field(default_factory=list)
     result: str | None = None
-    start_casualties: int = 0
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -136,7 +135,6 @@ class AssaultRun:
     def _start(self, dice) -> None:
         """Check eligibility; the assaulting units lose concealment (F 8.0)."""
         check_assault(self.state, self.plan)
-        self.start_casualties = len(self.state.casualties)
         s, res = self.state, self.res
         res.add("F 8.0", f"{', '.join(self.plan.attackers)} assault {self.plan.target}, held by "
                          f"{', '.join(u.id for u in self.defenders())}")

@@ -48,14 +48,6 @@ class FireOutcome:
         """The highest natural roll that hits (a 1 always hits and a 10 always misses)."""
         return max(1, min(9, self.rating - total(list(self.drms))))
 
-    def summary(self) -> str:
-        if self.roll is None:
-            return "no roll"
-        if not self.hit:
-            return f"needs {self.need}, rolls {self.roll}: miss"
-        return f"needs {self.need}, rolls {self.roll}: hit; effect {self.effect_roll} -> {self.effect}" + \
-            (f" (applied: {self.applied})" if self.applied and self.applied != self.effect else "")
-
 
 # --------------------------------------------------------------------------- range and DRMs
 

@@ -28,6 +28,17 @@ class Dice(Protocol):
         """
 
 
+class DiceError(DataError):
+    """Dice that cannot be used: a face that no die of that size has, or a script that is too short or too long."""
+
+
+def check_face(value, sides: int, source: str, where: str) -> int:
+    """The one place where a die's face is checked: a whole number from 1 to ``sides``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
+        raise DiceError(source, where, f"{value!r} is not a roll of a d{sides}")
+    return value
+
+
 @dataclass
 class RandomDice:
     """Seeded pseudo-random dice; ``rolls`` keeps (sides, value, why) for replay."""
@@ -42,6 +53,15 @@ class RandomDice:
         value = self._rng.randint(1, sides)
         self.rolls.append((sides, value, why))
         return value
+
+    def getstate(self):
+        """The generator's state, so a refused or undone action can put the dice back as they were."""
+        return self._rng.getstate(), len(self.rolls)
+
+    def setstate(self, state) -> None:
+        rng, n = state
+        self._rng.setstate(rng)
+        del self.rolls[n:]
 
     def script(self) -> list[int]:
         """The values rolled so far, ready for :class:`ScriptedDice`."""
@@ -64,10 +84,8 @@ class ScriptedDice:
     def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
         where = f"roll {self.used + 1}" + (f" ({why})" if why else "")
         if self.used >= len(self.script):
-            raise DataError(self.source, where, f"the script of {len(self.script)} rolls has run out")
-        value = self.script[self.used]
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
-            raise DataError(self.source, where, f"{value!r} is not a roll of a d{sides}")
+            raise DiceError(self.source, where, f"the script of {len(self.script)} rolls has run out")
+        value = check_face(self.script[self.used], sides, self.source, where)
         self.used += 1
         self.log.append((sides, value, why))
         return value
@@ -78,7 +96,7 @@ class ScriptedDice:
 
     def finish(self) -> None:
         if self.remaining:
-            raise DataError(self.source, f"roll {self.used + 1}",
+            raise DiceError(self.source, f"roll {self.used + 1}",
                             f"{len(self.remaining)} scripted roll(s) were never used: {self.remaining}")
 
     def __enter__(self) -> "ScriptedDice":
@@ -90,7 +108,8 @@ class ScriptedDice:
 
 
 class RecordingDice:
-    """Wraps dice and keeps every value they return, for an action-and-dice history that replays."""
+    """Wraps dice, checks every face they return (:func:`check_face`) and keeps the values, for an
+    action-and-dice history that replays."""
 
     def __init__(self, dice, missing: Exception | None = None):
         self.dice = dice
@@ -100,6 +119,12 @@ class RecordingDice:
     def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
         if self.dice is None:
             raise self.missing or DataError("dice", why or "roll", "this action rolls dice; pass a dice object")
-        value = self.dice.roll(sides, why, classes)
+        try:
+            value = self.dice.roll(sides, why, classes)
+        except DiceError:
+            raise
+        except DataError as e:
+            raise DiceError(e.file, e.field, e.reason) from None
+        check_face(value, sides, type(self.dice).__name__, f"roll {len(self.values) + 1}" + (f" ({why})" if why else ""))
         self.values.append(value)
         return value

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -37,6 +39,55 @@ class Section:
 
 _IMPLEMENTATIONS: dict[str, list[str]] = defaultdict(list)
 
+# "Reached in play": while a recorder is on (see :func:`reaching`), a profile hook notes the rule ids of
+# every registered function (for a class, its ``__init__``) that runs. Off, it costs nothing.
+_REACHED: list[set[str]] = []
+_CODES: dict[object, tuple[str, ...]] = {}
+
+
+def _profile(frame, event, arg) -> None:
+    if event == "call":
+        ids = _CODES.get(frame.f_code)
+        if ids is not None:
+            _REACHED[-1].update(ids)
+
+
+@contextmanager
+def reaching():
+    """Collect the rule ids whose registered code runs inside the block (yields the set).
+
+    Blocks nest: :meth:`wargames.core.game.Game.apply` opens one per action and hands its rules to the
+    enclosing block only when the action is carried out, so refused actions and legality probes do not count.
+    """
+    found: set[str] = set()
+    _REACHED.append(found)
+    if len(_REACHED) == 1:
+        previous = sys.getprofile()
+        sys.setprofile(_profile)
+    try:
+        yield found
+    finally:
+        _REACHED.pop()
+        if not _REACHED:
+            sys.setprofile(previous)
+
+
+def recording() -> bool:
+    return bool(_REACHED)
+
+
+def note_reached(rule_ids: Iterable[str]) -> None:
+    """Add rule ids to the innermost open recorder (a carried-out action hands its rules outwards)."""
+    if _REACHED:
+        _REACHED[-1].update(rule_ids)
+
+
+def _code_of(obj):
+    target = obj.__init__ if isinstance(obj, type) else obj
+    while hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    return getattr(target, "__code__", None)
+
 
 def implements(*rule_ids: str) -> Callable:
     """Decorator: record that the decorated function or class implements these rule ids."""
@@ -48,6 +99,9 @@ def implements(*rule_ids: str) -> Callable:
         for rid in rule_ids:
             if name not in _IMPLEMENTATIONS[rid]:
                 _IMPLEMENTATIONS[rid].append(name)
+        code = _code_of(obj)
+        if code is not None:
+            _CODES[code] = tuple(dict.fromkeys(_CODES.get(code, ()) + tuple(rule_ids)))
         existing = getattr(obj, "__rules__", ())
         try:
             obj.__rules__ = tuple(existing) + tuple(rule_ids)

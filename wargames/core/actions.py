@@ -1,0 +1,83 @@
+"""Actions: frozen dataclasses with a stable text form, as python-chess's ``Move.uci()`` / ``Move.from_uci``.
+
+``str(action)`` is the verb (the class name in snake case) followed by ``field=value`` for every field
+whose value differs from its default; values are JSON, with tuples written as lists. :func:`parse_action`
+is its inverse for a given set of action classes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Iterable
+
+from .errors import DataError
+
+
+def verb(cls: type) -> str:
+    """``EndMoves`` -> ``end_moves``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+class Action:
+    """Base of every game's actions (each a frozen dataclass). Its ``str`` is its text form."""
+
+    def __str__(self) -> str:
+        parts = [verb(type(self))]
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.default is not dataclasses.MISSING and value == f.default:
+                continue
+            parts.append(f"{f.name}={json.dumps(_jsonable(value), ensure_ascii=False, separators=(',', ':'))}")
+        return " ".join(parts)
+
+
+_DECODER = json.JSONDecoder()
+_FIELD = re.compile(r"\s+([a-z_][a-z0-9_]*)=")
+
+
+def parse_action(text: str, classes: Iterable[type], source: str = "action text") -> Action:
+    """The action whose text form is ``text``; a malformed text raises :class:`DataError` saying why."""
+    if not isinstance(text, str):
+        raise DataError(source, "text", f"an action's text form is a string, not {type(text).__name__}")
+    by_verb = {verb(c): c for c in classes}
+    text = text.strip()
+    head = re.match(r"[a-z_]+", text)
+    if head is None or head.group(0) not in by_verb:
+        name = head.group(0) if head else text[:20]
+        raise DataError(source, text, f"{name!r} is not an action; the actions are {', '.join(sorted(by_verb))}")
+    cls = by_verb[head.group(0)]
+    names = {f.name for f in dataclasses.fields(cls)}
+    values: dict[str, Any] = {}
+    pos = head.end()
+    while pos < len(text):
+        m = _FIELD.match(text, pos)
+        if m is None:
+            raise DataError(source, text, f"expected ' field=value' at character {pos + 1}")
+        name = m.group(1)
+        if name not in names:
+            raise DataError(source, text, f"{cls.__name__} has no field {name!r}; its fields are "
+                                          f"{', '.join(sorted(names)) or 'none'}")
+        if name in values:
+            raise DataError(source, text, f"the field {name!r} is given twice")
+        try:
+            value, pos = _DECODER.raw_decode(text, m.end())
+        except json.JSONDecodeError as e:
+            raise DataError(source, text, f"the value of {name!r} is not JSON: {e.msg}") from None
+        values[name] = _tuples(value)
+    try:
+        return cls(**values)
+    except TypeError as e:
+        raise DataError(source, text, str(e)) from None

@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterable
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
-from .casualties import _attach, _detach, leave_map, load_count, marker, marker_hex
+from .casualties import attach, detach, leave_map, load_count, marker, marker_hex
+from .casualties import pick_up as pick_up_marker, transfer as transfer_marker
 from .charts import FireMissionResult
 from .checks import Drm, tq_check
 from .concealment import lose_concealment_if_seen, strip_on_load
@@ -105,7 +106,6 @@ def recover(state: FteState, uid: str, res: Resolution, *, pick_up: str | None =
     Suppressed; a Broken vehicle or helicopter stays Broken), sheds Low Ammo where F 19.2 allows it, and may
     pick up one casualty marker lying in its hex or hand one it carries to another infantry unit there.
     Returns what changed."""
-    from .casualties import pick_up as _pick, transfer as _give
     u = _actor(state, uid, "F 10.0", "Recover")
     clear_searching(u, res)
     done = []
@@ -138,11 +138,11 @@ def recover(state: FteState, uid: str, res: Resolution, *, pick_up: str | None =
     if pick_up is not None and transfer is not None:
         raise RuleViolation("F 10.0", "a Recover action picks up one marker or hands one over, not both")
     if pick_up is not None:
-        _pick(state, uid, pick_up, res)
+        pick_up_marker(state, uid, pick_up, res)
         done.append(f"picked up {pick_up}")
     if transfer is not None:
         mid, to = transfer
-        _give(state, uid, mid, to, res)
+        transfer_marker(state, uid, mid, to, res)
         done.append(f"handed {mid} to {to}")
     res.result = done
     return done
@@ -474,7 +474,7 @@ def load(state: FteState, transport_id: str, res: Resolution, *, units: Iterable
         m = marker(state, mid)
         if m.carried_by in units:
             continue                       # it travels with its carrier
-        _attach(state, m, t)
+        attach(state, m, t)
         res.add("F 14.0", f"the {m.kind} marker {mid} is loaded into {transport_id}")
     res.add("F 6.9", f"{transport_id} now holds {troops_aboard(state, t)} of {t.capacity} troops",
             result=troops_aboard(state, t))
@@ -570,10 +570,10 @@ def unload(state: FteState, transport_id: str, res: Resolution, *, units: Iterab
             cu = state.unit(who)
             if load_count(state, cu) + 1 > cu.carry_limit:
                 raise RuleViolation("F 7.5.2", f"{who} cannot carry another marker")
-            _attach(state, m, cu)
+            attach(state, m, cu)
             res.add("F Clarifications", f"the {m.kind} marker {mid} comes off {transport_id} carried by {who}")
         else:
-            _detach(state, m)
+            detach(state, m)
             m.hex = t.hex
             res.add("F 15.0", f"the {m.kind} marker {mid} is unloaded into {state.label(t.hex)}")
     if t.role == "slick" and t.player == "US" and t.brought_reinforcements and units:

@@ -70,13 +70,13 @@ def place_marker(state: FteState, kind: str, side: str, where: Hex, res: Resolut
     return m
 
 
-def _attach(state: FteState, m: CasualtyMarker, carrier: Unit) -> None:
-    _detach(state, m)
+def attach(state: FteState, m: CasualtyMarker, carrier: Unit) -> None:
+    detach(state, m)
     m.carried_by, m.hex = carrier.id, unit_hex(state, carrier)
     carrier.carrying.append(m.id)
 
 
-def _detach(state: FteState, m: CasualtyMarker) -> None:
+def detach(state: FteState, m: CasualtyMarker) -> None:
     if m.carried_by is not None:
         holder = state.units.get(m.carried_by)
         if holder is not None and m.id in holder.carrying:
@@ -110,7 +110,7 @@ def carry_new(state: FteState, mid: str, carrier_id: str, res: Resolution) -> No
     if m.carried_by is not None or m.hex != u.hex:
         raise RuleViolation("F 7.5.2", f"{carrier_id} is not in the hex of {mid}, or {mid} is already carried")
     _check_carrier(state, u, m, "F 7.5.2")
-    _attach(state, m, u)
+    attach(state, m, u)
     res.add("F 7.5.2", f"{carrier_id} takes up the new {m.kind} marker {mid} at once", result=mid)
 
 
@@ -123,7 +123,7 @@ def pick_up(state: FteState, unit_id: str, mid: str, res: Resolution) -> None:
     if m.hex != u.hex:
         raise RuleViolation("F 7.5.2", f"{mid} is not in {unit_id}'s hex")
     _check_carrier(state, u, m, "F 7.5.2")
-    _attach(state, m, u)
+    attach(state, m, u)
     res.add("F 7.5.2", f"{unit_id} picks up the {m.kind} marker {mid} "
                        f"(now carries {load_count(state, u)} of {u.carry_limit})", result=mid)
 
@@ -138,7 +138,7 @@ def transfer(state: FteState, from_id: str, mid: str, to_id: str, res: Resolutio
     if from_id == to_id or taker.hex != giver.hex or not giver.on_map:
         raise RuleViolation("F 7.5.2", f"{to_id} must be another unit in {from_id}'s hex")
     _check_carrier(state, taker, m, "F 7.5.2")
-    _attach(state, m, taker)
+    attach(state, m, taker)
     res.add("F 7.5.2", f"{from_id} hands the {m.kind} marker {mid} to {to_id}", result=mid)
 
 
@@ -151,7 +151,7 @@ def drop(state: FteState, unit_id: str, mid: str, res: Resolution) -> None:
         raise RuleViolation("F 7.5.2", f"{unit_id} does not carry {mid}")
     if not u.on_map:
         raise RuleViolation("F 7.5.2", f"{unit_id} is loaded; markers are unloaded with the transport (F 15.0)")
-    _detach(state, m)
+    detach(state, m)
     m.hex = u.hex
     res.add("F 7.5.2", f"{unit_id} drops the {m.kind} marker {mid} in {state.label(u.hex)}", result=mid)
 
@@ -178,7 +178,7 @@ def drop_all(state: FteState, u: Unit, where: Hex) -> None:
     for mid in list(u.carrying):
         m = state.casualties.get(mid)
         if m is not None:
-            _detach(state, m)
+            detach(state, m)
             m.hex = where
 
 
@@ -186,7 +186,7 @@ def drop_all(state: FteState, u: Unit, where: Hex) -> None:
 def evacuate_marker(state: FteState, mid: str, res: Resolution) -> int:
     """Score and remove one evacuated marker: the owning player gains the chart's points (F 7.5.3)."""
     m = marker(state, mid)
-    _detach(state, m)
+    detach(state, m)
     del state.casualties[mid]
     return state.award(m.player, EVACUATION_EVENT[m.kind], res, "F 7.5.3")
 
@@ -360,7 +360,7 @@ def check_wia(state: FteState, mid: str, dice, res: Resolution) -> str:
     elif verdict == "RTD":
         res.add("F 17.0", f"{m.player} WIA {mid} returns to duty and is removed", arithmetic=f"{arith} <= 2",
                 result="RTD", marker=mid, roll=roll)
-        _detach(state, m)
+        detach(state, m)
         del state.casualties[mid]
         state.award(m.player, "rtd", res, "F 17.0")
     else:
@@ -382,5 +382,5 @@ def check_casualties(state: FteState, dice, res: Resolution, players: tuple[str,
 
 
 __all__ = ["CASUALTY_KINDS", "unit_hex", "marker_hex", "carried", "load_count", "place_marker", "carry_new",
-           "pick_up", "transfer", "drop", "drop_injury", "evacuate_marker", "leave_map", "check_hex", "check_all",
+           "pick_up", "transfer", "attach", "detach", "drop", "drop_injury", "evacuate_marker", "leave_map", "check_hex", "check_all",
            "casualty_result", "medic_with", "check_wia", "check_casualties", "player"]

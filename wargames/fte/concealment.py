@@ -14,6 +14,7 @@ from ..core import Resolution, implements
 from ..core.errors import DataError, RuleViolation
 from .checks import Drm, tq_check
 from .los import sees
+from .sites import leave_hex
 from .state import PLAYERS, FteState
 from .units import Unit
 
@@ -58,7 +59,6 @@ def uncover(state: FteState, unit: Unit, res: Resolution, rule: str, why: str) -
         return
     unit.concealed = False
     if unit.role == "dummy":
-        from .special import remove_dummy  # special imports this module
         res.add(rule, f"{unit.id} loses its Concealed marker ({why}) and turns out to be a dummy",
                 result=False, unit=unit.id)
         remove_dummy(state, unit, res)
@@ -206,6 +206,19 @@ def public_view(state: FteState, unit: Unit, viewer: str) -> dict:
     return {"id": unit.id, "side": unit.side, "role": unit.role, "hex": where, "status": unit.status()}
 
 
+
+@implements("F 22.0")
+def remove_dummy(state: FteState, unit: Unit, res: Resolution) -> None:
+    """A dummy that is no longer concealed is removed from the game (F 22.0), with no points for anyone."""
+    if unit.role != "dummy":
+        raise DataError("state", unit.id, "is not a dummy unit")
+    where = state.label(unit.hex) if unit.hex is not None else "off map"
+    leave_hex(state, unit)
+    unit.hex = None
+    unit.concealed = False
+    res.add("F 22.0", f"dummy {unit.id} in {where} is removed from the game", result="removed", unit=unit.id)
+
+
 __all__ = ["CONCEALED_DRM", "REVEALING_ACTIONS", "watchers", "concealment_drm", "uncover", "lose_concealment_if_seen",
            "reveal", "strip_on_load", "conceal_reinforcement", "cannot_conceal", "concealment_drms",
-           "try_to_conceal", "concealment_phase", "public_view"]
+           "try_to_conceal", "concealment_phase", "public_view", "remove_dummy"]

@@ -20,7 +20,7 @@ from .casualties import drop_all, place_marker
 from .concealment import concealment_drm, lose_concealment_if_seen, uncover
 from .sites import fort_drm, leave_hex, reveal_on_use, sapper_hit
 from .los import unit_sight
-from .movement import entry_problem, place_unit
+from .placement import entry_problem, place_unit
 from .state import FteState
 from .units import CasualtyMarker, Unit, player
 

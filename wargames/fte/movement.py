@@ -14,9 +14,11 @@ from typing import Callable, Iterable, Sequence
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .casualties import check_hex
+from .casualties import check_hex, leave_map
+from .concealment import lose_concealment_if_seen, uncover
 from .checks import Drm, tq_check
 from .state import FteState
+from .placement import entry_problem, map_edge, place_unit
 from .terrain import is_slope, move_cost
 from .traps import trigger_booby_trap
 from .units import Unit
@@ -105,44 +107,6 @@ def _mp(x) -> str:
 
 # --------------------------------------------------------------------------- stacking and entry
 
-@implements("F 6.2")
-def entry_problem(state: FteState, movers: Sequence[Unit], h: Hex) -> tuple[str, str]:
-    """Why the movers may not enter (or stand in) hex h, as (rule, reason); ("", "") if they may.
-
-    Never a hex holding an enemy unit, even a concealed one, unless every enemy there is a Medic (F 6.2,
-    F 17.1) or Civilians (a US unit may enter their hex, F 28.0); casualty markers never block. At most two
-    vehicles or one (not destroyed) helicopter; Civilians never with NVA/VC infantry (F 6.2).
-    """
-    if h not in state.map:
-        return "F 1.2", "that hex has no dot: it is out of play"
-    ids = {u.id for u in movers}
-    me = movers[0].player
-    here = [u for u in state.units_at(h) if u.id not in ids]
-    enemies = [u for u in here if u.player != me]
-    blocking = [u for u in enemies if u.role not in ("medic", "civilians")]
-    if blocking:
-        hidden = " (concealed)" if any(u.concealed for u in blocking) else ""
-        return "F 6.2", (f"{state.label(h)} holds the enemy unit {blocking[0].id}{hidden}; only a hex whose "
-                         "enemies are all Medics (or Civilians) may be entered")
-    vehicles = sum(u.kind == "vehicle" for u in here) + sum(u.kind == "vehicle" for u in movers)
-    if vehicles > 2:
-        return "F 6.2", f"{state.label(h)} would hold {vehicles} vehicles; the limit is 2"
-    helis = sum(u.kind == "helicopter" and not u.destroyed for u in here) + sum(u.kind == "helicopter" for u in movers)
-    if helis > 1:
-        return "F 6.2", f"{state.label(h)} would hold {helis} helicopters; the limit is 1 (destroyed ones do not count)"
-    nva_inf = lambda u: u.player == "NVA/VC" and u.kind == "infantry" and u.role != "civilians"  # noqa: E731
-    if any(u.role == "civilians" for u in movers) and any(nva_inf(u) for u in here):
-        return "F 6.2", f"Civilians may never stack with NVA/VC infantry ({state.label(h)})"
-    if any(nva_inf(u) for u in movers) and any(u.role == "civilians" for u in here):
-        return "F 6.2", f"NVA/VC infantry may never stack with Civilians ({state.label(h)})"
-    return "", ""
-
-
-def map_edge(state: FteState, h: Hex) -> bool:
-    """A hex from which a unit can step off the map: one of its neighbours has no dot."""
-    return any(n not in state.map for n in h.neighbors())
-
-
 # --------------------------------------------------------------------------- transport
 
 @implements("F 6.9", "F 7.5.2")
@@ -187,31 +151,11 @@ def _lab(state: FteState, h: Hex) -> str:
         return str(h)
 
 
-def place_unit(state: FteState, u: Unit, h: Hex) -> None:
-    """Put a unit in hex h with what it carries and what is loaded in it (leaving any bunker or foxholes)."""
-    from .sites import leave_hex
-    leave_hex(state, u)
-    u.hex = h
-    for cid in u.carrying:
-        if cid in state.casualties:
-            state.casualties[cid].hex = h
-    for v in state.units.values():
-        if v.loaded_in == u.id:
-            v.hex = h
-            for cid in v.carrying:
-                if cid in state.casualties:
-                    state.casualties[cid].hex = h
-    for m in state.casualties.values():
-        if m.carried_by == u.id:
-            m.hex = h
-
-
 @implements("F 6.1")
 def concealment_on_entry(state: FteState, movers: Sequence[Unit], h: Hex, res: Resolution) -> list[str]:
     """A concealed mover that has just entered h loses its concealment if a Visible enemy unit (not Civilians)
     sees it there (F 6.1; the test itself is :func:`wargames.fte.concealment.lose_concealment_if_seen`,
     F 18.1). A dummy that loses it is removed (F 22.0). Returns the ids that lost it."""
-    from .concealment import lose_concealment_if_seen
     lost = []
     for u in movers:
         if u.concealed and lose_concealment_if_seen(state, u, res, "F 6.1", "move"):
@@ -458,7 +402,6 @@ def _stealthy_check(state: FteState, movers: Sequence[Unit], to: Hex, dice, res:
             if mod else []
         ok = tq_check(state, u, dice, res, "F 6.7", f"stealthy movement into {state.label(to)}", extra)
         if not ok:
-            from .concealment import uncover     # removes a dummy (F 22.0)
             uncover(state, u, res, "F 6.7", f"its stealthy check failed; it still moves into {state.label(to)}")
         else:
             res.add("F 6.7", f"{u.id} keeps its concealment", unit=u.id)
@@ -510,7 +453,6 @@ def _leave_map(state: FteState, movers: Sequence[Unit], res: Resolution) -> None
     """Units step off the map. Whatever casualties go with them are evacuated and scored by
     :func:`wargames.fte.casualties.leave_map` (F 7.5.3); a unit with nothing to evacuate (leaving under a
     scenario rule) is simply gone."""
-    from .casualties import leave_map
     for u in movers:
         if u.kind != "infantry" or u.carrying or u.injury:
             leave_map(state, u.id, res)

@@ -17,7 +17,7 @@ from typing import Iterable
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
 from .checks import Drm, tq_check
-from .concealment import uncover
+from .concealment import remove_dummy, uncover
 from .sites import leave_hex, owner, reveal_site
 from .state import FteState
 from .units import Unit
@@ -34,17 +34,6 @@ def _off_map(state: FteState, unit: Unit) -> None:
 
 
 # --------------------------------------------------------------------------- dummies
-
-@implements("F 22.0")
-def remove_dummy(state: FteState, unit: Unit, res: Resolution) -> None:
-    """A dummy that is no longer concealed is removed from the game (F 22.0), with no points for anyone."""
-    if unit.role != "dummy":
-        raise DataError("state", unit.id, "is not a dummy unit")
-    where = state.label(unit.hex) if unit.hex is not None else "off map"
-    _off_map(state, unit)
-    unit.concealed = False
-    res.add("F 22.0", f"dummy {unit.id} in {where} is removed from the game", result="removed", unit=unit.id)
-
 
 def _check_step(state: FteState, unit: Unit, dest: Hex) -> None:
     if not unit.on_map:

@@ -8,6 +8,7 @@ the enemy a chance at opportunity fire (an injected callback; F 21.0 lives in th
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from heapq import heappop, heappush
 from typing import Callable, Iterable, Sequence
@@ -163,27 +164,64 @@ def concealment_on_entry(state: FteState, movers: Sequence[Unit], h: Hex, res: R
     return lost
 
 
+@dataclass
+class MovePlan:
+    """A Move checked from start to finish before anything changes (F 6.1-6.9), and how far it has got.
+
+    :func:`plan_move` builds it; :func:`advance_move` walks it hex by hex and stops at every point where the
+    enemy may take opportunity fire (the hex entered, a hover, a change of altitude), returning that hex;
+    :func:`movers_stopped` takes the units whose activation the fire ended out of the move; :func:`finish_move`
+    ends it. Everything in it is plain data (unit ids, hexes, fractions), so a suspended move can be copied.
+    """
+
+    ids: list[str]
+    start: Hex
+    hexes: list[Hex]
+    costs: list[Fraction]
+    budget: Fraction
+    allowances: dict[str, Fraction]
+    reasons: dict[str, list[str]]
+    cls: str
+    kind: str
+    double_time: bool = False
+    stealthy: bool = False
+    drop: dict[str, Hex] = field(default_factory=dict)
+    carriers: dict[str, str] = field(default_factory=dict)      # marker id -> the mover carrying it
+    altitude_start: str | None = None
+    altitude_end: str | None = None
+    exit_map: bool = False
+    # progress
+    stage: str = "start"            # start, walk, hover, altitude_end, exit, done
+    index: int = 0                  # hexes of the path entered so far
+    spent: Fraction = Fraction(0)
+    active: list[str] = field(default_factory=list)
+    entered: list[Hex] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    stopped: bool = False
+    exited: bool = False
+
+    @property
+    def here(self) -> Hex:
+        return self.entered[-1] if self.entered else self.start
+
+    def copy(self) -> "MovePlan":
+        return replace(self, hexes=list(self.hexes), costs=list(self.costs), allowances=dict(self.allowances),
+                       reasons={k: list(v) for k, v in self.reasons.items()}, drop=dict(self.drop),
+                       carriers=dict(self.carriers), active=list(self.active), entered=list(self.entered),
+                       lost=list(self.lost))
+
+
 @implements("F 6.1", "F 6.4", "F 6.5", "F 6.6", "F 6.7", "F 6.8", "F 6.9")
-def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | Hex], dice, res: Resolution, *,
-         double_time: bool = False, stealthy: bool = False, opfire: OpFire | None = None,
-         drop: dict[str, str | Hex] | None = None, altitude_start: str | None = None,
-         altitude_end: str | None = None, exit_map: bool = False, scenario_exit: bool = False) -> Resolution:
-    """Move a unit, or a stack of units together, along ``path`` (the hexes entered, in order).
+def plan_move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | Hex], *,
+              double_time: bool = False, stealthy: bool = False, drop: dict[str, str | Hex] | None = None,
+              altitude_start: str | None = None, altitude_end: str | None = None, exit_map: bool = False,
+              scenario_exit: bool = False) -> MovePlan:
+    """Check a whole Move before anything changes (raises RuleViolation) and return its plan.
 
-    - Every mover pays each hex's cost for its class and must have the MP left to enter it (F 6.4, F 6.5).
-    - ``double_time``: infantry get 9 MP and an Exhausted marker when the move ends (F 6.6).
-    - ``stealthy``: infantry move one hex; a concealed mover first takes a TQ check modified by the
-      destination's concealment modifier and keeps its concealment only if it passes (F 6.7).
-    - Otherwise a concealed mover loses concealment on entering a hex a Visible enemy sees (F 6.1).
-    - ``opfire`` is called on entering each hex (and on a helicopter's hover or change of altitude).
-    - ``drop`` maps a carried KIA/WIA marker to the hex (start or on the path) where it is left (F 7.5.2).
-    - Helicopters: ``altitude_start`` or ``altitude_end`` changes the level by one, once in the Move
-      (F 6.8); an empty path is a hover.
-    - ``exit_map`` steps off the map from the last hex for 1 MP (F 6.5), allowed only to evacuate
-      casualties (F 7.5.3) or when ``scenario_exit`` says the scenario allows it (F 6.1).
-
-    ``res.result`` becomes a dict: ``path`` (labels entered), ``spent``, ``allowance``, ``stopped`` (opfire
-    ended the move), ``exited``, ``concealment_lost``.
+    Every mover pays each hex's cost for its class and must have the MP left to enter it (F 6.4, F 6.5);
+    the movers form one stack of one class; Double Time and Stealthy movement are for infantry (F 6.6,
+    F 6.7); a helicopter changes altitude by one level, once (F 6.8); dropped markers must be carried by a
+    mover and left in a hex of the move (F 7.5.2); leaving the map is checked against F 6.1 and F 7.5.3.
     """
     ids = [unit_ids] if isinstance(unit_ids, str) else list(dict.fromkeys(unit_ids))
     if not ids:
@@ -225,7 +263,6 @@ def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | He
         raise RuleViolation("F 6.4", "the path enters no hex")
     if stealthy and (len(hexes) != 1 or exit_map):
         raise RuleViolation("F 6.7", f"stealthy movement enters exactly one hex, not {len(hexes)}")
-    # Dropped markers: each must be carried by a mover and left in a hex of the path.
     drop = {cid: (h if isinstance(h, Hex) else _hexes(state, [h])[0]) for cid, h in (drop or {}).items()}
     carriers = {cid: u for u in movers for cid in u.carrying}
     for cid, h in drop.items():
@@ -233,8 +270,6 @@ def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | He
             raise RuleViolation("F 7.5.2", f"no moving unit carries the marker {cid!r}")
         if h != start and h not in hexes:
             raise RuleViolation("F 7.5.2", f"{cid} can only be dropped in a hex of the move, not {_lab(state, h)}")
-
-    # Plan: check the whole move before anything changes, so an illegal move leaves the position as it was.
     altitude = first.altitude
     if altitude_start:
         _check_altitude(state, first, altitude, altitude_start, start)
@@ -279,102 +314,166 @@ def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | He
         if total + EXIT_COST > budget:
             raise RuleViolation("F 6.4", f"leaving the map costs {EXIT_COST} MP but only {_mp(budget - total)} are left")
         _check_exit(state, movers, here, scenario_exit)
+    return MovePlan(ids, start, hexes, costs, budget, allowances, reasons, cls, kind, double_time, stealthy, drop,
+                    {cid: u.id for cid, u in carriers.items()}, altitude_start, altitude_end, exit_map,
+                    active=list(ids))
 
-    # Execute.
-    res.add("F 6.1", f"{', '.join(ids)} {'move' if len(ids) > 1 else 'moves'} from {state.label(start)}"
-                     + (" at Double Time" if double_time else " stealthily" if stealthy else ""),
-            units=ids, start=state.label(start))
-    if altitude_start:
-        res.add("F 6.8", f"{first.id} changes altitude from {first.altitude} to {altitude_start} at the start of "
-                         "its Move", result=altitude_start)
-        first.altitude = altitude_start
-    for u in movers:
-        res.add("F 6.3", f"{u.id} has {_mp(allowances[u.id])} MP", arithmetic=" ".join(reasons[u.id]),
-                result=allowances[u.id], unit=u.id)
-    spent = Fraction(0)
-    stopped = False
-    lost: list[str] = []
-    entered: list[Hex] = []
-    active = list(movers)
 
-    def dropping(at: Hex) -> None:
-        for cid, h in drop.items():
-            if h == at:
-                u = carriers[cid]
-                if u in active and cid in u.carrying:
-                    u.carrying.remove(cid)
-                    m = state.casualties[cid]
-                    m.carried_by, m.hex = None, at
-                    res.add("F 7.5.2", f"{u.id} drops {cid} in {state.label(at)}", unit=u.id, marker=cid)
+def _dropping(state: FteState, plan: MovePlan, at: Hex, res: Resolution) -> None:
+    for cid, h in plan.drop.items():
+        if h == at:
+            u = state.unit(plan.carriers[cid])
+            if u.id in plan.active and cid in u.carrying:
+                u.carrying.remove(cid)
+                m = state.casualties[cid]
+                m.carried_by, m.hex = None, at
+                res.add("F 7.5.2", f"{u.id} drops {cid} in {state.label(at)}", unit=u.id, marker=cid)
 
-    def fire_at(at: Hex) -> bool:
-        nonlocal active
-        if opfire is None:
-            return False
-        kw = {"stealthy": True} if stealthy else {}
-        out = opfire(state, [u.id for u in active], at, dice, res, **kw)
-        if out is True:
-            return True
-        if out:
-            gone = set(out)
-            active = [u for u in active if u.id not in gone]
-        active = [u for u in active if u.on_map and u.hex == at]
-        return not active
 
-    if altitude_start and fire_at(start):
-        stopped = True
-    dropping(start)
-    here = start
-    for nxt, cost in zip(hexes, costs):
-        if stopped:
-            break
-        if stealthy:
-            _stealthy_check(state, active, nxt, dice, res)
-            active = [u for u in active if u.hex is not None]
-        spent += cost
-        for u in active:
-            place_unit(state, u, nxt)
-        entered.append(nxt)
-        res.add("F 6.5", f"enters {state.label(nxt)} for {_mp(cost)} MP ({cost_text(state, here, nxt, cls)})",
-                arithmetic=f"{_mp(spent - cost)} + {_mp(cost)} = {_mp(spent)} of {_mp(budget)}",
-                result=spent, hex=state.label(nxt), cost=cost)
-        if not stealthy:
-            lost += concealment_on_entry(state, active, nxt, res)
-            active = [u for u in active if u.on_map]
-        check_hex(state, nxt, res)                                   # F 7.5.3, F 17.1
-        trigger_booby_trap(state, nxt, [u.id for u in active], dice, res)   # F 26.0
-        active = [u for u in active if u.on_map and u.hex == nxt]
-        here = nxt
-        if not active:
-            stopped = True
-            break
-        if fire_at(nxt):
-            stopped = True
-            res.add("F 21.0", f"opportunity fire ends the move in {state.label(nxt)}", hex=state.label(nxt))
-            break
-        dropping(nxt)
-    if kind == "helicopter" and not hexes and not stopped and not altitude_start:
-        res.add("F 6.8", f"{first.id} hovers in {state.label(start)}; it is still open to opportunity fire")
-        stopped = fire_at(start)
-    if altitude_end and not stopped:
-        first.altitude = altitude_end
-        res.add("F 6.8", f"{first.id} changes altitude to {altitude_end} at the end of its Move", result=altitude_end)
-        stopped = fire_at(here)
-    exited = False
-    if exit_map and not stopped and active:
-        spent += EXIT_COST
-        res.add("F 6.5", f"leaves the map from {state.label(here)} for {EXIT_COST} MP",
-                arithmetic=f"{_mp(spent - EXIT_COST)} + {EXIT_COST} = {_mp(spent)} of {_mp(budget)}", result=spent)
-        _leave_map(state, active, res)
-        exited = True
-    if double_time:
-        for u in movers:
+def _still_moving(state: FteState, plan: MovePlan, at: Hex) -> None:
+    plan.active = [uid for uid in plan.active if state.unit(uid).on_map and state.unit(uid).hex == at]
+
+
+@implements("F 6.1", "F 6.5", "F 6.7", "F 6.8")
+def advance_move(state: FteState, plan: MovePlan, dice, res: Resolution) -> Hex | None:
+    """Carry the move on to its next opportunity-fire point and return that hex (None once the move is over).
+
+    Entering a hex: a stealthy mover's TQ check first (F 6.7), the cost, the loss of concealment in a Visible
+    enemy's sight (F 6.1), casualty markers met there (F 7.5.3, F 17.1) and booby traps (F 26.0); then the
+    enemy may fire. A hover or a change of altitude is a fire point as well (F 5.0, F 6.8 and the errata).
+    """
+    first = state.unit(plan.ids[0])
+    if plan.stage == "start":
+        res.add("F 6.1", f"{', '.join(plan.ids)} {'move' if len(plan.ids) > 1 else 'moves'} from "
+                         f"{state.label(plan.start)}"
+                         + (" at Double Time" if plan.double_time else " stealthily" if plan.stealthy else ""),
+                units=plan.ids, start=state.label(plan.start))
+        for uid in plan.ids:
+            res.add("F 6.3", f"{uid} has {_mp(plan.allowances[uid])} MP", arithmetic=" ".join(plan.reasons[uid]),
+                    result=plan.allowances[uid], unit=uid)
+        plan.stage = "walk"
+        if plan.altitude_start:
+            res.add("F 6.8", f"{first.id} changes altitude from {first.altitude} to {plan.altitude_start} at the "
+                             "start of its Move", result=plan.altitude_start)
+            first.altitude = plan.altitude_start
+            return plan.start
+        _dropping(state, plan, plan.start, res)
+    if plan.stage == "walk":
+        if plan.index == 0 and plan.altitude_start and not plan.stopped:
+            _dropping(state, plan, plan.start, res)
+        if plan.entered and not plan.stopped:
+            _dropping(state, plan, plan.here, res)       # after the fire at the hex, as the unit goes on
+        if plan.stopped or plan.index >= len(plan.hexes):
+            plan.stage = "hover"
+        else:
+            here, nxt, cost = plan.here, plan.hexes[plan.index], plan.costs[plan.index]
+            movers = [state.unit(uid) for uid in plan.active]
+            if plan.stealthy:
+                _stealthy_check(state, movers, nxt, dice, res)
+                movers = [u for u in movers if u.hex is not None]
+            plan.spent += cost
+            for u in movers:
+                place_unit(state, u, nxt)
+            plan.entered.append(nxt)
+            plan.index += 1
+            res.add("F 6.5", f"enters {state.label(nxt)} for {_mp(cost)} MP ({cost_text(state, here, nxt, plan.cls)})",
+                    arithmetic=f"{_mp(plan.spent - cost)} + {_mp(cost)} = {_mp(plan.spent)} of {_mp(plan.budget)}",
+                    result=plan.spent, hex=state.label(nxt), cost=cost)
+            if not plan.stealthy:
+                plan.lost += concealment_on_entry(state, [u for u in movers if u.on_map], nxt, res)
+            check_hex(state, nxt, res)                                        # F 7.5.3, F 17.1
+            trigger_booby_trap(state, nxt, [u.id for u in movers if u.on_map and u.hex == nxt], dice, res)  # F 26.0
+            _still_moving(state, plan, nxt)
+            if not plan.active:
+                plan.stopped = True
+                plan.stage = "hover"
+            else:
+                return nxt
+    if plan.stage == "hover":
+        plan.stage = "altitude_end"
+        if plan.kind == "helicopter" and not plan.hexes and not plan.stopped and not plan.altitude_start:
+            res.add("F 6.8", f"{first.id} hovers in {state.label(plan.start)}; it is still open to opportunity fire")
+            return plan.start
+    if plan.stage == "altitude_end":
+        plan.stage = "exit"
+        if plan.altitude_end and not plan.stopped:
+            first.altitude = plan.altitude_end
+            res.add("F 6.8", f"{first.id} changes altitude to {plan.altitude_end} at the end of its Move",
+                    result=plan.altitude_end)
+            return plan.here
+    if plan.stage == "exit":
+        plan.stage = "done"
+        if plan.exit_map and not plan.stopped and plan.active:
+            plan.spent += EXIT_COST
+            res.add("F 6.5", f"leaves the map from {state.label(plan.here)} for {EXIT_COST} MP",
+                    arithmetic=f"{_mp(plan.spent - EXIT_COST)} + {EXIT_COST} = {_mp(plan.spent)} of "
+                               f"{_mp(plan.budget)}", result=plan.spent)
+            _leave_map(state, [state.unit(uid) for uid in plan.active], res)
+            plan.exited = True
+    return None
+
+
+def movers_stopped(state: FteState, plan: MovePlan, at: Hex, stopped: Iterable[str] | bool, res: Resolution) -> None:
+    """After opportunity fire at ``at``: the units whose activation it ended (True: all of them) and those no
+    longer in the hex leave the move; if none is left, the move ends there (F 7.4, F 21.0)."""
+    if stopped is True:
+        plan.active = []
+    else:
+        gone = set(stopped or ())
+        plan.active = [uid for uid in plan.active if uid not in gone]
+    _still_moving(state, plan, at)
+    if not plan.active and not plan.stopped:
+        plan.stopped = True
+        res.add("F 21.0", f"opportunity fire ends the move in {state.label(at)}", hex=state.label(at))
+
+
+@implements("F 6.6")
+def finish_move(state: FteState, plan: MovePlan, res: Resolution) -> dict:
+    """End the move: Double Time leaves an Exhausted marker on every mover still on the map (F 6.6)."""
+    if plan.double_time:
+        for uid in plan.ids:
+            u = state.unit(uid)
             if u.on_map:
                 u.exhausted = True
                 res.add("F 6.6", f"{u.id} gets an Exhausted marker for its Double Time (its activation ends with "
                                  "this move)", unit=u.id)
-    res.result = {"path": [state.label(h) for h in entered], "spent": spent, "allowance": budget,
-                  "stopped": stopped, "exited": exited, "concealment_lost": lost}
+    res.result = {"path": [state.label(h) for h in plan.entered], "spent": plan.spent, "allowance": plan.budget,
+                  "stopped": plan.stopped, "exited": plan.exited, "concealment_lost": plan.lost}
+    return res.result
+
+
+def move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | Hex], dice, res: Resolution, *,
+         double_time: bool = False, stealthy: bool = False, opfire: OpFire | None = None,
+         drop: dict[str, str | Hex] | None = None, altitude_start: str | None = None,
+         altitude_end: str | None = None, exit_map: bool = False, scenario_exit: bool = False) -> Resolution:
+    """Move a unit, or a stack of units together, along ``path`` (the hexes entered, in order): the plan of
+    :func:`plan_move`, walked by :func:`advance_move` to its end.
+
+    - ``double_time``: infantry get 9 MP and an Exhausted marker when the move ends (F 6.6).
+    - ``stealthy``: infantry move one hex; a concealed mover first takes a TQ check modified by the
+      destination's concealment modifier and keeps its concealment only if it passes (F 6.7).
+    - ``opfire`` is called at every fire point (each hex entered, a hover, a change of altitude); the game
+      itself stops there and prompts the enemy instead (:mod:`wargames.fte.game`).
+    - ``drop`` maps a carried KIA/WIA marker to the hex (start or on the path) where it is left (F 7.5.2).
+    - Helicopters: ``altitude_start`` or ``altitude_end`` changes the level by one, once in the Move
+      (F 6.8); an empty path is a hover.
+    - ``exit_map`` steps off the map from the last hex for 1 MP (F 6.5), allowed only to evacuate
+      casualties (F 7.5.3) or when ``scenario_exit`` says the scenario allows it (F 6.1).
+
+    ``res.result`` becomes a dict: ``path`` (labels entered), ``spent``, ``allowance``, ``stopped`` (opfire
+    ended the move), ``exited``, ``concealment_lost``.
+    """
+    plan = plan_move(state, unit_ids, path, double_time=double_time, stealthy=stealthy, drop=drop,
+                     altitude_start=altitude_start, altitude_end=altitude_end, exit_map=exit_map,
+                     scenario_exit=scenario_exit)
+    while True:
+        at = advance_move(state, plan, dice, res)
+        if at is None:
+            break
+        if opfire is not None:
+            kw = {"stealthy": True} if stealthy else {}
+            movers_stopped(state, plan, at, opfire(state, list(plan.active), at, dice, res, **kw), res)
+    finish_move(state, plan, res)
     return res
 
 
@@ -542,5 +641,5 @@ def reachable(state: FteState, unit_id: str, double_time: bool = False, *, steal
     return best
 
 
-__all__ = ["allowance", "abandon", "check_capacity", "concealment_on_entry", "cost_text", "entry_problem",
+__all__ = ["MovePlan", "plan_move", "advance_move", "movers_stopped", "finish_move", "place_unit", "allowance", "abandon", "check_capacity", "concealment_on_entry", "cost_text", "entry_problem",
            "map_edge", "move", "move_class", "reachable", "troops_aboard", "OpFire"]

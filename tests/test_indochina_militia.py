@@ -4,9 +4,8 @@ import pytest
 from wargames.core import Resolution, ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.indochina import Side
-from wargames.indochina.game import SEQUENCE, Advance, Attack, DeclineAdvance, EndPhase, IndochinaGame
+from wargames.indochina import SEQUENCE, Advance, Attack, ChooseTable, EndPhase, Game
 from wargames.indochina.militia import defending_strengths, place_communist_militia
-from wargames.indochina.political import PoliticalPoints
 from wargames.indochina.state import IndochinaState, demo_map
 from wargames.indochina.units import Counter
 
@@ -14,10 +13,15 @@ COM, FEF = Side.COMMUNIST, Side.FEF
 
 
 def game_at(phase_id, *placed):
-    st = IndochinaState.build(demo_map(), placed)
-    g = IndochinaGame(st, PoliticalPoints(fef=50, communist=50))
-    g.phase_index = [p.id for p in SEQUENCE].index(phase_id)
+    g = Game.new(seed=1)
+    st = IndochinaState.build(demo_map(), placed, charts=g.state.charts)
+    g.state, g.phase_index, g.event_rolled = st, SEQUENCE.index_of(phase_id), True
     return g
+
+
+def attack(g, attackers, hex_, table, roll):
+    g.apply(Attack(attackers, hex_))
+    return g.apply(ChooseTable("Communist", table), ScriptedDice([roll]))
 
 
 def vm(uid, hex_, s=6):
@@ -40,15 +44,14 @@ def test_fef_militia_defends_with_its_printed_strength():
 @pytest.mark.rule("IC 17.13", "IC 17.232", "IC 17.233", "IC 17.33", "IC 17.231")
 def test_capturing_a_city_needs_an_advance():
     g = game_at("Communist Combat", vm("803", "1618", s=12))
-    attack = Attack(("803",), "1619", "Mobile")
-    assert attack in g.legal_actions()                          # militia alone can be attacked
-    res = g.apply(attack, ScriptedDice([6]))                    # 12 vs 2 = 6/1: a six is DE
+    assert Attack(("803",), "1619") in list(g.legal_actions)    # militia alone can be attacked
+    res = attack(g, ("803",), "1619", "Mobile", 6)              # 12 vs 2 = 6/1: a six is DE
     assert res.result is not None and "IC 17.231" in res.text()
     assert g.state.controller(g.state.map.hex("1619")) is FEF    # not yet: no advance
-    assert g.pending_advance
+    assert g.prompt.kind == "advance" and g.prompt.side == "Communist"
     with pytest.raises(RuleViolation):
-        g.apply(EndPhase(), ScriptedDice([]))
-    g.apply(Advance(("803",), ("1619",)), ScriptedDice([]))
+        g.apply(EndPhase())
+    g.apply(Advance("Communist", ("803",), ("1619",)))
     st = g.state
     assert st.controller(st.map.hex("1619")) is COM
     assert any(u.counter.type == "militia" and st.label(u.hex) == "1619" for u in st.on_map(COM))
@@ -57,8 +60,8 @@ def test_capturing_a_city_needs_an_advance():
 @pytest.mark.rule("IC 17.322", "IC 17.3", "IC 17.35", "IC 17.31")
 def test_fef_retakes_and_militia_limits():
     g = game_at("Communist Combat", vm("803", "1618", s=12))
-    g.apply(Attack(("803",), "1619", "Mobile"), ScriptedDice([6]))
-    g.apply(Advance(("803",), ("1619",)), ScriptedDice([]))
+    attack(g, ("803",), "1619", "Mobile", 6)
+    g.apply(Advance("Communist", ("803",), ("1619",)))
     st = g.state
     with pytest.raises(RuleViolation) as e:
         place_communist_militia(st, "1619", on_cadre=False)
@@ -92,8 +95,8 @@ def test_communist_militia_outside_cities_dies_on_disruption():
 @pytest.mark.rule("IC 17.234")
 def test_lone_militia_hit_by_dd_can_be_overrun_by_an_advance():
     g2 = game_at("Communist Combat", vm("803", "1618", s=6))
-    g2.apply(Attack(("803",), "1619", "Assault"), ScriptedDice([4]))   # 3/1 on Assault, roll 4: DD
-    assert [s.result for s in g2.log.steps if s.rule == "IC 13.5" and s.result][-1] == "DD"
-    assert g2.pending_advance and g2.pending_advance[2] == 1
-    g2.apply(Advance(("803",), ("1619",)), ScriptedDice([]))
+    res = attack(g2, ("803",), "1619", "Assault", 4)            # 3/1 on Assault, roll 4: DD
+    assert res.result["result"] == "DD"
+    assert g2.prompt.kind == "advance" and g2.combat["advance"] == 1
+    g2.apply(Advance("Communist", ("803",), ("1619",)))
     assert g2.state.controller(g2.state.map.hex("1619")) is COM

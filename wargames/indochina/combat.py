@@ -111,9 +111,9 @@ def raw_odds(attack: int, defence: int) -> tuple[str, str]:
 
 
 @implements("IC 13.21", "IC 13.9", "IC 16.3", "IC 20.1", "IC 25.0", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
-def shifts(c: Combat) -> list[Shift]:
-    """Every column shift that applies to this combat, each with its rule."""
-    _, _, tec = default_charts()
+def shifts(c: Combat, charts: tuple | None = None) -> list[Shift]:
+    """Every column shift that applies to this combat, each with its rule (``charts``: (Mobile, Assault, TEC))."""
+    _, _, tec = charts or default_charts()
     out: list[Shift] = []
     if c.terrain not in tec:
         raise RuleViolation("IC 13.21", f"unknown terrain {c.terrain!r}; the TEC has {sorted(tec)}")
@@ -200,9 +200,11 @@ def crt_chooser(c: Combat) -> Side:
 @implements("IC 13.0", "IC 13.2", "IC 13.5")
 def resolve_combat(c: Combat, table: str, chosen_by: Side, dice: Dice,
                    reading: Readings = Readings.ONE_THIRD, res: Resolution | None = None,
-                   fef_converts_dd: bool = False) -> Resolution:
-    """Resolve one land combat on the chosen CRT. ``chosen_by`` must be the player 13.31 names."""
-    mobile, assault, _ = default_charts()
+                   fef_converts_dd: bool = False, charts: tuple | None = None) -> Resolution:
+    """Resolve one land combat on the chosen CRT. ``chosen_by`` must be the player 13.31 names; ``charts``
+    (Mobile CRT, Assault CRT, TEC) default to the shipped ones."""
+    charts = charts or default_charts()
+    mobile, assault, _ = charts
     res = res or Resolution()
     if table not in TABLES:
         raise RuleViolation("IC 13.3", f"the CRT is Mobile or Assault, not {table!r}")
@@ -218,8 +220,8 @@ def resolve_combat(c: Combat, table: str, chosen_by: Side, dice: Dice,
     a, d = combat_strengths(c, res)
     raw, how = raw_odds(a, d)
     res.add("IC 13.2", f"odds {how}", result=raw)
-    col = final_column(raw, shifts(c), crt, res, reading)
-    roll, result = roll_on_crt(table, crt.columns[col].label, dice, res)
+    col = final_column(raw, shifts(c, charts), crt, res, reading)
+    roll, result = roll_on_crt(table, crt.columns[col].label, dice, res, charts)
     if result == "DD" and fef_converts_dd:
         if not (c.defender is Side.FEF and c.fortified):
             raise RuleViolation("IC 16.3", "only FEF units defending a fortification may turn a DD into a BB")
@@ -232,9 +234,10 @@ def resolve_combat(c: Combat, table: str, chosen_by: Side, dice: Dice,
 
 
 @implements("IC 13.5")
-def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = None) -> tuple[int, str]:
+def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = None,
+                charts: tuple | None = None) -> tuple[int, str]:
     """Step 13.2(6): one die on the chosen table's column. Returns (roll, result code)."""
-    mobile, assault, _ = default_charts()
+    mobile, assault, _ = charts or default_charts()
     crt = mobile if table == "Mobile" else assault
     roll = dice.roll(6, "land combat")
     cell = crt.lookup(crt.index(column), roll)
@@ -244,12 +247,14 @@ def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = No
     return roll, cell.value
 
 
-def final_odds(c: Combat, reading: Readings = Readings.ONE_THIRD) -> tuple[str, str, Resolution]:
+def final_odds(c: Combat, reading: Readings = Readings.ONE_THIRD,
+               charts: tuple | None = None) -> tuple[str, str, Resolution]:
     """Raw and final columns without rolling (for the widgets and the printed odds examples)."""
-    mobile, _, _ = default_charts()
+    charts = charts or default_charts()
+    mobile, _, _ = charts
     res = Resolution()
     a, d = combat_strengths(c, res)
     raw, how = raw_odds(a, d)
     res.add("IC 13.2", f"odds {how}", result=raw)
-    col = final_column(raw, shifts(c), mobile, res, reading)
+    col = final_column(raw, shifts(c, charts), mobile, res, reading)
     return raw, mobile.columns[col].label, res

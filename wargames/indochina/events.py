@@ -39,11 +39,12 @@ def load_events(path: str | Path | None = None) -> dict[int, Event]:
 
 
 @implements("IC 6.0", "IC 6.1", "IC 6.2")
-def roll_event(dice: Dice, res: Resolution | None = None) -> Event:
-    """6.1: the first die is the tens digit, the second the ones digit (our reading of which die is which)."""
+def roll_event(dice: Dice, res: Resolution | None = None, table: dict[int, Event] | None = None) -> Event:
+    """6.1: the first die is the tens digit, the second the ones digit (our reading of which die is which).
+    ``table``: the Events Table played with (default: the shipped one)."""
     res = res if res is not None else Resolution()
     tens, ones = dice.roll(6, "event: tens die"), dice.roll(6, "event: ones die")
-    event = load_events()[10 * tens + ones]
+    event = (table or load_events())[10 * tens + ones]
     res.add("IC 6.1", f"dice {tens} and {ones} read as {10 * tens + ones}: {event.name}"
             + (" (reconstructed entry)" if event.provenance.reconstructed else ""), result=event.number)
     res.result = event

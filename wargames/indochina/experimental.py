@@ -23,9 +23,8 @@ from typing import Iterable
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .borders import country
-from .charts import default_charts
 from .combat import Side
-from .logistics import Logistics, SupplyLine, _search, logistical_cost, los_limits, ultimate_source
+from .logistics import Logistics, SupplyLine, supply_search, logistical_cost, los_limits, ultimate_source
 from .riverine import enemy_zoc_with_dna
 from .staging import StagingArea, amphibious_load, AMPHIBIOUS_CAPACITY, US_AMPHIBIOUS_CAPACITY
 from .state import IndochinaState
@@ -94,7 +93,7 @@ class GoingUnderground:
         if h != origin and not h.is_adjacent(origin):
             raise RuleViolation(UNDERGROUND, f"{where} is neither {st.label(origin)} nor next to it")
         u = st.unit(uid)
-        _, _, tec = default_charts()
+        tec = st.tec()
         row = tec.get(st.terrain(h))
         if row is None or (row.heavy if u.counter.unit_class == "Heavy" else row.light) is None:
             raise RuleViolation(UNDERGROUND, f"{where} is prohibited terrain for {uid}")
@@ -232,5 +231,5 @@ def _water_block(st: IndochinaState, side: Side, h: Hex, zoc: set[Hex], off_part
 
 def _water_search(st, side, start, target, road_max, off_max, zoc):
     """The supply-line search of rule 15, with lake and sea hexes open to the off-road part."""
-    return _search(st, side, start, target, road_max, off_max, zoc,
+    return supply_search(st, side, start, target, road_max, off_max, zoc,
                    blocked=lambda h, n, off_part: _water_block(st, side, n, zoc, off_part))

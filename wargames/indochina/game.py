@@ -1,272 +1,556 @@
-"""Rule 3: the sequence of play as data, and a game object with legal actions, apply and replay.
+"""Rule 3: the sequence of play as data, and :class:`Game`, Indochina on the shared game protocol.
 
-Phases whose rules are not yet executable (reorganization, air, recovery, political points) are stepped
-through with :class:`EndPhase` only; the Events, Movement and Combat phases act.
+Every decision a rule gives a player is a prompt answered by that player's action: the choice of CRT by the
+player 13.31 names (:class:`ChooseTable`), the unit a result hits (:class:`ChooseUnit`, 13.5), each retreat
+hex by the unit's owner (:class:`Retreat`, 13.62), the advance after combat by the attacker
+(:class:`Advance` / :class:`DeclineAdvance`, 13.61) and the ambush by the non-phasing player
+(:class:`DeclareAmbush` / :class:`DeclineAmbush`, 28.1). A combat in progress is kept in the position
+(``combat``), so a game saved in the middle of one replays to the same point.
+
+Phases whose rules are not yet executable in play (reorganization, air, recovery, political points) are
+stepped through with :class:`EndPhase` only; the Events, Mobilization (the General Offensive), Movement
+(with overruns and ambushes) and Combat phases act.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
 
-from ..core import Dice, Resolution, ScriptedDice, implements
-from ..core.dice import RecordingDice
-from ..core.errors import RuleViolation
-from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
+from ..core.actions import Action
+from ..core.errors import DataError, RuleViolation
+from ..core.game import Game as CoreGame, Outcome, Prompt, handles
+from ..core.log import Resolution
+from ..core.rules import implements
+from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
+from .combat import TABLES, Combat, Side, crt_chooser, resolve_combat
 from .events import roll_event
-from .movement import move
-from .political import PoliticalPoints
 from .militia import advance_into, defending_strengths
-from .optional import AmbushLog, GeneralOffensive, ambush, check_ambush, form_force, overrun
-from .results import advance, apply_result
-from .stacking import end_of_phase_stacking
-from .state import IndochinaState
+from .movement import move
+from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
+                       end_ambush, end_overrun, form_force)
+from .political import CAP
+from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
+from .ruleset import Ruleset
+from .scenarios import SCENARIOS, setup_scenario
+from .stacking import end_of_phase_stacking, stack_total, stacking_limit
+from .victory import Place, victory
 from .weather import weather
 from .zoc import enemy_zoc
-
-
-@dataclass(frozen=True)
-class Phase:
-    id: str
-    side: Side | None
-    kind: str
 
 
 def _player_turn(side: Side) -> list[Phase]:
     s = side.value
     air = "FEF Defensive Air" if side is Side.COMMUNIST else "FEF Offensive Air"
-    return [Phase(f"{s} Mobilization", side, "mobilization"), Phase(f"{s} Reorganization", side, "reorganization"),
-            Phase(f"{s} Movement", side, "movement"), Phase(air, Side.FEF, "air"),
-            Phase(f"{s} Combat", side, "combat"), Phase(f"{s} Recovery", side, "recovery")]
+    return [Phase(f"{s} Mobilization", side, "mobilization", "IC 7.0"),
+            Phase(f"{s} Reorganization", side, "reorganization", "IC 8.0"),
+            Phase(f"{s} Movement", side, "movement", "IC 9.0"), Phase(air, Side.FEF, "air", "IC 12.0"),
+            Phase(f"{s} Combat", side, "combat", "IC 13.0"), Phase(f"{s} Recovery", side, "recovery", "IC 14.0")]
 
 
-SEQUENCE: tuple[Phase, ...] = (Phase("Events", None, "events"), *_player_turn(Side.COMMUNIST),
-                               *_player_turn(Side.FEF), Phase("Political Points", None, "political"),
-                               Phase("End of Turn", None, "end"))
+SEQUENCE = Sequence((Phase("Events", None, "events", "IC 6.0"), *_player_turn(Side.COMMUNIST),
+                     *_player_turn(Side.FEF), Phase("Political Points", None, "political", "IC 5.0"),
+                     Phase("End of Turn", None, "end", "IC 3.1")))
+
+
+# --------------------------------------------------------------------------- actions
+
+@dataclass(frozen=True)
+class RollEvent(Action):
+    """Roll two dice on the Events Table (6.1)."""
 
 
 @dataclass(frozen=True)
-class Move:
+class EndPhase(Action):
+    """End the current phase (3.1)."""
+
+
+@dataclass(frozen=True)
+class DeclareGeneralOffensive(Action):
+    """The Communist player declares the General Offensive / General Uprising (31.1)."""
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move one unit along a path of hexes (9.1)."""
+
     unit: str
     path: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Attack:
+class Overrun(Action):
+    """Units moving together overrun an adjacent enemy hex (27.1)."""
+
+    units: tuple[str, ...]
+    target: str
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    """The phasing player's units attack one adjacent enemy hex (13.11); the CRT is chosen next (13.31)."""
+
     attackers: tuple[str, ...]
     defender_hex: str
+
+
+@dataclass(frozen=True)
+class ChooseTable(Action):
+    """The player 13.31 names chooses the Mobile or the Assault CRT."""
+
+    side: str
     table: str
 
 
 @dataclass(frozen=True)
-class Advance:
+class ChooseUnit(Action):
+    """The owner chooses the unit a result hits (13.5: AE, AD, BB, SK)."""
+
+    side: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class Retreat(Action):
+    """The owner retreats one unit one hex (13.62)."""
+
+    side: str
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class Advance(Action):
+    """The attacker advances some of the attacking units after combat (13.61)."""
+
+    side: str
     units: tuple[str, ...]
     path: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class DeclineAdvance:
-    pass
+class DeclineAdvance(Action):
+    """The attacker advances no unit (13.61)."""
+
+    side: str
 
 
 @dataclass(frozen=True)
-class Overrun:
-    units: tuple[str, ...]
-    target: str
-    table: str
+class DeclareAmbush(Action):
+    """The non-phasing player ambushes the moving unit from one hex (28.1)."""
 
-
-@dataclass(frozen=True)
-class DeclareAmbush:
+    side: str
     hex: str
-    table: str
 
 
 @dataclass(frozen=True)
-class DeclineAmbush:
-    pass
+class DeclineAmbush(Action):
+    """The non-phasing player lets the moving unit go (28.1)."""
+
+    side: str
 
 
-@dataclass(frozen=True)
-class DeclareGeneralOffensive:
-    pass
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseTable, ChooseUnit, Retreat,
+           Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+KINDS = {"attack": "IC 13.0", "overrun": "IC 27.0", "ambush": "IC 28.0"}
 
 
-@dataclass(frozen=True)
-class RollEvent:
-    pass
+def _side(text: str) -> Side:
+    try:
+        return Side(text)
+    except ValueError:
+        raise DataError("action", "side", f"{text!r} is not a side; the sides are FEF and Communist") from None
 
 
-@dataclass(frozen=True)
-class EndPhase:
-    pass
-
+# --------------------------------------------------------------------------- the game
 
 @implements("IC 3.0", "IC 3.1", "IC 3.2")
-@dataclass
-class IndochinaGame:
-    """A game in progress: the position, the political points, the calendar and the current phase."""
+class Game(CoreGame):
+    """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
-    state: IndochinaState
-    points: PoliticalPoints
-    year: int = 1950
-    month: int = 10
-    turns_left: int = 6
-    phase_index: int = 0
-    moved: set[str] = field(default_factory=set)
-    attacked: set[str] = field(default_factory=set)
-    event_rolled: bool = False
-    pending_advance: tuple | None = None       # (attackers, defender hex, hexes allowed) after DE/DR
-    pending_ambush: tuple | None = None        # (moving unit, hex it came from, candidate ambush hexes)
-    optional_rules: bool = True                # overruns, ambushes and the General Offensive (27, 28, 31)
-    total_turns: int = 0
-    general_offensive: GeneralOffensive = field(default_factory=GeneralOffensive)
-    ambush_log: AmbushLog | None = None
+    NAME = "Indochina"
+    PLAY_RULE = "IC 3.0"
+    ACTIONS = ACTIONS
+    SCENARIOS = SCENARIOS
+    DEFAULT_SCENARIO = "highlands demo"
+    RULESET = Ruleset
+    POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
+                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush")
 
-    def __post_init__(self) -> None:
-        if not self.total_turns:
-            self.total_turns = self.turns_left
+    def setup(self, scenario: str) -> None:
+        self.state, self.points, calendar = setup_scenario(scenario)
+        self.state.charts = self.ruleset.combat_charts()
+        self.year, self.month, self.turns_left = calendar["year"], calendar["month"], calendar["turns"]
+        self.total_turns = self.turns_left
+        self.phase_index = 0
+        self.moved: set[str] = set()
+        self.attacked: set[str] = set()
+        self.event_rolled = False
+        self.general_offensive = GeneralOffensive()
+        self.ambush_log: AmbushLog | None = None
+        self.combat: dict | None = None        # the combat in progress and the decision it waits for
+        self.ambush: dict | None = None        # a move the non-phasing player may ambush (28.1)
 
-    @property
-    def turn(self) -> int:
-        return self.total_turns - self.turns_left + 1
-    history: list[tuple[object, tuple[int, ...]]] = field(default_factory=list)
-    log: Resolution = field(default_factory=Resolution)
+    def shared(self):
+        return (self.state.map, self.state.charts, *self.state.charts)
 
+    # ------------------------------------------------------------------ reading the position
     @property
     def phase(self) -> Phase:
         return SEQUENCE[self.phase_index]
 
     @property
-    def over(self) -> bool:
-        return self.turns_left <= 0 or self.points.game_over is not None
+    def turn(self) -> int:
+        return self.total_turns - self.turns_left + 1
 
-    # ------------------------------------------------------------------ legal actions
-    def legal_actions(self) -> list:
-        """Every action the rules allow now. Moves are listed one hex at a time (a unit moves once, 9.1)."""
-        if self.over:
-            return []
-        p, st = self.phase, self.state
-        out: list = []
+    @property
+    def over(self) -> bool:
+        return self.outcome() is not None
+
+    def option(self, name: str) -> bool:
+        return bool(self.ruleset[name])
+
+    def result(self) -> Outcome | None:
+        winner = self.points.game_over
+        if winner is not None:
+            return Outcome(winner.value, "Decisive", "IC 5.22",
+                           f"the {winner.enemy.value} political index fell to 0")
+        if self.turns_left > 0:
+            return None
+        out = victory(self._places(), self.points.fef, self.points.communist)
+        return Outcome(out.winner.value if out.winner else None, out.level, "IC 24.1",
+                       f"the last turn is over: {out.level}" + (f" for the {out.winner.value} player"
+                                                               if out.winner else ""))
+
+    def _places(self) -> list[Place]:
+        st, out = self.state, []
+        for h in st.map.hexes:
+            if not st.is_urban(h):
+                continue
+            present = {u.side for u in st.units_at(h)}
+            holder = present.pop() if len(present) == 1 else st.controller(h)
+            out.append(Place(st.label(h), "city" if st.has(h, "city") else "town", holder,
+                             str(st.map.info(h).attr("country", "Vietnam"))))
+        return out
+
+    def position(self) -> dict:
+        st = self.state
+        cb = self.combat
+        combat = None if cb is None else {
+            k: (sorted(v) if isinstance(v, set) else v) for k, v in cb.items() if k not in ("combat", "force")}
+        if cb is not None and cb.get("force") is not None:
+            f = cb["force"]
+            combat["force"] = {"units": list(f.units), "spent": {u: str(s) for u, s in sorted(f.spent.items())},
+                               "stopped": f.stopped}
+        return {
+            "units": {u.id: {"hex": st.label(u.hex) if u.hex is not None else None, "disrupted": u.disrupted,
+                             "eliminated": u.eliminated} for u in sorted(st.units.values(), key=lambda u: u.id)},
+            "monsoon": st.monsoon, "communist_cities": sorted(st.communist_cities),
+            "points": {"FEF": self.points.fef, "Communist": self.points.communist},
+            "year": self.year, "month": self.month, "turns_left": self.turns_left, "phase": self.phase.id,
+            "moved": sorted(self.moved), "attacked": sorted(self.attacked), "event_rolled": self.event_rolled,
+            "general_offensive": self.general_offensive.turn_declared,
+            "ambushed": sorted(self.ambush_log.used) if self.ambush_log else [],
+            "combat": combat,
+            "ambush": None if self.ambush is None else {**self.ambush, "spent": str(self.ambush["spent"])},
+        }
+
+    def names(self) -> dict[str, list[str]]:
+        st = self.state
+        return {"units": sorted(st.units), "hexes": [st.label(h) for h in st.map.hexes],
+                "sides": [s.value for s in Side], "tables": list(TABLES)}
+
+    # ------------------------------------------------------------------ prompts
+    def decision(self) -> tuple[str, str, str, str] | None:
+        """The decision the game waits for: (side, rule, question, kind), or None in free play."""
+        cb = self.combat
+        if cb is not None:
+            stage = cb["stage"]
+            if stage == "table":
+                return (cb["chooser"], "IC 13.31", "choose the CRT (Mobile or Assault) for the "
+                        f"{cb['kind']} on {cb['hex']}", "table")
+            if stage == "pick":
+                who = cb["pick"]
+                side = cb["side"] if who == "attacker" else Side(cb["side"]).enemy.value
+                return (side, "IC 13.5", f"choose the {who}'s unit the {cb['code']} result "
+                        f"{'eliminates' if dict(PICKS[cb['code']])[who] == 'eliminated' else 'disrupts'}", "loss")
+            if stage == "retreat":
+                uid = cb["retreats"][0]
+                return (self.state.unit(uid).side.value, "IC 13.62", f"choose a retreat hex for {uid}", "retreat")
+            if stage == "advance":
+                return (cb["side"], "IC 13.61", f"advance after combat into {cb['hex']} (up to {cb['advance']} "
+                        f"hex{'es' if cb['advance'] > 1 else ''}) or stay", "advance")
+        if self.ambush is not None:
+            a = self.ambush
+            return (a["side"], "IC 28.1", f"ambush {a['unit']} in {a['at']} from one of "
+                    f"{', '.join(a['candidates'])}, or let it pass", "ambush")
+        return None
+
+    def current_prompt(self) -> Prompt:
+        d = self.decision()
+        if d is not None:
+            return Prompt(*d)
+        p = self.phase
+        side = p.side.value if p.side is not None else Side.COMMUNIST.value
+        if p.kind == "events" and not self.event_rolled:
+            return Prompt(side, "IC 6.1", "roll for the turn's event", "play")
+        return Prompt(side, p.rule, f"play the {p.id} Phase, then end it", "play")
+
+    # ------------------------------------------------------------------ candidates
+    def candidates(self):
+        st, p = self.state, self.phase
+        cb = self.combat
+        if cb is not None:
+            return self._combat_answers(cb)
+        if self.ambush is not None:
+            side = self.ambush["side"]
+            return [DeclareAmbush(side, h) for h in self.ambush["candidates"]] + [DeclineAmbush(side)]
         if p.kind == "events" and not self.event_rolled:
             return [RollEvent()]
-        if self.pending_ambush:
-            mover, came_from, candidates = self.pending_ambush
-            return [DeclareAmbush(h, t) for h in candidates for t in ("Mobile", "Assault")] + [DeclineAmbush()]
-        if (self.optional_rules and p.id == "Communist Mobilization" and self.general_offensive.turn_declared is None
-                and self.turn <= self.total_turns - 2):
+        out: list[Action] = []
+        if p.id == "Communist Mobilization" and self.option("general_offensive") \
+                and self.general_offensive.turn_declared is None and self.turn <= self.total_turns - 2:
             out.append(DeclareGeneralOffensive())
         if p.kind == "movement":
             for u in st.on_map(p.side):
                 if u.id in self.moved:
                     continue
-                for n in st.map.neighbors(u.hex):
-                    trial = st.copy()
-                    try:
-                        move(trial, u.id, [st.label(n)])
-                    except RuleViolation:
-                        continue
-                    out.append(Move(u.id, (st.label(n),)))
-            if self.optional_rules:
-                from .optional import OVERRUN_COST
+                out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
+            if self.option("overruns"):
                 for u in st.on_map(p.side):
                     if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0:
                         continue
                     for n in st.map.neighbors(u.hex):
-                        if st.units_at(n, p.side.enemy) and not attack_problem(st, p.side.value, n):
-                            out.append(Overrun((u.id,), st.label(n), "Mobile"))
-        if p.kind == "combat" and self.pending_advance:
-            units, hex_, allowed = self.pending_advance
-            movers = tuple(u for u in units if st.unit(u).on_map and st.unit(u).counter.type != "militia")
-            options = [DeclineAdvance()]
-            if movers:
-                options.append(Advance(movers, (hex_,)))
-                if allowed > 1:
-                    options += [Advance(movers, (hex_, st.label(n))) for n in st.map.neighbors(st.map.hex(hex_))
-                                if not st.units_at(n, p.side.enemy)]
-            return options
+                        if st.units_at(n, p.side.enemy):
+                            out.append(Overrun((u.id,), st.label(n)))
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
                 targets |= {h for h in st.map.hexes if st.fef_militia(h) and not st.units_at(h)}
-            for h in targets:
-                if attack_problem(st, p.side.value, h):
-                    continue
-                ready = [u for u in st.on_map(p.side) if u.hex.is_adjacent(h) and u.id not in self.attacked
-                         and not u.parenthesized and u.strength > 0]
+            for h in sorted(targets, key=st.label):
+                ready = sorted(u.id for u in st.on_map(p.side) if u.hex.is_adjacent(h) and u.id not in self.attacked
+                               and not u.parenthesized and u.strength > 0)
                 if not ready:
                     continue
-                group = tuple(sorted(u.id for u in ready))
-                for table in ("Mobile", "Assault"):
-                    out.append(Attack(group, st.label(h), table))
-                for u in ready:
-                    out.append(Attack((u.id,), st.label(h), "Mobile"))
+                out.append(Attack(tuple(ready), st.label(h)))
+                if len(ready) > 1:
+                    out += [Attack((uid,), st.label(h)) for uid in ready]
         return out + [EndPhase()]
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, action, dice: Dice) -> Resolution:
-        """Carry out one action; the action and every die it used go into ``history``."""
-        if self.over:
-            raise RuleViolation("IC 3.2", "the game is over")
-        recording = RecordingDice(dice)
-        res = self._apply(action, recording)
-        self.history.append((action, tuple(recording.values)))
-        self.log.extend(res)
-        return res
+    def _combat_answers(self, cb: dict) -> list[Action]:
+        st = self.state
+        side = self.decision()[0]
+        stage = cb["stage"]
+        if stage == "table":
+            return [ChooseTable(side, t) for t in TABLES]
+        if stage == "pick":
+            return [ChooseUnit(side, u) for u in pick_candidates(st, cb["attackers"], cb["hex"], cb["pick"])]
+        if stage == "retreat":
+            uid = cb["retreats"][0]
+            return [Retreat(side, uid, h) for h in retreat_options(st, uid)]
+        movers = self._movers(cb)
+        out: list[Action] = [DeclineAdvance(side)]
+        groups = [tuple(movers)] + ([(m,) for m in movers] if len(movers) > 1 else [])
+        paths = [(cb["hex"],)]
+        if cb["advance"] > 1:
+            paths += [(cb["hex"], st.label(n)) for n in st.map.neighbors(st.map.hex(cb["hex"]))]
+        return out + [Advance(side, g, path) for g in groups for path in paths]
 
-    def _apply(self, action, dice: Dice) -> Resolution:
-        p, st = self.phase, self.state
-        if isinstance(action, EndPhase):
-            return self._end_phase(dice)
-        if isinstance(action, RollEvent):
-            if p.kind != "events" or self.event_rolled:
-                raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
-            res = Resolution()
-            roll_event(dice, res)
-            self.event_rolled = True
-            return res
-        if isinstance(action, (DeclareAmbush, DeclineAmbush)):
-            return self._ambush(action, dice)
-        if self.pending_ambush:
-            raise RuleViolation("IC 28.1", "the non-phasing player first declares or declines the ambush")
-        if isinstance(action, DeclareGeneralOffensive):
-            if not self.optional_rules:
-                raise RuleViolation("IC 31.0", "the General Offensive is an optional rule, switched off")
-            return self.general_offensive.declare(self.points, dice, turn=self.turn, total_turns=self.total_turns,
-                                                  phase_id=p.id)
-        if isinstance(action, Overrun):
-            return self._overrun(action, dice)
+    def _movers(self, cb: dict) -> list[str]:
+        return [u for u in cb["attackers"] if self.state.unit(u).on_map and self.state.unit(u).counter.type != "militia"]
+
+    # ------------------------------------------------------------------ fast legality checks
+    def check_action(self, action: Action) -> None:
         if isinstance(action, Move):
-            if p.kind != "movement":
-                raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
-            u = st.unit(action.unit)
-            if u.side is not p.side:
-                raise RuleViolation("IC 9.1", f"only the phasing player's units move ({action.unit} is {u.side.value})")
-            if action.unit in self.moved:
-                raise RuleViolation("IC 9.1", f"{action.unit} has already moved this phase")
-            came_from = st.label(u.hex)
-            res = move(st, action.unit, list(action.path))
-            self.moved.add(action.unit)
-            if self.optional_rules and len(action.path) == 1:
-                self._offer_ambush(action.unit, came_from)
-            return res
-        if isinstance(action, Attack):
-            if self.pending_advance:
-                raise RuleViolation("IC 13.61", "the last combat's advance comes first (Advance or DeclineAdvance)")
-            return self._attack(action, dice)
-        if isinstance(action, (Advance, DeclineAdvance)):
-            return self._advance(action)
-        raise RuleViolation("IC 3.1", f"{action!r} is not an action of this game")
+            self._check_move(action)
+            move(self.state.copy(), action.unit, list(action.path))
+        elif isinstance(action, Attack):
+            self._check_attack(action)
+        elif isinstance(action, EndPhase):
+            self._check_end_phase()
+        elif isinstance(action, ChooseTable):
+            self._check_table(action)
+        else:
+            super().check_action(action)
 
-    @implements("IC 13.11")
-    def _attack(self, a: Attack, dice: Dice) -> Resolution:
+    def _no_decision(self, rule: str = "IC 3.1") -> None:
+        d = self.decision()
+        if d is not None:
+            raise RuleViolation(d[1], f"the {d[0]} player must first {d[2]}")
+
+    # ------------------------------------------------------------------ events, phases, General Offensive
+    @handles(RollEvent)
+    def _roll_event(self, action: RollEvent, dice, res: Resolution) -> None:
+        self._no_decision()
+        if self.phase.kind != "events" or self.event_rolled:
+            raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
+        roll_event(dice, res, self.ruleset.chart("random_events"))
+        self.event_rolled = True
+
+    @handles(DeclareGeneralOffensive)
+    def _general_offensive(self, action, dice, res: Resolution) -> None:
+        self._no_decision()
+        if not self.option("general_offensive"):
+            raise RuleViolation("IC 31.0", "the General Offensive is an optional rule, switched off")
+        if self.phase.id != "Communist Mobilization":
+            raise RuleViolation("IC 31.1", "the General Offensive is declared at the start of a Communist player turn")
+        res.extend(self.general_offensive.declare(self.points, dice, turn=self.turn, total_turns=self.total_turns,
+                                                  phase_id=self.phase.id))
+
+    def _check_end_phase(self) -> None:
+        self._no_decision()
+        if self.phase.kind == "events" and not self.event_rolled:
+            raise RuleViolation("IC 6.0", "roll for the turn's event first")
+
+    @handles(EndPhase)
+    @implements("IC 10.21", "IC 26.1", "IC 2.37")
+    def _end_phase(self, action, dice, res: Resolution) -> None:
+        self._check_end_phase()
+        p = self.phase
+        if p.kind in ("movement", "combat"):
+            for side in (Side.COMMUNIST, Side.FEF):
+                end_of_phase_stacking(self.state, side, p.kind, res)
+        self.moved.clear()
+        self.attacked.clear()
+        self.ambush_log = None
+        self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
+        if new_turn:
+            self.turns_left -= 1
+            self.event_rolled = False
+            self.month = self.month % 12 + 1
+            self.year += self.month == 1
+            self.state.monsoon = weather(self.month) == "Monsoon"
+            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
+        res.add("IC 3.1", f"now: {self.phase.id} Phase")
+
+    # ------------------------------------------------------------------ movement and ambush
+    def _check_move(self, a: Move) -> None:
+        self._no_decision()
+        p, st = self.phase, self.state
+        if p.kind != "movement":
+            raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
+        u = st.unit(a.unit)
+        if u.side is not p.side:
+            raise RuleViolation("IC 9.1", f"only the phasing player's units move ({a.unit} is {u.side.value})")
+        if a.unit in self.moved:
+            raise RuleViolation("IC 9.1", f"{a.unit} has already moved this phase")
+        if not isinstance(a.path, tuple) or not all(isinstance(x, str) for x in a.path):
+            raise RuleViolation("IC 9.1", "a path is a list of hex labels")
+
+    @handles(Move)
+    def _move(self, a: Move, dice, res: Resolution) -> None:
+        self._check_move(a)
+        move(self.state.copy(), a.unit, list(a.path))         # the whole path is legal now
+        self.moved.add(a.unit)
+        self._walk(a.unit, list(a.path), Fraction(0), res)
+
+    def _walk(self, uid: str, path: list[str], spent: Fraction, res: Resolution) -> None:
+        """Move hex by hex; where a step goes from one enemy ZOC into another and a hex may ambush, stop and
+        ask the non-phasing player (28.1). The rest of the path waits for the answer."""
+        st = self.state
+        for i, label in enumerate(path):
+            came_from = st.label(st.unit(uid).hex)
+            step = move(st, uid, [label], already_spent=spent)
+            res.extend(step)
+            spent = Fraction(step.result["spent"])
+            if self.option("ambushes"):
+                candidates = self._ambush_hexes(uid, came_from)
+                if candidates:
+                    self.ambush = {"side": self.phase.side.enemy.value, "unit": uid, "at": label,
+                                   "came_from": came_from, "candidates": candidates, "rest": path[i + 1:],
+                                   "spent": spent}
+                    return
+
+    def _ambush_hexes(self, uid: str, came_from: str) -> list[str]:
+        st = self.state
+        if self.ambush_log is None or self.ambush_log.phasing is not self.phase.side:
+            self.ambush_log = AmbushLog(self.phase.side)
+        out = []
+        for n in st.map.neighbors(st.unit(uid).hex):
+            try:
+                check_ambush(st, [uid], came_from, st.label(n), self.ambush_log)
+            except RuleViolation:
+                continue
+            out.append(st.label(n))
+        return sorted(out)
+
+    def _ambush_answer(self, side: str) -> dict:
+        if self.combat is not None:
+            self._no_decision()
+        if self.ambush is None:
+            raise RuleViolation("IC 28.1", "no ambush can be declared now")
+        if _side(side).value != self.ambush["side"]:
+            raise RuleViolation("IC 28.1", f"the {self.ambush['side']} player (not moving) decides on the ambush, "
+                                           f"not the {side} player")
+        return self.ambush
+
+    @handles(DeclineAmbush)
+    def _decline_ambush(self, a: DeclineAmbush, dice, res: Resolution) -> None:
+        amb = self._ambush_answer(a.side)
+        self.ambush = None
+        res.add("IC 28.1", f"no ambush against {amb['unit']}")
+        self._go_on(amb, res)
+
+    @handles(DeclareAmbush)
+    def _declare_ambush(self, a: DeclareAmbush, dice, res: Resolution) -> None:
+        amb = self._ambush_answer(a.side)
+        if a.hex not in amb["candidates"]:
+            raise RuleViolation("IC 28.4", f"{a.hex} may not ambush {amb['unit']}; the hexes that may are "
+                                           f"{', '.join(amb['candidates'])}")
+        c, attackers, ambushers, out = declare_ambush(self.state, [amb["unit"]], amb["came_from"], a.hex,
+                                                      self.ambush_log)
+        res.extend(out)
+        self.ambush = None
+        self._start_combat("ambush", c, attackers, a.hex, res, moving=amb)
+
+    def _go_on(self, amb: dict, res: Resolution) -> None:
+        """After an ambush that did not stop it (or none), the unit follows the rest of its path (28.52)."""
+        uid, rest = amb["unit"], list(amb["rest"])
+        if not rest or not self.state.unit(uid).on_map:
+            return
+        try:
+            move(self.state.copy(), uid, rest, already_spent=amb["spent"])
+        except RuleViolation as e:
+            res.add("IC 28.52", f"{uid} stops in {amb['at']}: the rest of its path is no longer open ({e.reason})")
+            return
+        self._walk(uid, rest, Fraction(amb["spent"]), res)
+
+    @handles(Overrun)
+    def _overrun(self, a: Overrun, dice, res: Resolution) -> None:
+        self._no_decision()
+        p, st = self.phase, self.state
+        if not self.option("overruns"):
+            raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
+        if p.kind != "movement":
+            raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
+        for uid in a.units:
+            if st.unit(uid).side is not p.side:
+                raise RuleViolation("IC 27.2", f"{uid} is not the phasing player's unit")
+            if uid in self.moved:
+                raise RuleViolation("IC 9.1", f"{uid} has already moved this phase")
+        problem = attack_problem(st, p.side.value, st.map.hex(a.target))
+        if problem:
+            raise RuleViolation("IC 22.3", problem)
+        force = form_force(st, list(a.units))
+        c, attackers, out = declare_overrun(st, force, a.target)
+        res.extend(out)
+        self.moved.update(a.units)
+        self._start_combat("overrun", c, attackers, a.target, res, force=force)
+
+    # ------------------------------------------------------------------ land combat
+    def _check_attack(self, a: Attack) -> tuple[Combat, bool]:
+        self._no_decision()
         p, st = self.phase, self.state
         if p.kind != "combat":
             raise RuleViolation("IC 13.0", f"land combat happens in the Combat Phase, not the {p.id} Phase")
+        if not isinstance(a.attackers, tuple) or not a.attackers:
+            raise RuleViolation("IC 13.1", "an attack needs at least one attacking unit")
+        if len(set(a.attackers)) != len(a.attackers):
+            raise RuleViolation("IC 13.11", "a unit is listed twice in the attack")
         h = st.map.hex(a.defender_hex)
-        china = attack_problem(st, p.side.value, h)
-        if china:
-            raise RuleViolation("IC 22.3", china)
+        problem = attack_problem(st, p.side.value, h)
+        if problem:
+            raise RuleViolation("IC 22.3", problem)
         attackers = [st.unit(x) for x in a.attackers]
         defenders = st.units_at(h, p.side.enemy)
         strengths, militia_alone = defending_strengths(st, h)
@@ -279,143 +563,197 @@ class IndochinaGame:
                 raise RuleViolation("IC 13.11", f"{u.id} is not adjacent to {a.defender_hex}")
             if u.id in self.attacked:
                 raise RuleViolation("IC 13.11", f"{u.id} has already attacked this phase")
-            if u.parenthesized:
-                raise RuleViolation("IC 2.31", f"{u.id} has a bracketed strength and may only defend")
+            if u.parenthesized or u.strength <= 0:
+                raise RuleViolation("IC 2.31", f"{u.id} has a bracketed or no strength and may only defend")
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
-                   terrain=st.terrain(h), monsoon=st.monsoon, militia_alone=militia_alone,
+                   terrain=st.terrain(h), fortified=st.has(h, "fortification") and bool(defenders),
+                   monsoon=st.monsoon, militia_alone=militia_alone,
                    general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
-        res = resolve_combat(c, a.table, crt_chooser(c), dice, Readings.ONE_THIRD)
+        return c, militia_alone
+
+    @handles(Attack)
+    @implements("IC 13.11", "IC 13.4")
+    def _attack(self, a: Attack, dice, res: Resolution) -> None:
+        c, militia_alone = self._check_attack(a)
         self.attacked.update(a.attackers)
-        retreats = {}
-        for group, side in ((defenders, p.side.enemy), (attackers, p.side)):
-            for u in group:
-                retreats[u.id] = self._default_retreat(u)
-        out = apply_result(st, res.result["result"], list(a.attackers), a.defender_hex, a.table,
-                           {"retreats": retreats}, militia_alone=militia_alone)
-        res.extend(out)
-        if out.result["advance"]:
-            self.pending_advance = (a.attackers, a.defender_hex, out.result["advance"])
-        return res
+        res.add("IC 13.2", f"{', '.join(a.attackers)} attack {a.defender_hex}")
+        self._start_combat("attack", c, list(a.attackers), a.defender_hex, res, militia_alone=militia_alone)
 
-    def _offer_ambush(self, uid: str, came_from: str) -> None:
-        """After a one-hex step from one enemy ZOC into another, list the hexes that may ambush (28.1, 28.4)."""
-        st = self.state
-        if self.ambush_log is None or self.ambush_log.phasing is not self.phase.side:
-            self.ambush_log = AmbushLog(self.phase.side)
-        u = st.unit(uid)
-        candidates = []
-        for n in st.map.neighbors(u.hex):
-            try:
-                check_ambush(st, [uid], came_from, st.label(n), self.ambush_log)
-            except RuleViolation:
-                continue
-            candidates.append(st.label(n))
-        if candidates:
-            self.pending_ambush = (uid, came_from, tuple(candidates))
+    def _start_combat(self, kind: str, c: Combat, attackers: list[str], hex_: str, res: Resolution, *,
+                      militia_alone: bool = False, force=None, moving: dict | None = None) -> None:
+        chooser = crt_chooser(c)
+        self.combat = {"kind": kind, "side": c.attacker.value, "attackers": list(attackers), "hex": hex_,
+                       "combat": c, "chooser": chooser.value, "stage": "table", "table": None, "code": None,
+                       "picks": {}, "pick": None, "retreats": [], "advance": 0, "militia_alone": militia_alone,
+                       "force": force, "moving": moving}
+        res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
 
-    def _ambush(self, action, dice: Dice) -> Resolution:
-        if not self.pending_ambush:
-            raise RuleViolation("IC 28.1", "no ambush can be declared now")
-        uid, came_from, candidates = self.pending_ambush
-        self.pending_ambush = None
-        if isinstance(action, DeclineAmbush):
-            res = Resolution()
-            res.add("IC 28.1", f"no ambush against {uid}")
-            return res
-        if action.hex not in candidates:
-            raise RuleViolation("IC 28.4", f"{action.hex} may not ambush {uid}")
-        c_side = self.phase.side
-        probe = Combat(c_side, (1,), (1,), mode="ambush",
-                       attackers_all_light=self.state.unit(uid).counter.unit_class == "Light")
-        return ambush(self.state, [uid], came_from, action.hex, self.ambush_log, action.table, dice,
-                      chosen_by=crt_chooser(probe), choices=self._default_choices())
+    def _check_table(self, a: ChooseTable) -> dict:
+        cb = self.combat
+        if cb is None or cb["stage"] != "table":
+            d = self.decision()
+            raise RuleViolation(d[1] if d else "IC 13.31", "no combat is waiting for its CRT"
+                                + (f"; the {d[0]} player must first {d[2]}" if d else ""))
+        if _side(a.side).value != cb["chooser"]:
+            raise RuleViolation("IC 13.31", f"the {cb['chooser']} player chooses the CRT here, not the {a.side} player")
+        if a.table not in TABLES:
+            raise RuleViolation("IC 13.3", f"the CRT is Mobile or Assault, not {a.table!r}")
+        return cb
 
-    def _overrun(self, action: Overrun, dice: Dice) -> Resolution:
-        p, st = self.phase, self.state
-        if not self.optional_rules:
-            raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
-        if p.kind != "movement":
-            raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
-        for u in action.units:
-            if st.unit(u).side is not p.side:
-                raise RuleViolation("IC 27.2", f"{u} is not the phasing player's unit")
-            if u in self.moved:
-                raise RuleViolation("IC 9.1", f"{u} has already moved this phase")
-        force = form_force(st, list(action.units))
-        res = overrun(st, force, action.target, action.table, dice, choices=self._default_choices())
-        self.moved.update(action.units)
-        return res
+    @handles(ChooseTable)
+    def _choose_table(self, a: ChooseTable, dice, res: Resolution) -> None:
+        cb = self._check_table(a)
+        resolve_combat(cb["combat"], a.table, Side(cb["chooser"]), dice, self.ruleset.baseline, res,
+                       charts=self.state.charts)
+        cb["table"], cb["code"] = a.table, res.result["result"]
+        cb["stage"] = "pick"
+        self._proceed(res)
 
-    def _advance(self, action) -> Resolution:
-        if not self.pending_advance:
+    @handles(ChooseUnit)
+    def _choose_unit(self, a: ChooseUnit, dice, res: Resolution) -> None:
+        cb = self.combat
+        if cb is None or cb["stage"] != "pick":
+            self._no_decision()
+            raise RuleViolation("IC 13.5", "no combat result waits for a unit to be chosen")
+        side = self.decision()[0]
+        if _side(a.side).value != side:
+            raise RuleViolation("IC 13.5", f"the {side} player chooses which of his units the {cb['code']} result "
+                                           f"hits, not the {a.side} player")
+        options = pick_candidates(self.state, cb["attackers"], cb["hex"], cb["pick"])
+        if a.unit not in options:
+            raise RuleViolation("IC 13.5", f"{a.unit} is not one of the units to choose from ({', '.join(options)})")
+        cb["picks"][cb["pick"]] = a.unit
+        res.add("IC 13.5", f"the {side} player chooses {a.unit}")
+        self._proceed(res)
+
+    @handles(Retreat)
+    def _retreat(self, a: Retreat, dice, res: Resolution) -> None:
+        cb = self.combat
+        if cb is None or cb["stage"] != "retreat":
+            self._no_decision()
+            raise RuleViolation("IC 13.62", "no unit has to retreat now")
+        uid = cb["retreats"][0]
+        owner = self.state.unit(uid).side.value
+        if _side(a.side).value != owner:
+            raise RuleViolation("IC 13.62", f"the owner ({owner}) chooses where {uid} retreats, not the {a.side} player")
+        if a.unit != uid:
+            raise RuleViolation("IC 13.62", f"{uid} retreats now, not {a.unit}")
+        options = retreat_options(self.state, uid)
+        if a.hex not in options:
+            raise RuleViolation("IC 13.62", f"{uid} may not retreat into {a.hex}; it may retreat into "
+                                            f"{', '.join(options)}")
+        retreat(self.state, uid, a.hex, res)
+        cb["retreats"].pop(0)
+        self._proceed(res)
+
+    def _advance_checks(self, side: str) -> dict:
+        cb = self.combat
+        if cb is None or cb["stage"] != "advance":
+            self._no_decision()
             raise RuleViolation("IC 13.61", "no combat result allows an advance now")
-        units, hex_, allowed = self.pending_advance
-        self.pending_advance = None
-        res = Resolution()
-        if isinstance(action, DeclineAdvance):
-            res.add("IC 13.61", "the attackers stay where they are")
-            return res
-        if not set(action.units) <= set(units):
+        if _side(side).value != cb["side"]:
+            raise RuleViolation("IC 13.61", f"the attacker ({cb['side']}) decides the advance, not the {side} player")
+        return cb
+
+    @handles(DeclineAdvance)
+    def _decline_advance(self, a: DeclineAdvance, dice, res: Resolution) -> None:
+        cb = self._advance_checks(a.side)
+        res.add("IC 13.61", "the attackers stay where they are")
+        self._finish(cb, res)
+
+    @handles(Advance)
+    def _advance(self, a: Advance, dice, res: Resolution) -> None:
+        cb = self._advance_checks(a.side)
+        if not a.units or len(set(a.units)) != len(a.units):
+            raise RuleViolation("IC 13.61", "name each advancing unit once")
+        if not set(a.units) <= set(cb["attackers"]):
             raise RuleViolation("IC 13.61", "only units that took part in the attack may advance")
-        if any(self.state.unit(u).counter.type == "militia" for u in action.units):
+        if any(self.state.unit(u).counter.type == "militia" for u in a.units):
             raise RuleViolation("IC 17.321", "militia never advance after combat")
-        res.extend(advance(self.state, list(action.units), list(action.path), allowed, hex_))
-        advance_into(self.state, self.state.map.hex(hex_), self.phase.side, "", res)
-        return res
+        if not set(a.units) <= set(self._movers(cb)):
+            raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
+        res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"]))
+        advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
+        self._finish(cb, res)
 
-    def _default_choices(self) -> dict:
-        return {"retreats": {u.id: self._default_retreat(u) for u in self.state.on_map()}}
+    def _proceed(self, res: Resolution) -> None:
+        """Carry the combat in progress on until it needs a player's decision, or is over."""
+        cb, st = self.combat, self.state
+        if cb["stage"] == "pick":
+            for who, _ in PICKS.get(cb["code"], ()):
+                if who in cb["picks"]:
+                    continue
+                options = pick_candidates(st, cb["attackers"], cb["hex"], who)
+                if len(options) > 1:
+                    cb["pick"] = who
+                    return
+                cb["picks"][who] = options[0] if options else None
+            out = apply_losses(st, cb["code"], cb["attackers"], cb["hex"], cb["table"], cb["picks"],
+                               militia_alone=cb["militia_alone"])
+            res.extend(out)
+            cb["retreats"], cb["advance"], cb["pick"] = list(out.result["retreats"]), out.result["advance"], None
+            cb["stage"] = "retreat"
+        if cb["stage"] == "retreat":
+            while cb["retreats"]:
+                uid = cb["retreats"][0]
+                if retreat_options(st, uid):
+                    return
+                cannot_retreat(st, uid, res)
+                cb["retreats"].pop(0)
+            cb["stage"] = "advance"
+        if cb["kind"] == "attack" and cb["advance"] and self._movers(cb):
+            return
+        self._finish(cb, res)
 
-    def _default_retreat(self, u) -> str:
-        """A stated default choice for the owner: the first hex, in label order, that is legal and outside
-        enemy zones if possible."""
-        st = self.state
-        zoc = enemy_zoc(st, u.side)
-        options = []
-        for n in st.map.neighbors(u.hex):
-            if st.units_at(n, u.side.enemy):
-                continue
-            from .results import _enterable
-            if _enterable(st, u.id, u.hex, n):
-                continue
-            options.append((n in zoc, st.label(n)))
-        return min(options)[1] if options else st.label(u.hex)
+    def _finish(self, cb: dict, res: Resolution) -> None:
+        self.combat = None
+        if cb["kind"] == "overrun":
+            end_overrun(self.state, cb["force"], cb["code"], cb["advance"], res)
+        elif cb["kind"] == "ambush":
+            stopped = end_ambush(self.state, None, cb["code"], cb["advance"], res)
+            if not stopped:
+                self._go_on(cb["moving"], res)
 
-    @implements("IC 10.21", "IC 26.1", "IC 2.37")
-    def _end_phase(self, dice: Dice) -> Resolution:
-        res = Resolution()
-        p = self.phase
-        if self.pending_advance:
-            raise RuleViolation("IC 13.61", "settle the last combat's advance first")
-        if self.pending_ambush:
-            raise RuleViolation("IC 28.1", "the ambush must be declared or declined first")
-        if p.kind in ("movement", "combat"):
-            for side in (Side.COMMUNIST, Side.FEF):
-                end_of_phase_stacking(self.state, side, p.kind, res)
-        if p.kind == "events" and not self.event_rolled:
-            raise RuleViolation("IC 6.0", "roll for the turn's event first")
-        self.moved.clear()
-        self.attacked.clear()
-        self.phase_index += 1
-        if self.phase_index == len(SEQUENCE):
-            self.phase_index = 0
-            self.turns_left -= 1
-            self.event_rolled = False
-            self.month = self.month % 12 + 1
-            self.year += self.month == 1
-            self.state.monsoon = weather(self.month) == "Monsoon"
-            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
-        res.add("IC 3.1", f"now: {self.phase.id} Phase")
-        return res
-
-
-def replay(make_game, history: Iterable[tuple[object, tuple[int, ...]]]) -> IndochinaGame:
-    """Rebuild a game from a fresh start and its history of actions and dice."""
-    g = make_game()
-    for i, (action, rolls) in enumerate(history):
-        with ScriptedDice(list(rolls), source=f"history[{i}]") as d:
-            g.apply(action, d)
-    return g
+    # ------------------------------------------------------------------ invariants
+    def invariants(self) -> list[str]:
+        st, out = self.state, []
+        where: dict = {}
+        for u in st.units.values():
+            if u.eliminated and u.hex is not None and u.on_map:
+                out.append(f"{u.id} is eliminated but still on the map")
+            if u.on_map:
+                if u.hex not in st.map.hexes:
+                    out.append(f"{u.id} is in a hex that is not on the map")
+                where.setdefault(u.hex, set()).add(u.side)
+            if u.strength < 0 or u.movement < 0:
+                out.append(f"{u.id} has a negative strength or movement")
+        for h, sides in where.items():
+            if len(sides) > 1:
+                out.append(f"both sides have units in {st.label(h)} (IC 10.3)")
+        for side in Side:
+            if self.points.of(side) > CAP:
+                out.append(f"the {side.value} index is {self.points.of(side)}, above {CAP} (IC 5.21)")
+        if self.history and isinstance(self.history[-1].action, EndPhase):
+            ended = SEQUENCE[self.phase_index - 1] if self.phase_index else SEQUENCE[-1]
+            if ended.kind in ("movement", "combat"):
+                for h, sides in where.items():
+                    for side in sides:
+                        if stack_total(st, h, side) > stacking_limit(st, h) and \
+                                not all(u.disrupted for u in st.units_at(h, side)):
+                            out.append(f"{st.label(h)} is overstacked after the {ended.id} Phase but not all "
+                                       f"its units are disrupted (IC 10.21)")
+        for uid in self.moved | self.attacked:
+            if uid not in st.units:
+                out.append(f"{uid} is marked moved or attacked but is not a unit")
+        cb = self.combat
+        if cb is not None:
+            if cb["stage"] == "retreat" and not cb["retreats"]:
+                out.append("a combat waits for a retreat with nobody left to retreat")
+            if any(uid not in st.units for uid in cb["attackers"]):
+                out.append("a combat names an unknown attacker")
+        if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
+            out.append("units are marked moved outside the Movement Phase")
+        return out

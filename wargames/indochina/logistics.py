@@ -293,7 +293,7 @@ def los_limits(side: Side, base_disrupted: bool, monsoon: bool) -> tuple[int, in
     return 0, radius
 
 
-def _search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_max: int, off_max: int,
+def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_max: int, off_max: int,
             zoc: set[Hex], blocked=None) -> tuple[list[Hex], int, int] | None:
     """Breadth-first search over (hex, road hexes used, other hexes used): the shortest legal line.
 
@@ -362,7 +362,7 @@ def trace_los(st: IndochinaState, side: Side, target: Hex | str, year: int | Non
             limits = f"{road_max} road" + ("" if st.monsoon else "/trail") + f" hexes + {off_max} other"
         else:
             limits = f"{off_max} hexes"
-        got = _search(st, side, b.hex, target, road_max, off_max, zoc)
+        got = supply_search(st, side, b.hex, target, road_max, off_max, zoc)
         if got is None:
             res.add(rule, f"base {b.id} ({state_word}, {st.label(b.hex)}): no friendly line of at most {limits} "
                     f"reaches {st.label(target)}", inputs_base=b.id)

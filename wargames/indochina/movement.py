@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .charts import default_charts, route_costs
+from .charts import route_costs
 from .state import IndochinaState
 from .borders import border_problem
 from .zoc import enemy_zoc
@@ -17,7 +17,7 @@ INFILTRATION = 2       # 11.42
 @implements("IC 9.2", "IC 9.21", "IC 9.22", "IC 9.7", "IC 9.71", "IC 9.72", "IC 9.73", "IC 9.74", "IC 26.3")
 def step_cost(st: IndochinaState, uid: str, a: Hex, b: Hex) -> tuple[Fraction, str]:
     """Movement points to step from ``a`` into ``b``, and how they were reckoned."""
-    _, _, tec = default_charts()
+    tec = st.tec()
     u = st.unit(uid)
     heavy = u.counter.unit_class == "Heavy"
     terr = st.terrain(b)
@@ -41,12 +41,14 @@ def step_cost(st: IndochinaState, uid: str, a: Hex, b: Hex) -> tuple[Fraction, s
 
 
 @implements("IC 9.0", "IC 9.1", "IC 9.3", "IC 9.4", "IC 9.5", "IC 9.6", "IC 11.4", "IC 11.41", "IC 11.42")
-def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool = False) -> Resolution:
+def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool = False,
+         already_spent: Fraction = Fraction(0)) -> Resolution:
     """Move one unit along ``path`` (hex labels), paying each hex's cost; raises if the move is illegal.
 
     A unit may always move one hex (9.3) unless that hex is prohibited, holds an enemy unit, or the step
     goes straight from one enemy ZOC to another. Forced march doubles the movement factor (9.4; its
-    supply point is paid by the logistics rules).
+    supply point is paid by the logistics rules). ``already_spent``: points this unit used earlier in the
+    same move (a move that went on after an ambush, 28.52).
     """
     u = st.unit(uid)
     if not u.on_map:
@@ -58,7 +60,7 @@ def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool =
     if forced_march:
         res.add("IC 9.4", f"forced march doubles {u.movement} to {allowance}")
     zoc = enemy_zoc(st, u.side)
-    spent = Fraction(0)
+    spent = Fraction(already_spent)
     cur = u.hex
     hexes = [st.map.hex(p) for p in path]
     for i, nxt in enumerate(hexes):
@@ -74,7 +76,7 @@ def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool =
             cost += INFILTRATION
             how += f"; from one enemy ZOC into another +{INFILTRATION} (11.42)"
         if spent + cost > allowance:
-            first_hex = i == 0 and not (cur in zoc and nxt in zoc)
+            first_hex = i == 0 and not already_spent and not (cur in zoc and nxt in zoc)
             if not first_hex:
                 raise RuleViolation("IC 9.0", f"{uid} has {allowance - spent} MP left and {st.label(nxt)} costs {cost}")
             res.add("IC 9.3", f"{st.label(nxt)} costs {cost}, more than {allowance}, but a unit may always move one hex")

@@ -148,19 +148,12 @@ def _stop(force: Force, code: str, survivors: list[str], rule: str, res: Resolut
         res.add(rule, f"after {code} the force may keep moving with its remaining movement points")
 
 
-@implements("IC 27.0", "IC 27.1", "IC 27.22", "IC 27.3", "IC 27.31", "IC 27.33", "IC 27.4", "IC 27.41",
-            "IC 27.42")
-def overrun(st: IndochinaState, force: Force, target: str, table: str, dice: Dice, *,
-            chosen_by: Side | None = None, fortified: bool | None = None, attack_enhanced: bool = False,
-            defence_enhanced: bool = False, choices: dict | None = None,
-            reading: Readings = Readings.ONE_THIRD) -> Resolution:
-    """Attack one adjacent enemy hex in the middle of movement.
-
-    The force pays four extra movement points (27.1; it may overrun again while points last, 27.33),
-    fights with the normal combat rules, terrain and fortification of the target (27.31) and the normal
-    choice of CRT, one column further left (27.3). Nobody advances (27.41). An attacker loss, retreat or a
-    No Effect ends the force's movement (27.42). ``fortified`` defaults to the map's fortification feature.
-    """
+@implements("IC 27.0", "IC 27.1", "IC 27.22", "IC 27.3", "IC 27.31", "IC 27.33")
+def declare_overrun(st: IndochinaState, force: Force, target: str, *, fortified: bool | None = None,
+                    attack_enhanced: bool = False, defence_enhanced: bool = False) -> tuple[Combat, list[str], Resolution]:
+    """27.3(1): check the overrun, pay its four extra movement points and describe the combat (one column
+    further left, 27.3(3); the target's terrain and fortification count, 27.31). Returns the combat, the
+    attacking unit ids and the steps so far; the choice of CRT (13.31) and the roll come next."""
     if force.stopped:
         raise RuleViolation("IC 27.42", f"this force has stopped for the phase ({force.stop_reason})")
     if not isinstance(target, str):
@@ -195,15 +188,40 @@ def overrun(st: IndochinaState, force: Force, target: str, table: str, dice: Dic
                attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
     res.add("IC 27.31", f"the defenders' terrain ({st.terrain(h)}) and fortification ({'yes' if fort else 'no'}) "
             f"count as in any combat")
-    resolve_combat(c, table, chosen_by or crt_chooser(c), dice, reading, res)
-    code = res.result["result"]
-    out = apply_result(st, code, [u.id for u in attackers], target, table, choices)
-    res.extend(out)
-    if out.result["advance"]:
+    return c, [u.id for u in attackers], res
+
+
+@implements("IC 27.4", "IC 27.41", "IC 27.42")
+def end_overrun(st: IndochinaState, force: Force, code: str, advance: int, res: Resolution) -> None:
+    """After the result: nobody advances (27.41); an attacker loss, retreat or No Effect stops the force
+    (27.42), otherwise it may move on."""
+    if advance:
         res.add("IC 27.41", "no advance after an overrun, whatever the result")
     force.overruns += 1
     survivors = [u for u in force.units if st.unit(u).on_map]
     _stop(force, code, survivors, "IC 27.42", res)
+
+
+def overrun(st: IndochinaState, force: Force, target: str, table: str, dice: Dice, *,
+            chosen_by: Side | None = None, fortified: bool | None = None, attack_enhanced: bool = False,
+            defence_enhanced: bool = False, choices: dict | None = None,
+            reading: Readings = Readings.ONE_THIRD) -> Resolution:
+    """Attack one adjacent enemy hex in the middle of movement, in one call (the chapters' form; in play,
+    :class:`~wargames.indochina.game.Game` asks for the CRT, the picks and the retreats).
+
+    The force pays four extra movement points (27.1; it may overrun again while points last, 27.33),
+    fights with the normal combat rules, terrain and fortification of the target (27.31) and the normal
+    choice of CRT, one column further left (27.3). Nobody advances (27.41). An attacker loss, retreat or a
+    No Effect ends the force's movement (27.42). ``fortified`` defaults to the map's fortification feature.
+    """
+    c, attackers, res = declare_overrun(st, force, target, fortified=fortified, attack_enhanced=attack_enhanced,
+                                        defence_enhanced=defence_enhanced)
+    resolve_combat(c, table, chosen_by or crt_chooser(c), dice, reading, res, charts=st.tables())
+    code = res.result["result"]
+    out = apply_result(st, code, attackers, target, table, choices)
+    res.extend(out)
+    end_overrun(st, force, code, out.result["advance"], res)
+    survivors = [u for u in force.units if st.unit(u).on_map]
     res.result = {**res.result, "code": code, "advance": 0, "stopped": force.stopped,
                   "remaining": force.remaining(st) if survivors else Fraction(0)}
     return res
@@ -275,16 +293,14 @@ def check_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, ambu
     return ambushers
 
 
-@implements("IC 28.1", "IC 28.2", "IC 28.5", "IC 28.51", "IC 28.52")
-def ambush(st: IndochinaState, moving: Sequence[str] | Force, came_from: str, ambush_hex: str, log: AmbushLog,
-           table: str, dice: Dice, *, chosen_by: Side | None = None, phase_kind: str = "movement",
-           attack_enhanced: bool = False, defence_enhanced: bool = False, choices: dict | None = None,
-           reading: Readings = Readings.ONE_THIRD) -> Resolution:
-    """The moving force must attack the ambushing hex, like an overrun but two columns left (28.2(1)) and at
-    no movement cost (28.2(2)). No advance (28.51); an attacker loss, retreat or No Effect stops the moving
-    force for the phase (28.52). Pass a :class:`Force` to have it marked stopped."""
-    force = moving if isinstance(moving, Force) else None
-    uids = list(force.units if force else moving)
+@implements("IC 28.1", "IC 28.2")
+def declare_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, ambush_hex: str, log: AmbushLog, *,
+                   phase_kind: str = "movement", attack_enhanced: bool = False,
+                   defence_enhanced: bool = False) -> tuple[Combat, list[str], list[str], Resolution]:
+    """The non-phasing player declares an ambush: the moving units must attack the ambushing hex, like an
+    overrun but two columns left (28.2(1)) and at no movement cost (28.2(2)). Returns the combat, the
+    attacking ids, the ambushers and the steps so far; the choice of CRT (13.31) and the roll come next."""
+    uids = list(moving)
     ambushers = check_ambush(st, uids, came_from, ambush_hex, log, phase_kind)
     attackers = [st.unit(u) for u in uids if not st.unit(u).parenthesized and st.unit(u).strength > 0]
     if not attackers:
@@ -299,11 +315,14 @@ def ambush(st: IndochinaState, moving: Sequence[str] | Force, came_from: str, am
                attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=st.terrain(h),
                fortified=st.has(h, "fortification"), monsoon=st.monsoon, mode="ambush",
                attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
-    resolve_combat(c, table, chosen_by or crt_chooser(c), dice, reading, res)
-    code = res.result["result"]
-    out = apply_result(st, code, [u.id for u in attackers], ambush_hex, table, choices)
-    res.extend(out)
-    if out.result["advance"]:
+    return c, [u.id for u in attackers], ambushers, res
+
+
+@implements("IC 28.5", "IC 28.51", "IC 28.52")
+def end_ambush(st: IndochinaState, force: Force | None, code: str, advance: int, res: Resolution) -> bool:
+    """After the result: nobody advances (28.51); an attacker loss, retreat or No Effect stops the moving
+    force for the phase (28.52). Returns whether it stopped."""
+    if advance:
         res.add("IC 28.51", "no advance after an ambush, whatever the result")
     stopped = code in STOPPING_RESULTS
     res.add("IC 28.52", f"the {code} result " + ("stops the moving force for this phase" if stopped
@@ -312,6 +331,26 @@ def ambush(st: IndochinaState, moving: Sequence[str] | Force, came_from: str, am
         force.units = [u for u in force.units if st.unit(u).on_map]
         if stopped or not force.units:
             force.stopped, force.stop_reason = True, f"ambushed: {code}"
+    return stopped
+
+
+def ambush(st: IndochinaState, moving: Sequence[str] | Force, came_from: str, ambush_hex: str, log: AmbushLog,
+           table: str, dice: Dice, *, chosen_by: Side | None = None, phase_kind: str = "movement",
+           attack_enhanced: bool = False, defence_enhanced: bool = False, choices: dict | None = None,
+           reading: Readings = Readings.ONE_THIRD) -> Resolution:
+    """An ambush in one call (the chapters' form; in play the game asks for each decision). No advance
+    (28.51); an attacker loss, retreat or No Effect stops the moving force for the phase (28.52). Pass a
+    :class:`Force` to have it marked stopped."""
+    force = moving if isinstance(moving, Force) else None
+    uids = list(force.units if force else moving)
+    c, attackers, ambushers, res = declare_ambush(st, uids, came_from, ambush_hex, log, phase_kind=phase_kind,
+                                                  attack_enhanced=attack_enhanced,
+                                                  defence_enhanced=defence_enhanced)
+    resolve_combat(c, table, chosen_by or crt_chooser(c), dice, reading, res, charts=st.tables())
+    code = res.result["result"]
+    out = apply_result(st, code, attackers, ambush_hex, table, choices)
+    res.extend(out)
+    stopped = end_ambush(st, force, code, out.result["advance"], res)
     res.result = {**res.result, "code": code, "advance": 0, "stopped": stopped, "ambushers": ambushers}
     return res
 

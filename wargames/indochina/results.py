@@ -5,16 +5,16 @@ from typing import Sequence
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .charts import RESULTS, default_charts
+from .charts import RESULTS
 from .borders import border_problem
 from .disruption import disrupt
 from .state import IndochinaState
 from .zoc import enemy_zoc
 
 
-def _enterable(st: IndochinaState, uid: str, a: Hex, b: Hex) -> str | None:
+def why_not_enterable(st: IndochinaState, uid: str, a: Hex, b: Hex) -> str | None:
     """Why a unit may not retreat or advance from ``a`` into ``b`` (13.8), or None."""
-    _, _, tec = default_charts()
+    tec = st.tec()
     u = st.unit(uid)
     row = tec.get(st.terrain(b))
     prohibited = row is not None and (row.heavy if u.counter.unit_class == "Heavy" else row.light) is None
@@ -32,7 +32,7 @@ def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     h = st.map.hex(to)
     if not u.hex.is_adjacent(h):
         raise RuleViolation("IC 13.62", f"{uid} retreats one hex; {to} is not adjacent to {st.label(u.hex)}")
-    why = _enterable(st, uid, u.hex, h)
+    why = why_not_enterable(st, uid, u.hex, h)
     if why:
         raise RuleViolation("IC 13.62", f"{uid} may not retreat there: {why}")
     in_zoc = h in enemy_zoc(st, u.side)
@@ -43,59 +43,84 @@ def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     return "retreated"
 
 
-@implements("IC 13.5", "IC 13.6", "IC 13.61", "IC 11.52")
-def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defender_hex: str, table: str,
-                 choices: dict | None = None, militia_alone: bool = False) -> Resolution:
-    """Apply a CRT result. ``choices``: ``{"attacker_unit": id, "defender_unit": id, "retreats": {id: hex}}``
-    for the picks a result leaves to a player. Returns the Resolution; ``result["advance"]`` is how many
-    hexes the attackers may advance (0, 1 or 2)."""
-    if code not in RESULTS:
-        raise RuleViolation("IC 13.5", f"{code!r} is not a combat result")
-    choices = choices or {}
-    res = Resolution()
+#: The picks a result leaves to a player (13.5 and the result key): (which side picks, what happens to the unit).
+PICKS = {"AE": (("attacker", "eliminated"),), "AD": (("attacker", "disrupted"),),
+         "BB": (("attacker", "disrupted"), ("defender", "disrupted")), "SK": (("defender", "disrupted"),)}
+
+
+def combatants(st: IndochinaState, attackers: Sequence[str], defender_hex: str) -> tuple[list, list]:
+    """The attacking units and the units defending the hex (every enemy unit there, 13.12)."""
     h = st.map.hex(defender_hex)
     atk = [st.unit(a) for a in attackers]
     dfn = [u for u in st.on_map() if u.hex == h and u.side is not atk[0].side]
+    return atk, dfn
+
+
+def pick_candidates(st: IndochinaState, attackers: Sequence[str], defender_hex: str, who: str) -> list[str]:
+    """The units the owner may pick from for a result's single loss (13.5): ids in order."""
+    atk, dfn = combatants(st, attackers, defender_hex)
+    return sorted(u.id for u in (atk if who == "attacker" else dfn) if u.on_map)
+
+
+@implements("IC 13.5", "IC 13.6", "IC 13.61", "IC 11.52")
+def apply_losses(st: IndochinaState, code: str, attackers: Sequence[str], defender_hex: str, table: str,
+                 picks: dict | None = None, militia_alone: bool = False) -> Resolution:
+    """Apply a CRT result except its retreats. ``picks``: ``{"attacker": id, "defender": id}``, the unit each
+    owner chose where the result hits one unit (needed only when there is more than one to choose from).
+
+    ``result``: ``code``, ``retreats`` (the ids that must now retreat one hex each, 13.62, in order) and
+    ``advance`` (how many hexes the attackers may advance once the retreats are done: 0, 1 or 2).
+    """
+    if code not in RESULTS:
+        raise RuleViolation("IC 13.5", f"{code!r} is not a combat result")
+    picks = picks or {}
+    res = Resolution()
+    h = st.map.hex(defender_hex)
+    atk, dfn = combatants(st, attackers, defender_hex)
     res.add("IC 13.5", f"{code}: {RESULTS[code]}")
 
-    def pick(units, key, who):
+    def pick(units, who):
+        units = [u for u in units if u.on_map]
         if not units:
             return None                 # e.g. a lone FEF militia: never disrupted (17.234)
-        uid = choices.get(key)
+        if len(units) == 1:
+            return units[0]
+        uid = picks.get(who)
         if uid is None:
-            return max(units, key=lambda u: (u.strength, u.id))      # stated default: the strongest unit
+            raise RuleViolation("IC 13.5", f"the {who} must choose which unit the {code} result hits")
         found = [u for u in units if u.id == uid]
         if not found:
-            raise RuleViolation("IC 13.5", f"{uid} is not one of the {who} units")
+            raise RuleViolation("IC 13.5", f"{uid} is not one of the {who}'s units in this combat")
         return found[0]
 
+    retreating: list[str] = []
     if code == "AE":
-        lost = pick(atk, "attacker_unit", "attacking")
+        lost = pick(atk, "attacker")
         lost.eliminated = True
         res.add("IC 13.5", f"{lost.id} is eliminated")
         for u in atk:
             if u is not lost:
                 disrupt(u, "combat", res)
     elif code == "AD":
-        disrupt(pick(atk, "attacker_unit", "attacking"), "combat", res)
+        disrupt(pick(atk, "attacker"), "combat", res)
     elif code == "AR":
         for u in atk:
             if disrupt(u, "combat", res) != "eliminated":
-                retreat(st, u.id, _retreat_hex(choices, u.id), res)
+                retreating.append(u.id)
     elif code == "BB":
-        disrupt(pick(atk, "attacker_unit", "attacking"), "combat", res)
+        disrupt(pick(atk, "attacker"), "combat", res)
         if dfn:
-            disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
+            disrupt(pick(dfn, "defender"), "combat", res)
     elif code == "SK":
         if dfn:
-            disrupt(pick(dfn, "defender_unit", "defending"), "combat", res)
+            disrupt(pick(dfn, "defender"), "combat", res)
     elif code == "DD":
         for u in dfn:
             disrupt(u, "combat", res)
     elif code == "DR":
         for u in dfn:
             if disrupt(u, "combat", res) != "eliminated":
-                retreat(st, u.id, _retreat_hex(choices, u.id), res)
+                retreating.append(u.id)
     elif code == "DE":
         for u in dfn:
             u.eliminated = True
@@ -105,7 +130,7 @@ def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defend
         for u in dfn:
             if u.on_map:
                 militia_outside_cities(st, u, code, res)
-    cleared = not [u for u in dfn if u.on_map and u.hex == h]
+    cleared = not [u for u in dfn if u.on_map and u.hex == h and u.id not in retreating]
     advance = 0
     if militia_alone and code in ("SK", "BB", "DD") and cleared:
         advance = 1
@@ -116,7 +141,52 @@ def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defend
         advance = 2 if qualified else 1
         res.add("IC 13.61", f"the attackers may advance up to {advance} hex{'es' if advance > 1 else ''} "
                 f"(first into {defender_hex}), ignoring enemy ZOCs and at no movement cost")
-    res.result = {"code": code, "advance": advance}
+    res.result = {"code": code, "retreats": retreating, "advance": advance}
+    return res
+
+
+@implements("IC 13.62", "IC 13.8")
+def retreat_options(st: IndochinaState, uid: str) -> list[str]:
+    """The hexes a unit may retreat into (13.62, 13.8, 11.53), in label order: every adjacent hex it could
+    enter that holds no enemy unit (enemy zones of control allowed, at their cost)."""
+    u = st.unit(uid)
+    return sorted(st.label(n) for n in st.map.neighbors(u.hex) if not why_not_enterable(st, uid, u.hex, n))
+
+
+@implements("IC 13.62")
+def cannot_retreat(st: IndochinaState, uid: str, res: Resolution) -> None:
+    """A unit that must retreat but has no hex it may retreat into is eliminated (our reading: the printed
+    CRT's retreat instructions are absent; see the ambiguities appendix)."""
+    u = st.unit(uid)
+    u.eliminated = True
+    res.add("IC 13.62", f"{uid} has no hex to retreat into and is eliminated")
+
+
+def apply_result(st: IndochinaState, code: str, attackers: Sequence[str], defender_hex: str, table: str,
+                 choices: dict | None = None, militia_alone: bool = False) -> Resolution:
+    """Apply a CRT result with every pick given up front, for the chapters and exact enumeration.
+
+    ``choices``: ``{"attacker_unit": id, "defender_unit": id, "retreats": {id: hex}}`` (a pick not given
+    is the strongest unit, as the chapters state); a unit whose retreat
+    is not given and that has no legal hex is eliminated (:func:`cannot_retreat`). In play, :class:`Game`
+    asks each owner instead. ``result["advance"]`` is how many hexes the attackers may advance (0, 1 or 2).
+    """
+    choices = choices or {}
+    picks = {"attacker": choices.get("attacker_unit"), "defender": choices.get("defender_unit")}
+    for who, _ in PICKS.get(code, ()):
+        if picks[who] is None:                   # the chapters' stated default: the strongest unit
+            atk, dfn = combatants(st, attackers, defender_hex)
+            units = [u for u in (atk if who == "attacker" else dfn) if u.on_map]
+            if units:
+                picks[who] = max(units, key=lambda u: (u.strength, u.id)).id
+    res = apply_losses(st, code, attackers, defender_hex, table, picks, militia_alone)
+    for uid in res.result["retreats"]:
+        where = (choices.get("retreats") or {}).get(uid)
+        if where is None and not retreat_options(st, uid):
+            cannot_retreat(st, uid, res)
+        else:
+            retreat(st, uid, _retreat_hex(choices, uid), res)
+    res.result = {"code": code, "advance": res.result["advance"]}
     return res
 
 
@@ -135,17 +205,20 @@ def advance(st: IndochinaState, uids: Sequence[str], path: Sequence[str], allowe
     if path[0] != defender_hex:
         raise RuleViolation("IC 13.61", f"the first hex of an advance is {defender_hex}, where the defenders were")
     res = Resolution()
-    for uid in uids:
+    ends = {}
+    for uid in uids:                      # every unit's path is checked before any unit moves
         u = st.unit(uid)
         cur = u.hex
         for lab in path:
             h = st.map.hex(lab)
             if not cur.is_adjacent(h):
                 raise RuleViolation("IC 13.61", f"{lab} is not adjacent to {st.label(cur)}")
-            why = _enterable(st, uid, cur, h)
+            why = why_not_enterable(st, uid, cur, h)
             if why:
                 raise RuleViolation("IC 13.8", f"{uid} may not advance: {why}")
             cur = h
-        u.hex = cur
+        ends[uid] = cur
+    for uid, cur in ends.items():
+        st.unit(uid).hex = cur
         res.add("IC 13.61", f"{uid} advances to {st.label(cur)}")
     return res

@@ -26,7 +26,6 @@ from typing import Sequence
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .borders import border_problem
-from .charts import default_charts
 from .combat import Side
 from .state import IndochinaState
 from .units import UnitState
@@ -148,7 +147,7 @@ def embark(st: IndochinaState, turn: RiverineTurn, dna: str, uid: str) -> Resolu
 
 
 def _prohibited(st: IndochinaState, u: UnitState, h: Hex) -> bool:
-    _, _, tec = default_charts()
+    tec = st.tec()
     row = tec.get(st.terrain(h))
     if row is None:           # terrain the chart does not list (all lake): no unit may stop there (9.5)
         return True

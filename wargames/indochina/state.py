@@ -9,6 +9,7 @@ from typing import Iterable
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing_map, load_map
+from .charts import default_charts
 from .combat import Side
 from .units import Counter, UnitState
 
@@ -36,6 +37,7 @@ class IndochinaState:
     units: dict[str, UnitState]
     monsoon: bool = False
     communist_cities: set[str] = field(default_factory=set)   # city/town labels under Communist control (17.1)
+    charts: tuple | None = None         # (Mobile CRT, Assault CRT, TEC) of the ruleset; None: the shipped ones
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], **kw) -> "IndochinaState":
@@ -84,6 +86,18 @@ class IndochinaState:
             return 0
         return int(self.map.info(h).attr("militia", 0))
 
+    def tables(self) -> tuple:
+        """The combat charts this position is played with: (Mobile CRT, Assault CRT, TEC)."""
+        return self.charts or default_charts()
+
+    def tec(self) -> dict:
+        return self.tables()[2]
+
     def copy(self) -> "IndochinaState":
-        new, new.map = copy_sharing_map(self)
+        charts, self.charts = self.charts, None
+        try:
+            new, new.map = copy_sharing_map(self)
+        finally:
+            self.charts = charts
+        new.charts = charts
         return new

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..core import Hex, implements
-from .charts import default_charts
 from .combat import Side
 from .state import IndochinaState
 from .units import UnitState
@@ -25,7 +24,7 @@ def zoc_hexes(st: IndochinaState, u: UnitState) -> set[Hex]:
     """
     if not u.on_map or u.parenthesized:
         return set()
-    _, _, tec = default_charts()
+    tec = st.tec()
     heavy = u.counter.unit_class == "Heavy"
     out = set()
     for n in st.map.neighbors(u.hex):

@@ -1,0 +1,89 @@
+"""The charts and readings an Indochina game is played with (an owner's printed charts can replace ours).
+
+``Ruleset.load(folder)`` reads any of the chart files of ``data/charts`` from an owner's folder (the others
+stay the shipped reconstructions) and ``ruleset.yaml`` with ``readings:``. The game hands its combat charts
+to the procedures it calls (through the position's ``charts``), so an edited CRT changes results in play.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import DataError
+from ..core.game import Reading, Ruleset as CoreRuleset
+from .assistance import load_assistance, load_full_chart
+from .atomic import load_atomic_table
+from .bombardment import load_bombardment_table
+from .charts import DATA, load_crt, load_terrain_effects
+from .combat import Readings, Side
+from .events import load_events
+from .mobilization import load_mobilization_chart
+from .political_table import load_political_table
+from .transport import AIR_TRANSPORT_MP
+
+
+def _us(path: Path):
+    return load_assistance(Side.FEF, path)
+
+
+def _chinese(path: Path):
+    return load_assistance(Side.COMMUNIST, path)
+
+
+class Ruleset(CoreRuleset):
+    """Indochina's charts (each file of ``data/charts`` with its loader) and readings."""
+
+    GAME = "Indochina"
+    DEFAULTS = DATA
+    CHARTS = {
+        "mobile_crt": ("mobile_crt.yaml", load_crt),
+        "assault_crt": ("assault_crt.yaml", load_crt),
+        "terrain_effects": ("terrain_effects.yaml", load_terrain_effects),
+        "bombardment": ("bombardment.yaml", load_bombardment_table),
+        "atomic_bomb": ("atomic_bomb.yaml", load_atomic_table),
+        "us_assistance": ("us_assistance.yaml", _us),
+        "chinese_assistance": ("chinese_assistance.yaml", _chinese),
+        "mobilization": ("mobilization.yaml", load_mobilization_chart),
+        "mobilization_full": ("mobilization_full.yaml", load_full_chart),
+        "political_points": ("political_points.yaml", load_political_table),
+        "random_events": ("random_events.yaml", load_events),
+    }
+    READINGS = {
+        "baseline": Reading(Readings.ONE_THIRD.value, "IC 13.22",
+                            "the lower baseline: '1/3' (ours: odds below the lowest column start there) or "
+                            "'3/1' (as printed: any starting odds below 3/1 start at 3/1)"),
+        "overruns": Reading(True, "IC 27.0", "optional rule 27, overruns, on or off"),
+        "ambushes": Reading(True, "IC 28.0", "optional rule 28, ambushes, on or off"),
+        "general_offensive": Reading(True, "IC 31.0", "optional rule 31, the General Offensive, on or off"),
+        "air_transport_mp": Reading("errata", "IC 12.43",
+                                    "movement points an air-transported unit keeps: 'errata' (the TEC errata) "
+                                    "or '12.43' (the rule as printed)"),
+        "bombardment_errata": Reading(True, "IC Errata", "the errata's corrections to the Bombardment Table"),
+    }
+
+    def __init__(self, charts=None, readings=None, sources=None):
+        super().__init__(charts, readings, sources)
+        self.check_readings()
+
+    def check_readings(self) -> None:
+        r = self.readings
+        if r["baseline"] not in {x.value for x in Readings}:
+            raise DataError("ruleset", "readings.baseline", f"must be '1/3' or '3/1', not {r['baseline']!r}")
+        for k in ("overruns", "ambushes", "general_offensive", "bombardment_errata"):
+            if not isinstance(r[k], bool):
+                raise DataError("ruleset", f"readings.{k}", f"must be true or false, not {r[k]!r}")
+        if r["air_transport_mp"] not in AIR_TRANSPORT_MP:
+            raise DataError("ruleset", "readings.air_transport_mp",
+                            f"must be one of {', '.join(AIR_TRANSPORT_MP)}, not {r['air_transport_mp']!r}")
+
+    def with_readings(self, **readings) -> "Ruleset":
+        new = super().with_readings(**readings)
+        new.check_readings()
+        return new
+
+    @property
+    def baseline(self) -> Readings:
+        return Readings(self.readings["baseline"])
+
+    def combat_charts(self) -> tuple:
+        """(Mobile CRT, Assault CRT, TEC), as the combat procedures take them."""
+        return self.chart("mobile_crt"), self.chart("assault_crt"), self.chart("terrain_effects")

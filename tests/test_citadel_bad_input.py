@@ -100,13 +100,16 @@ def test_breaking_stacking_at_a_pause_or_end_hex():
     with pytest.raises(RuleViolation) as e:
         ph.move("Bn", ["1002", "1003", "1004"])          # pauses at clear hex #3, where a battalion stands
     assert e.value.rule == "C 6" and "1004" in str(e.value) and "battalion" in str(e.value)
-    ph.move("Also", ["1104", "1004"])                     # in transit through a full hex: allowed for now
     with pytest.raises(RuleViolation) as e:
-        ph.end_moves()                                    # ...but its move may not end there
-    assert e.value.rule == "C 6" and "1004" in str(e.value) and not ph.window_open
-    ph.move("Also", ["1005"])                             # moved on, so the moves can end legally
-    ph.move("Bn", ["1002", "1003"])                        # passing through is fine; stopping short is fine
+        ph.move("Also", ["1104", "1004"])                 # a move may not end in a full hex...
+    assert e.value.rule == "C 6" and "1004" in str(e.value)
+    assert "Also" not in ph.records                       # the refused move left no record behind
+    ph.move("Also", ["1104", "1004", "1005"])             # ...but may pass through it
+    assert st.unit("Also").hex == LAY.parse("1005")
+    ph.move("Bn", ["1002", "1003"])                        # stopping short is fine
     assert st.unit("Bn").hex == LAY.parse("1003")
+    ph.end_moves()
+    assert ph.window_open
 
 
 @pytest.mark.rule("C 8", "C 9")

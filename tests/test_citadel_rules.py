@@ -18,7 +18,7 @@ from hypothesis import strategies as hst
 from wargames.citadel import CitadelState, Counter, Side, UnitClass, UnitState
 from wargames.citadel.charts import default_charts
 from wargames.citadel.examples import BATTERIES, FIRST_LEGS, anne_marie_setup, replay_movement_example
-from wargames.citadel.fire import FirePhase, allocate_losses, fire_strength, resolve_fire, take_loss, terrain_shift
+from wargames.citadel.fire import FirePhase, allocate_losses, settle_forced, take_pick, fire_strength, resolve_fire, take_loss, terrain_shift
 from wargames.citadel.fire_types import (HMG, HOWITZER, MORTAR, RECOILLESS, SMALL_ARMS, fire_mode, line_of_sight,
                                          spotted, weapon_type)
 from wargames.citadel.movement import MovementPhase
@@ -564,7 +564,7 @@ def test_a_path_running_past_a_vp_raises_and_moves_nothing():
     with pytest.raises(RuleViolation) as e:
         ph.move("Bn", _col(range(2, 6)))
     assert e.value.rule == "C 8" and "must stop in 1004" in e.value.reason and "1005" in e.value.reason
-    assert st.unit("Bn").hex == _h("1001") and ph.records["Bn"].clear_count == 0
+    assert st.unit("Bn").hex == _h("1001") and "Bn" not in ph.records     # no record left behind
 
 
 @pytest.mark.rule("C 8", "C 5")
@@ -923,11 +923,21 @@ def test_three_losses_on_battalion_and_battery_alternate_picks_owner_first():
     st = _stack_state()
     res = Resolution()
     with ScriptedDice([]) as d:
-        allocate_losses(st, [st.unit("VBn"), st.unit("VW")], 3, FR, d, res, small_arms_only=False)
+        pending = allocate_losses(st, [st.unit("VBn"), st.unit("VW")], 3, FR, d, res, small_arms_only=False)
+        assert pending.chooser is VM and pending.options(st) == ["VBn", "VW"] and st.phase_losses == {}
+        take_pick(st, pending, "VBn", d, res)                    # the owner picks first (the odd loss)
+        assert pending.chooser is FR
+        with pytest.raises(RuleViolation) as e:
+            take_pick(st, pending, "Elsewhere", d, res)
+        assert e.value.rule == "C 9.2"
+        take_pick(st, pending, "VW", d, res)                     # then the firer
+        assert pending.options(st) == ["VBn"]                    # the battery has taken its one loss (C 9.1)
+        assert settle_forced(st, pending, d, res) is None        # so the last loss has only one place to go
     picks = [s for s in res.find("C 9.2") if s.text.startswith("loss")]
     assert [(s.text.split(": the ")[1].split(" player")[0], s.inputs["unit"]) for s in picks] == [
         ("Vietminh", "VBn"), ("French", "VW"), ("Vietminh", "VBn")]
-    assert st.unit("VBn").losses == 2 and st.unit("VW").losses == 1     # the battery took its one loss
+    assert "only one choice" in picks[2].text
+    assert st.unit("VBn").losses == 2 and st.unit("VW").losses == 1
     assert st.phase_losses == {"VBn": 2, "VW": 1}
 
 
@@ -967,25 +977,28 @@ def test_a_unit_already_hit_this_phase_cannot_take_another_loss():
 
 
 @pytest.mark.rule("C 9.2")
-def test_default_allocation_is_deterministic():
-    def run():
-        st = _state(_map(), [(_coy("A", parent="P"), "1010"), (_coy("B", parent="P"), "1010"),
-                             (_coy("C", parent="P"), "1010")])
-        res = Resolution()
-        allocate_losses(st, [st.unit(x) for x in "CBA"], 2, VM, ScriptedDice([]), res, True)
-        return [s.inputs.get("unit") for s in res.steps if s.rule == "C 9.2"]
-    first = run()
-    assert first == run() == run()
-    assert first == ["C", "A"]   # equal strengths: owner takes the highest id, the firer the lowest
+def test_without_an_allocation_the_players_choose():
+    """No hidden default: the procedure takes forced picks only and leaves every real choice pending."""
+    st = _state(_map(), [(_coy("A", parent="P"), "1010"), (_coy("B", parent="P"), "1010"),
+                         (_coy("C", parent="P"), "1010")])
+    res = Resolution()
+    pending = allocate_losses(st, [st.unit(x) for x in "CBA"], 2, VM, ScriptedDice([]), res, True)
+    assert pending.remaining == 2 and pending.chooser is FR and pending.options(st) == ["C", "B", "A"]
+    assert all(st.unit(x).losses == 0 and not st.unit(x).inverted for x in "ABC")
+    lone = _state(_map(), [(_coy("A", parent="P"), "1010")])
+    assert allocate_losses(lone, [lone.unit("A")], 1, VM, ScriptedDice([]), Resolution(), True) is None
+    assert lone.unit("A").inverted                               # one unit: nothing to choose
 
 
 @pytest.mark.rule("C 9.1", "C 9.2")
 def test_losses_beyond_what_the_hex_can_take_have_no_effect():
     st = _state(_map(), [(_coy("A", parent="P"), "1010"), (_weapon("W"), "1010")])
     res = Resolution()
-    allocate_losses(st, [st.unit("A"), st.unit("W")], 5, VM, ScriptedDice([]), res, False)
+    pending = allocate_losses(st, [st.unit("A"), st.unit("W")], 5, VM, ScriptedDice([]), res, False)
     void = res.find("C 9.2")[0]
     assert void.result == 2 and "the other 3 have no effect" in void.text
+    take_pick(st, pending, "W", ScriptedDice([]), res)
+    assert settle_forced(st, pending, ScriptedDice([]), res) is None
     assert st.unit("A").inverted and st.unit("W").losses == 1
 
 
@@ -1398,35 +1411,132 @@ def test_enumerated_odds_agree_with_random_samples():
         assert abs(counts[outcome] / n - float(p)) < 0.05, (outcome, counts[outcome], p)
 
 
-# ---------------------------------------------------------------- legal_actions / apply / replay (DESIGN §2)
+# ---------------------------------------------------------------- defects found by random play (issue 8)
+
+def _to_phase(g: CitadelGame, phase_id: str) -> None:
+    while g.phase.id != phase_id:
+        g.advance()
+
+
+@pytest.mark.rule("C 9", "C 7", "C 10")
+def test_the_indirect_fire_phase_is_one_simultaneous_fire_phase():
+    """A French battery pinned, or even eliminated, by Vietminh indirect fire still fires in the same phase."""
+    m = _map({"1010": "full_jungle"})
+    st = _state(m, [(_weapon("V120", VM, "infantry weapons", "120", 8), "1001"), (_weapon("F105"), "1015"),
+                    (_bn("Target"), "1019"), (_coy("Spot"), "1018")])
+    g = CitadelGame(st, phase="VM movement")
+    _to_phase(g, "VM turn: VM indirect fire")
+    vm = g.fire_phase()
+    vm.fire(["V120"], "1015", ScriptedDice([1]))                # 8 x4? at range 14: whatever column, a 1 pins
+    assert st.unit("F105").pinned
+    _to_phase(g, "VM turn: French indirect fire")
+    fr = g.fire_phase()
+    assert fr.problems(["F105"], _h("1019")) == []              # pinned in this fire phase: it still fires
+    st.unit("F105").eliminated = True                           # eliminated in it: it still fires, too
+    assert fr.problems(["F105"], _h("1019")) == []
+    st.unit("F105").eliminated = False
+    _to_phase(g, "VM direct fire")                              # the next fire phase: the pin now holds
+    assert any("pinned earlier" in r for _, r in g.fire_phase().problems(["F105"], _h("1016")))
+
+
+@pytest.mark.rule("C 9")
+def test_units_fire_with_the_strength_they_had_when_the_fire_phase_began():
+    st = _state(_map(), [(_coy("A"), "1010"), (_bn("V"), "1012")])
+    res = Resolution()
+    take_loss(st, st.unit("A"), ScriptedDice([]), res)         # flipped to 2 SP by a loss in this phase
+    fire_strength(st, ["A"], _h("1012"), out := Resolution())
+    assert out.steps[0].inputs["unit"] == "A" and out.steps[0].text.startswith("A: 3 SP")
+
+
+@pytest.mark.rule("C 10")
+def test_a_howitzer_fires_in_the_direct_or_the_indirect_fire_phase_never_both():
+    st = _state(_map(), [(_weapon("F105"), "1010"), (_bn("Far"), "1016"), (_bn("Near"), "1012")])
+    g = CitadelGame(st, phase="VM movement")
+    _to_phase(g, "VM turn: French indirect fire")
+    with ScriptedDice([6]) as d:
+        g.fire_phase().fire(["F105"], "1016", d)                 # 6 hexes: indirect
+    _to_phase(g, "VM direct fire")
+    problems = g.fire_phase().problems(["F105"], _h("1012"))   # 2 hexes: direct
+    assert ("C 10", "F105 fired in this player turn's other fire phase; a howitzer fires in the direct or "
+                    "the indirect fire phase, never both") in problems
+    _to_phase(g, "French direct fire")                          # the next player turn: free again
+    assert g.fire_phase().problems(["F105"], _h("1012")) == []
+
+
+@pytest.mark.rule("C 14.B")
+def test_small_arms_may_not_fire_at_units_in_a_strongpoint():
+    m = _map({"1012": ("clear", {"strongpoint"})})
+    st = _state(m, [(_bn("V"), "1011"), (_coy("F"), "1012"), (_weapon("VM75", VM, "infantry weapons", "75", 3), "1010")],
+                phase="VM direct fire")
+    fp = FirePhase(st, "direct")
+    assert ("C 14.B", "V fires small arms, and small arms may not fire at units in the strongpoint 1012") in \
+        fp.problems(["V"], _h("1012"))
+    assert not [p for p in fp.problems(["VM75"], _h("1012")) if p[0] == "C 14.B"]   # a recoilless rifle may
+
+
+@pytest.mark.rule("C 18", "C 8", "C 13")
+@pytest.mark.parametrize("works", ["tunnel", "weapons_pit"])
+def test_weapons_pits_and_tunnels_count_as_trenches(works):
+    terrain = "hill" if works == "tunnel" else "clear"
+    st, ph = _vm_mover({"1003": (terrain, {works})})
+    assert ph.exemption(_h("1003")).startswith(f"a Vietminh unit in a {works.replace('_', ' ')} hex (it counts as a trench")
+    st2, ph2 = _fr_mover({"1003": ("clear", {works})})
+    ph2.move("Coy", ["1002", "1003"])
+    assert "counts as a trench" in " ".join(ph2.records["Coy"].vps[-1].reasons)
+    res = Resolution()
+    _, _, tec = default_charts()
+    shift = terrain_shift(st, _h("1003"), res)
+    plain = terrain_shift(_state(_map({"1003": (terrain, {"trench"})}), []), _h("1003"), Resolution())
+    assert shift == plain and "as a trench, C 18" in res.steps[-1].text
+
+
+@pytest.mark.rule("C 8", "C 10")
+def test_strategic_movement_and_reentry_count_as_movement():
+    zones = {lab: ("full_jungle", (), {"zone": z}) for lab, z in (("0101", "A"), ("0102", "A"), ("0103", "A"),
+                                                                    ("1901", "B"), ("1902", "B"), ("1903", "B"))}
+    m = _map(zones)
+    st = _state(m, [(_bn("B1", regiment="R"), "0101"), (_weapon("W", VM, "infantry weapons", "82", 3, "R"), "0102"),
+                    (_weapon("Free", VM, "infantry weapons", "75", 3), "0103")])
+    st.unit("Free").off_board, st.unit("Free").exited_at, st.unit("Free").hex = True, -1, None
+    ph = MovementPhase(st, VM)
+    ph.strategic_move("R", {"B1": "1901", "W": "1902"})
+    ph.reenter("Free", "1903")
+    assert st.moved_in == {"B1": 0, "W": 0, "Free": 0}
+    assert st.weapons_moved_in == {"W": 0, "Free": 0}           # so neither fires in the next direct fire phase
+
 
 @pytest.mark.rule("C 8")
-def test_legal_actions_apply_and_replay_the_movement_example():
-    from wargames.citadel.examples import FIRST_LEGS, PRINTED_ASSIGNMENT, PRINTED_DICE, anne_marie_setup
-    from wargames.citadel.movement import EndFire, EndMoves, Move, OpportunityFire, replay
-    from wargames.core import ScriptedDice
-    st = anne_marie_setup()
-    ph = MovementPhase(st, Side.VIETMINH)
-    first = ph.legal_actions()
-    assert Move(("1st Bn",), ("1010",)) in first and EndMoves() in first
-    assert not any(isinstance(a, Move) and a.units == ("2/3BT",) for a in first)   # not the mover's unit
-    for uid, leg in FIRST_LEGS.items():
-        for h in leg:
-            action = Move((uid,), (h,))
-            assert action in ph.legal_actions()
-            ph.apply(action)
-    ph.apply(EndMoves())
-    window = ph.legal_actions()
-    assert OpportunityFire("105-A", "1st Bn") in window and EndFire() in window
-    assert not any(isinstance(a, Move) for a in window)
-    dice = ScriptedDice(PRINTED_DICE[:4])
-    for target, firer in PRINTED_ASSIGNMENT.items():
-        ph.apply(OpportunityFire(firer, target), dice)
-    # A battery that has fired is no longer offered; a pinned battalion no longer has a fresh VP.
-    assert all(a.firer == "120-B" for a in ph.legal_actions() if isinstance(a, OpportunityFire))
-    ph.apply(EndFire())
-    moves = {a for a in ph.legal_actions() if isinstance(a, Move)}
-    assert Move(("1st Bn",), ("1212",)) in moves and Move(("1st Bn",), ("1113",)) not in moves   # pinned 2nd Bn there
-    again = replay(anne_marie_setup(), Side.VIETMINH, ph.history)
-    assert again.summary() == ph.summary()
-    assert [rolls for _, rolls in ph.history if rolls] == [(6,), (2,), (3,), (4,)]
+def test_pinned_or_paused_units_cannot_exit_and_batteries_reenter_only_before_opportunity_fire():
+    m = _map({"1005": "full_jungle"})
+    st = _state(m, [(_weapon("Free", VM, "infantry weapons", "75", 3), "1001"), (_weapon("Out", VM, "infantry weapons", "82", 3), None),
+                    (_weapon("F105", FR), "1820")])
+    st.unit("Out").off_board, st.unit("Out").exited_at = True, -1
+    ph = MovementPhase(st, VM)
+    st.unit("Free").pinned = True
+    with pytest.raises(RuleViolation, match="pinned"):
+        ph.exit_board("Free")
+    st.unit("Free").pinned = False
+    ph.move("Free", _col(range(2, 5)))                          # pauses at clear hex #3
+    with pytest.raises(RuleViolation, match="paused"):
+        ph.exit_board("Free")
+    ph.end_moves()
+    ph.end_fire()
+    with pytest.raises(RuleViolation, match="before the first opportunity fire"):
+        ph.reenter("Out", "1005")
+    assert MovementPhase(st, VM).reenter("Out", "1005")        # a fresh phase: step 1, allowed
+
+
+@pytest.mark.rule("C 6", "C 8")
+def test_two_battalions_can_never_end_in_one_hex():
+    st, ph = _vm_mover(extra=[(_bn("Other"), "1003")])
+    with pytest.raises(RuleViolation) as e:
+        ph.move("Bn", ["1002", "1003"])
+    assert e.value.rule == "C 6" and "1003" in e.value.reason
+    assert "Bn" not in ph.records
+    ph.move("Bn", ["1002"])
+    ph.stop("Bn")
+    assert stacking_problem(st.units_at(_h("1003"), VM)) is None
+
+
+# ---------------------------------------------------------------- legal_actions / apply / replay (DESIGN §2)
+

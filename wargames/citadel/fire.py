@@ -8,21 +8,22 @@ reach their strength (C 9.4).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .charts import FireResult, default_charts
+from .charts import FireResult
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
-from .terrain import effective_terrain
+from .terrain import effective_terrain, entrenchment
 from .units import Side, UnitClass, UnitState
 
 
 @implements("C 9")
 def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, res: Resolution) -> int:
     """Each unit's strength times its range modifier, then summed (C 9)."""
-    _, ranges, _ = default_charts()
+    _, ranges, _ = state.tables()
     total = 0
     for uid in firer_ids:
         u = state.unit(uid)
@@ -30,10 +31,11 @@ def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, re
         key = range_key(u.counter)
         mult = ranges.multiplier(key, rng)
         band = ranges.band(key, rng)
-        part = u.strength * mult
+        strength = state.strength_at_start.get(uid, u.strength)   # fire in a fire phase is simultaneous (C 9)
+        part = strength * mult
         total += part
-        res.add("C 9", f"{uid}: {u.strength} SP x{mult} at range {rng} = {part}",
-                arithmetic=f"{u.strength} x {mult} = {part}", result=part, unit=uid, range=rng,
+        res.add("C 9", f"{uid}: {strength} SP x{mult} at range {rng} = {part}",
+                arithmetic=f"{strength} x {mult} = {part}", result=part, unit=uid, range=rng,
                 multiplier=mult, provenance=band.provenance.kind)
     if len(firer_ids) > 1:
         res.add("C 9", f"total fire strength {total}", result=total)
@@ -43,7 +45,7 @@ def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, re
 @implements("C 9", "C 13")
 def terrain_shift(state: CitadelState, target: Hex, res: Resolution, targets: Sequence[UnitState] = ()) -> int:
     """Columns to shift for the target hex's terrain plus any strongpoint (C 9, C 13, C 14.B)."""
-    _, _, tec = default_charts()
+    _, _, tec = state.tables()
     m = state.map
     terr = effective_terrain(m, target, state.date)
     entry = tec.terrain[terr]
@@ -61,10 +63,12 @@ def terrain_shift(state: CitadelState, target: Hex, res: Resolution, targets: Se
         e = tec.features[key]
         shift += e.fire_shift
         parts.append(f"{key.replace('_', ' ')} {e.fire_shift:+d} ({e.provenance.kind})")
-    if "trench" in feats:
+    works = entrenchment(m, target)
+    if works:
         e = tec.features["trench"]
         shift += e.fire_shift
-        parts.append(f"trench {e.fire_shift:+d} ({e.provenance.kind})")
+        named = "trench" if works == "trench" else f"{works.replace('_', ' ')} (as a trench, C 18)"
+        parts.append(f"{named} {e.fire_shift:+d} ({e.provenance.kind})")
     res.add("C 13", f"target hex {state.label(target)}: " + ", ".join(parts) + f" = {shift:+d} columns",
             result=shift, terrain=terr)
     return shift
@@ -86,6 +90,7 @@ def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) ->
     """Apply one step loss: flip at the critical loss level, eliminate when losses reach strength."""
     c = u.counter
     state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
+    state.strength_at_start.setdefault(u.id, u.strength)
     if c.cls is UnitClass.TANK:
         roll = dice.roll(6, f"tank hit on {u.id}")
         if roll <= 3:
@@ -109,21 +114,91 @@ def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) ->
         res.add("C 9", f"{u.id} loses a step (step-reduction marker {u.losses})", result=u.losses)
     if u.strength <= 0:
         u.eliminated = True
+        u.pinned, u.pinned_at = False, None
         res.add("C 9.4", f"{u.id}: losses reach its strength, eliminated", result="eliminated")
+
+
+@dataclass
+class PendingLosses:
+    """Losses of one fire still to be shared out, one pick at a time (C 9.1, 9.2).
+
+    The owner of the units hit picks first, so it takes any odd loss; then the players alternate.
+    """
+
+    hex: str
+    targets: tuple[str, ...]
+    remaining: int
+    owner: Side
+    small_arms_only: bool
+    taken: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.taken + self.remaining
+
+    @property
+    def chooser(self) -> Side:
+        return self.owner if self.taken % 2 == 0 else self.owner.enemy
+
+    def options(self, state: CitadelState) -> list[str]:
+        """The units that can still take a loss from this fire."""
+        return [uid for uid in self.targets
+                if not state.unit(uid).eliminated and _capacity(state, state.unit(uid), self.small_arms_only) > 0]
+
+
+@implements("C 9.2")
+def take_pick(state: CitadelState, pending: PendingLosses, uid: str, dice: Dice, res: Resolution,
+              forced: bool = False) -> None:
+    """The chooser gives the next loss of ``pending`` to ``uid``."""
+    if uid not in pending.targets:
+        raise RuleViolation("C 9.2", f"{uid} is not among the units fired on in {pending.hex}")
+    if uid not in pending.options(state):
+        raise RuleViolation("C 9.1", f"{uid} cannot take another loss this fire phase")
+    how = "has only one choice:" if forced else "chooses"
+    res.add("C 9.2", f"loss {pending.taken + 1} of {pending.total}: the {pending.chooser.value} player {how} {uid}",
+            unit=uid)
+    pending.taken += 1
+    pending.remaining -= 1
+    take_loss(state, state.unit(uid), dice, res)
+
+
+def settle_forced(state: CitadelState, pending: PendingLosses | None, dice: Dice,
+                  res: Resolution) -> PendingLosses | None:
+    """Take every loss whose chooser has just one unit to give it to; return what still needs a choice."""
+    while pending is not None and pending.remaining > 0:
+        options = pending.options(state)
+        if len(options) != 1:
+            return pending
+        take_pick(state, pending, options[0], dice, res, forced=True)
+    return None
+
+
+def check_allocation(state: CitadelState, targets: Sequence[UnitState], losses: int, small_arms_only: bool,
+                     allocation: Sequence[str]) -> None:
+    """Check a whole allocation (unit ids in pick order) before any loss is taken."""
+    left = {u.id: _capacity(state, u, small_arms_only) for u in targets}
+    usable = min(losses, sum(left.values()))
+    if len(allocation) != usable:
+        raise RuleViolation("C 9.2", f"the allocation names {len(allocation)} unit(s) but {usable} loss(es) must be taken")
+    for uid in allocation:
+        if uid not in left:
+            raise RuleViolation("C 9.2", f"{uid} is not among the units fired on")
+        if left[uid] <= 0:
+            raise RuleViolation("C 9.1", f"{uid} cannot take another loss this phase")
+        left[uid] -= 1
 
 
 @implements("C 9.1", "C 9.2")
 def allocate_losses(state: CitadelState, targets: Sequence[UnitState], losses: int, firing_side: Side,
                     dice: Dice, res: Resolution, small_arms_only: bool,
-                    allocation: Sequence[str] | None = None) -> None:
+                    allocation: Sequence[str] | None = None) -> PendingLosses | None:
     """Share out ``losses`` among ``targets``.
 
-    Picks alternate, the owner first, so the owner takes any odd loss and the
-    firer chooses as many as the owner otherwise (C 9.2; reading: one loss at a
-    time). Only Vietminh infantry battalions take more than one loss in a phase
-    (C 9.1). Losses nobody can take have no effect. ``allocation`` lists the
-    chosen unit ids in pick order; without it each player uses a stated default
-    (owner: its strongest unit; firer: the weakest, to finish it off).
+    Picks alternate, the owner first, so the owner takes any odd loss and the firer chooses as many as the
+    owner otherwise (C 9.2; reading: one loss at a time). Only Vietminh infantry battalions take more than one
+    loss in a fire phase (C 9.1). Losses nobody can take have no effect. ``allocation`` lists the chosen unit
+    ids in pick order; without it every forced pick is taken and the rest is returned as
+    :class:`PendingLosses`, for the players to choose (the game prompts them).
     """
     cap = {u.id: _capacity(state, u, small_arms_only) for u in targets}
     usable = min(losses, sum(cap.values()))
@@ -131,38 +206,16 @@ def allocate_losses(state: CitadelState, targets: Sequence[UnitState], losses: i
         res.add("C 9.2", f"{losses} losses called for, but the units in the hex can take only {usable}; "
                 f"the other {losses - usable} have no effect", arithmetic=f"min({losses}, {sum(cap.values())})",
                 result=usable)
-    if allocation is not None and len(allocation) != usable:
-        raise RuleViolation("C 9.2", f"the allocation names {len(allocation)} unit(s) but {usable} loss(es) must be taken")
-    owner = firing_side.enemy
-    by_id = {u.id: u for u in targets}
-    if allocation is not None:   # check the whole allocation before any loss is taken
-        left = dict(cap)
+    if allocation is not None:
+        check_allocation(state, targets, losses, small_arms_only, allocation)
+    hexes = {state.label(u.hex) for u in targets}
+    pending = PendingLosses(", ".join(sorted(hexes)), tuple(u.id for u in targets), usable, firing_side.enemy,
+                            small_arms_only)
+    if allocation is not None:
         for uid in allocation:
-            if uid not in by_id:
-                raise RuleViolation("C 9.2", f"{uid} is not among the units fired on")
-            if left[uid] <= 0:
-                raise RuleViolation("C 9.1", f"{uid} cannot take another loss this phase")
-            left[uid] -= 1
-    for k in range(usable):
-        chooser = owner if k % 2 == 0 else firing_side
-        able = [u for u in targets if cap[u.id] > 0 and not u.eliminated]
-        if allocation is not None:
-            uid = allocation[k]
-            if uid not in by_id:
-                raise RuleViolation("C 9.2", f"{uid} is not among the units fired on")
-            if cap[uid] <= 0:
-                raise RuleViolation("C 9.1", f"{uid} cannot take another loss this phase")
-            pick = by_id[uid]
-            how = "chooses"
-        else:
-            if chooser is owner:
-                pick = max(able, key=lambda u: (u.strength, u.id))
-            else:
-                pick = min(able, key=lambda u: (u.strength, u.id))
-            how = "chooses (default: " + ("strongest unit)" if chooser is owner else "weakest unit)")
-        res.add("C 9.2", f"loss {k + 1} of {usable}: the {chooser.value} player {how} {pick.id}", unit=pick.id)
-        cap[pick.id] -= 1
-        take_loss(state, pick, dice, res)
+            take_pick(state, pending, uid, dice, res)
+        return None
+    return settle_forced(state, pending, dice, res)
 
 
 @implements("C 9")
@@ -170,7 +223,7 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
                  targets: Sequence[str] | None = None, allocation: Sequence[str] | None = None,
                  res: Resolution | None = None) -> Resolution:
     """Resolve one fire at a hex: strength, column, terrain shift, die, losses and pins. Mutates ``state``."""
-    crt, _, _ = default_charts()
+    crt, _, _ = state.tables()
     res = res or Resolution()
     if not firer_ids:
         raise RuleViolation("C 9", "at least one unit must fire")
@@ -200,8 +253,8 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     res.add("C 9", f"roll {roll} on {crt.columns[final].label}: {result.code}"
             + ("" if cell.provenance.kind != "reconstructed" else " (reconstructed chart value)"),
             result=result.code, roll=roll, column=crt.columns[final].label, provenance=cell.provenance.kind)
-    if result.losses:
-        allocate_losses(state, hit, result.losses, side, dice, res, small_arms_only, allocation)
+    if result.losses and allocation is not None:
+        check_allocation(state, hit, result.losses, small_arms_only, allocation)
     pinned = []
     if result.pinned:
         for u in hit:
@@ -210,16 +263,20 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
                 pinned.append(u.id)
         if pinned:
             res.add("C 9", f"pinned: {', '.join(pinned)}", result=pinned)
+    pending = None
+    if result.losses:
+        pending = allocate_losses(state, hit, result.losses, side, dice, res, small_arms_only, allocation)
     for f in firer_ids:
         state.fired.add(f)
         state.fired_in[f] = state.phase_index
     state.fired_at.update(u.id for u in hit)
     res.result = {"column": crt.columns[final].label, "roll": roll, "code": result.code,
-                  "pinned": tuple(pinned), "eliminated": tuple(u.id for u in hit if u.eliminated)}
+                  "pinned": tuple(u for u in pinned if not state.unit(u).eliminated),
+                  "eliminated": tuple(u.id for u in hit if u.eliminated), "pending_losses": pending}
     return res
 
 
-@implements("C 9.5", "C 10")
+@implements("C 9.5", "C 10", "C 14.B")
 class FirePhase:
     """A direct or indirect fire phase (C 9.5, C 10); ``side`` limits who fires in an indirect sub-phase."""
 
@@ -234,7 +291,7 @@ class FirePhase:
         """Every (rule, reason) that forbids this fire; empty when it is legal."""
         from .fire_types import fire_mode, line_of_sight, spotted
         st = self.state
-        _, ranges, _ = default_charts()
+        _, ranges, _ = st.tables()
         out: list[tuple[str, str]] = []
         firers = [st.unit(f) for f in firer_ids]
         if not firers:
@@ -246,13 +303,20 @@ class FirePhase:
         if self.side is not None and side is not self.side:
             out.append(("C 7", f"only {self.side.value} units fire in this part of the indirect fire phase"))
         for f in firers:
-            if not f.on_board:
+            if not (f.on_board or (f.eliminated and f.hex is not None and not f.off_board)):
                 out.append(("C 9", f"{f.id} is not on the map"))
                 continue
             if f.id in st.fired:
                 out.append(("C 9.5", f"{f.id} has already fired this fire phase"))
-            if f.pinned and (f.pinned_at is None or f.pinned_at < st.phase_index):
+            if f.pinned and (f.pinned_at is None or f.pinned_at < st.fire_phase_start):
                 out.append(("C 9", f"{f.id} was pinned earlier this player turn and may not fire"))
+            before = st.fired_in_fire_phase.get(f.id)
+            if before is not None and st.player_turn_start <= before < st.fire_phase_start:
+                out.append(("C 10", f"{f.id} fired in this player turn's other fire phase; a howitzer fires in "
+                                    f"the direct or the indirect fire phase, never both"))
+            if SMALL_ARMS == weapon_type(f.counter) and "strongpoint" in st.map.info(target).features:
+                out.append(("C 14.B", f"{f.id} fires small arms, and small arms may not fire at units in the "
+                                      f"strongpoint {st.label(target)}"))
             try:
                 rng = f.hex.distance(target)
                 mode = fire_mode(f.counter, rng, ranges)
@@ -291,4 +355,7 @@ class FirePhase:
         if problems:
             rule, reason = problems[0]
             raise RuleViolation(rule, reason)
-        return resolve_fire(st, list(firer_ids), h, dice, allocation=allocation)
+        res = resolve_fire(st, list(firer_ids), h, dice, allocation=allocation)
+        for f in firer_ids:
+            st.fired_in_fire_phase[f] = st.phase_index
+        return res

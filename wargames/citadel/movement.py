@@ -17,15 +17,13 @@ from typing import Iterable, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
-from .charts import default_charts
 from .fire import resolve_fire
-from .fire_types import range_key
+from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
-from .terrain import effective_terrain
+from .terrain import ENTRENCHMENTS, effective_terrain, entrenchment
 from .units import Side, UnitClass, UnitState
 from .zoc import zoc_sources, zone_of_control
 
-WORKS = ("trench", "tunnel", "weapons_pit")
 
 
 @dataclass
@@ -75,7 +73,6 @@ class MovementPhase:
         self.fired: set[str] = set()        # enemy units that have fired this phase
         self.log = Resolution()
         self.exited: set[str] = set()
-        self.history: list[tuple[object, tuple[int, ...]]] = []   # (action, dice it rolled), for replay
 
     # ------------------------------------------------------------------ vulnerability points
     @implements("C 8")
@@ -87,17 +84,19 @@ class MovementPhase:
         ditch = "drainage_ditch" in m.side(prev, h)
         reasons: list[str] = []
         if self.side is Side.VIETMINH:
-            clear = terr == "clear" and not (feats & {"road", *WORKS})
+            clear = terr == "clear" and not (feats & {"road", *ENTRENCHMENTS})
             if "road" in feats:
                 reasons.append("road hex entered (C 8 VM item 2)")
             if terr == "swamp":
                 reasons.append("swamp hex entered (C 8 VM item 2)")
         else:
-            clear = terr == "clear" and not (feats & {"road", *WORKS})
+            clear = terr == "clear" and not (feats & {"road", *ENTRENCHMENTS})
             if terr in ("swamp", "full_jungle", "partial_jungle"):
                 reasons.append(f"{terr.replace('_', ' ')} hex entered (C 8 French item 2)")
-            if "trench" in feats:
-                reasons.append("trench hex entered (C 8 French item 2)")
+            works = entrenchment(m, h)
+            if works:
+                reasons.append("trench hex entered (C 8 French item 2)" if works == "trench" else
+                               f"{works.replace('_', ' ')} hex entered: it counts as a trench (C 8 French item 2, C 18)")
         if terr == "airfield":
             if ditch:
                 notes.append(f"{st.label(h)}: airfield entered across the drainage ditch, not a VP (exception 2)")
@@ -125,11 +124,19 @@ class MovementPhase:
         if self.side is Side.VIETMINH:
             if m.terrain(h) == "full_jungle":
                 return "a Vietminh unit in full jungle is never subject to opportunity fire (exception 1)"
-            if "trench" in feats:
-                return "a Vietminh unit in a trench hex is never subject to opportunity fire (exception 1)"
+            works = entrenchment(m, h)
+            if works:
+                what = "trench hex" if works == "trench" else f"{works.replace('_', ' ')} hex (it counts as a trench, C 18)"
+                return f"a Vietminh unit in a {what} is never subject to opportunity fire (exception 1)"
         elif "strongpoint" in feats:
             return "a French unit in a strongpoint is never subject to opportunity fire (exception 1)"
         return None
+
+    def _note_moved(self, u: UnitState) -> None:
+        """Strategic movement, exits and re-entries are movement too (C 8, C 10 spotting condition 3)."""
+        self.state.moved_in[u.id] = self.state.phase_index
+        if u.counter.cls is UnitClass.HEAVY_WEAPONS:
+            self.state.weapons_moved_in[u.id] = self.state.phase_index
 
     def needs_announcement(self, a: Hex, b: Hex) -> str | None:
         side = self.state.map.side(a, b)
@@ -162,7 +169,7 @@ class MovementPhase:
             if self.step > 1:
                 raise RuleViolation("C 8", f"{u.id} did not move in the first step; after opportunity fire only "
                                            f"paused units continue (Specific Movement Procedure, item 2)")
-            return self._record(u)
+            return MoveRecord(u.id, u.hex)      # kept only once the move is carried out
         if rec.status == "done":
             raise RuleViolation("C 8", f"{u.id} has ended its movement ({rec.end_reason})")
         if rec.status == "paused":
@@ -170,16 +177,19 @@ class MovementPhase:
                                        f"and must wait for opportunity fire")
         return rec
 
-    def move(self, units: str | Sequence[str], path: Iterable[str | Hex]) -> Resolution:
-        """Move a unit (or a stack that moves together) along ``path``, hex by hex.
+    def plan_move(self, units: str | Sequence[str], path: Iterable[str | Hex]):
+        """Check a move without making it: the units, their records and the hexes, or RuleViolation.
 
-        The path must stop where the rules stop it: at the first vulnerability
-        point, or on entering an enemy zone of control. Going past either raises.
+        The path must stop where the rules stop it: at the first vulnerability point, or on entering an
+        enemy zone of control. Going past either raises. Stacking holds wherever a move ends (C 6); a path
+        may pass through a full hex, as the Movement Example's second battalion passes the first in 1112.
         """
         st = self.state
         ids = [units] if isinstance(units, str) else list(units)
         if not ids:
             raise RuleViolation("C 8", "name at least one unit to move")
+        if len(set(ids)) != len(ids):
+            raise RuleViolation("C 8", "a unit is named twice in one move")
         us = [st.unit(i) for i in ids]
         recs = [self._check_can_move(u) for u in us]
         if len({u.hex for u in us}) > 1:
@@ -187,7 +197,6 @@ class MovementPhase:
         hexes = [p if isinstance(p, Hex) else st.map.hex(p) for p in path]
         if not hexes:
             raise RuleViolation("C 8", "a move needs at least one hex")
-        res = Resolution()
         # Dry-run every unit of the stack; they must behave alike.
         outcomes = [self._walk(u, rec, hexes, dry=True) for u, rec in zip(us, recs)]
         stops = {o[0] for o in outcomes}
@@ -198,15 +207,18 @@ class MovementPhase:
             why = outcomes[0][1]
             raise RuleViolation("C 8", f"{', '.join(ids)} must stop in {st.label(hexes[stop_at])} ({why}); "
                                 f"the path may not continue to {st.label(hexes[stop_at + 1])}")
-        dest = hexes[-1]
-        if outcomes[0][1] != "end of path":
-            # The unit pauses or must stop here: stacking holds wherever a unit stops (C 6). A unit merely
-            # passing through is checked when the moves end (end_moves).
-            from .stacking import check_stacking
-            check_stacking(st, dest, self.side, us, rule="C 6")
+        from .stacking import check_stacking
+        check_stacking(st, hexes[-1], self.side, us, rule="C 6")
+        return us, recs, hexes
+
+    def move(self, units: str | Sequence[str], path: Iterable[str | Hex]) -> Resolution:
+        """Move a unit (or a stack that moves together) along ``path``, hex by hex (see :meth:`plan_move`)."""
+        us, recs, hexes = self.plan_move(units, path)
+        res = Resolution()
         for u, rec in zip(us, recs):
+            self.records[u.id] = rec
             self._walk(u, rec, hexes, dry=False, res=res)
-        res.result = {"units": ids, "hex": st.label(dest),
+        res.result = {"units": [u.id for u in us], "hex": self.state.label(hexes[-1]),
                       "status": {u.id: self.records[u.id].status for u in us}}
         self.log.extend(res)
         return res
@@ -282,9 +294,7 @@ class MovementPhase:
             rec.moved_in_step = self.step
             if rec.status == "resumable":
                 rec.status = "moving"
-            st.moved_in[u.id] = st.phase_index
-            if u.counter.cls is UnitClass.HEAVY_WEAPONS:
-                st.weapons_moved_in[u.id] = st.phase_index
+            self._note_moved(u)
         return stop
 
     def preview(self, uid: str, path: Iterable[str | Hex]) -> tuple[int, str]:
@@ -311,6 +321,8 @@ class MovementPhase:
         if not merging:
             rec = self._check_can_move(u)
         to = toward if isinstance(toward, Hex) else st.map.hex(toward)
+        if to not in st.map:
+            raise RuleViolation("C 8", f"{st.label(to)} is off the map")
         if not u.hex.is_adjacent(to):
             raise RuleViolation("C 8", f"{st.label(to)} is not adjacent to {uid}'s hex {st.label(u.hex)}")
         kind = self.needs_announcement(u.hex, to)
@@ -318,6 +330,7 @@ class MovementPhase:
             raise RuleViolation("C 8", f"the hexside {st.label(u.hex)}|{st.label(to)} needs no announcement")
         res = Resolution()
         exempt = self.exemption(u.hex)
+        self.records[uid] = rec
         rec.announced = (u.hex, to)
         if exempt:
             res.add("C 8", f"{uid} announces the {kind} crossing; no VP because {exempt}")
@@ -341,6 +354,9 @@ class MovementPhase:
         if rec.status == "paused":
             raise RuleViolation("C 8", f"{uid} is paused at a vulnerability point; it may stop after the "
                                        f"opportunity fire there, not escape it")
+        from .stacking import check_stacking
+        u = self.state.unit(uid)
+        check_stacking(self.state, u.hex, self.side, [u], rule="C 6")
         rec.status, rec.end_reason = "done", "the owner stopped it"
 
     # ------------------------------------------------------------------ opportunity fire
@@ -350,7 +366,7 @@ class MovementPhase:
             raise RuleViolation("C 8", "opportunity fire is already open")
         from .stacking import stacking_problem
         st = self.state
-        for h in {st.unit(r.unit).hex for r in self.records.values() if r.status in ("moving", "paused")}:
+        for h in {st.unit(r.unit).hex for r in self.records.values() if st.unit(r.unit).on_board}:
             problem = stacking_problem(st.units_at(h, self.side))
             if problem:
                 raise RuleViolation("C 6", f"units would stop in {st.label(h)} over the stacking limit: {problem}; "
@@ -368,7 +384,7 @@ class MovementPhase:
                 if r.current_vp is not None and r.current_vp.step == self.step and r.current_vp.fired_by is None]
 
     def _firer_problem(self, f: UnitState, vp: VulnerabilityPoint) -> str | None:
-        _, ranges, _ = default_charts()
+        _, ranges, _ = self.state.tables()
         if f.side is self.side:
             return "it belongs to the moving player"
         if not f.on_board:
@@ -384,6 +400,8 @@ class MovementPhase:
         rng = f.hex.distance(vp.hex)
         if rng > ranges.max_range(key):
             return f"the VP is {rng} hexes away, beyond its range of {ranges.max_range(key)}"
+        if weapon_type(f.counter) == SMALL_ARMS and "strongpoint" in self.state.map.info(vp.hex).features:
+            return "small arms may not fire at units in a strongpoint (C 14.B)"
         return None
 
     def eligible_firers(self, uid: str) -> list[str]:
@@ -419,14 +437,19 @@ class MovementPhase:
         resolve_fire(st, [firer], vp.hex, dice, targets=hit, allocation=allocation, res=res)
         self.fired.add(firer)
         for uid in hit:
-            r = self.records[uid]
-            r.current_vp.fired_by = firer
-            if st.unit(uid).pinned or st.unit(uid).eliminated:
-                r.status = "done"
-                r.end_reason = "pinned by opportunity fire" if not st.unit(uid).eliminated else "eliminated"
-                res.add("C 8", f"{uid} is {'pinned' if r.end_reason.startswith('pinned') else 'eliminated'}: its movement ends")
+            self.records[uid].current_vp.fired_by = firer
+        self.settle(res)
         self.log.extend(res)
         return res
+
+    def settle(self, res: Resolution) -> None:
+        """A paused unit that opportunity fire pinned or eliminated ends its movement (C 8 end item 3)."""
+        for r in self.records.values():
+            u = self.state.unit(r.unit)
+            if r.status == "paused" and (u.pinned or u.eliminated):
+                r.status = "done"
+                r.end_reason = "eliminated" if u.eliminated else "pinned by opportunity fire"
+                res.add("C 8", f"{r.unit} is {'eliminated' if u.eliminated else 'pinned'}: its movement ends")
 
     def end_fire(self) -> Resolution:
         """Close opportunity fire; unpinned paused units may continue in the next step (C 8 item 2)."""
@@ -510,6 +533,7 @@ class MovementPhase:
             rec.start = u.hex
             rec.zone_lock = target
             rec.status = "moving"
+            self._note_moved(u)
             res.add("C 8", f"{u.id} moves strategically from zone {origin} to {st.label(u.hex)} in zone {target}")
         self.log.extend(res)
         return res
@@ -525,7 +549,15 @@ class MovementPhase:
             raise RuleViolation("C 8", f"{uid}: only Vietminh weapons batteries not assigned to a regiment may exit the map")
         if not u.on_board:
             raise RuleViolation("C 8", f"{uid} is not on the map")
+        if u.pinned:
+            raise RuleViolation("C 8", f"{uid} is pinned and may not move any further this phase (C 9)")
+        rec = self.records.get(uid)
+        if rec is not None and (rec.status == "paused" or self.window_open):
+            raise RuleViolation("C 8", f"{uid} is paused under opportunity fire and may not leave the map")
+        if self.window_open:
+            raise RuleViolation("C 8", "opportunity fire is being resolved; movement continues after it")
         u.off_board, u.exited_at = True, st.phase_index
+        self._note_moved(u)
         self.exited.add(uid)
         res = Resolution()
         res.add("C 8", f"{uid} exits the map from {st.label(u.hex)}; it may re-enter in a later movement phase")
@@ -543,6 +575,9 @@ class MovementPhase:
             raise RuleViolation("C 8", f"{uid} has not exited the map")
         if uid in self.exited or u.exited_at == st.phase_index:
             raise RuleViolation("C 8", f"{uid} exited this phase; it re-enters in a later movement phase")
+        if self.step > 1 or self.window_open:
+            raise RuleViolation("C 8", f"{uid} re-enters before the first opportunity fire of the phase, so that "
+                                       f"it can then move normally (after it, only paused units move on)")
         h = st.map.hex(at)
         if st.map.terrain(h) != "full_jungle":
             raise RuleViolation("C 8", f"{at} is not a full jungle hex")
@@ -550,149 +585,7 @@ class MovementPhase:
         check_stacking(st, h, Side.VIETMINH, [u])
         u.off_board, u.hex = False, h
         self._record(u).start = h
+        self._note_moved(u)
         res = Resolution()
         res.add("C 8", f"{uid} re-enters the map at {at} and may move on normally")
         return res
-
-
-# ---------------------------------------------------------------------- actions, legal_actions, apply
-
-@dataclass(frozen=True)
-class Move:
-    units: tuple[str, ...]
-    path: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class AnnounceCrossing:
-    unit: str
-    toward: str
-
-
-@dataclass(frozen=True)
-class Stop:
-    unit: str
-
-
-@dataclass(frozen=True)
-class EndMoves:
-    pass
-
-
-@dataclass(frozen=True)
-class OpportunityFire:
-    firer: str
-    target: str
-    allocation: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
-class EndFire:
-    pass
-
-
-@dataclass(frozen=True)
-class StrategicMove:
-    regiment: str
-    placements: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class ExitBoard:
-    unit: str
-
-
-@dataclass(frozen=True)
-class Reenter:
-    unit: str
-    hex: str
-
-
-MovementAction = (Move | AnnounceCrossing | Stop | EndMoves | OpportunityFire | EndFire | StrategicMove
-                  | ExitBoard | Reenter)
-
-
-def _phase_legal_actions(self: MovementPhase) -> list:
-    """What the players may do now: one-hex moves and stops for the mover, or shots and EndFire for the enemy.
-
-    Longer moves are sequences of one-hex moves; strategic moves, exits and re-entries are listed by
-    :meth:`MovementPhase.strategic_move` and friends, whose arguments are free choices of hexes.
-    """
-    st = self.state
-    if self.window_open:
-        out: list = [OpportunityFire(f, vp.unit) for vp in self.targets() for f in self.eligible_firers(vp.unit)]
-        return out + [EndFire()]
-    out = []
-    for u in st.on_board(self.side):
-        rec = self.records.get(u.id)
-        if u.pinned or (rec is None and self.step > 1) or (rec is not None and rec.status in ("done", "paused")):
-            continue
-        for n in st.map.neighbors(u.hex):
-            try:
-                _, why = self.preview(u.id, [n])
-                from .stacking import stacking_problem
-                stops_there = why != "end of path"
-                if stops_there and stacking_problem([*[x for x in st.units_at(n, self.side) if x.id != u.id], u]):
-                    continue
-            except RuleViolation:
-                continue
-            out.append(Move((u.id,), (st.label(n),)))
-        for n in st.map.neighbors(u.hex):
-            if self.needs_announcement(u.hex, n) and not self.exemption(u.hex):
-                out.append(AnnounceCrossing(u.id, st.label(n)))
-        if rec is not None and rec.status in ("moving", "resumable"):
-            out.append(Stop(u.id))
-    return out + [EndMoves()]
-
-
-def _phase_apply(self: MovementPhase, action, dice: Dice | None = None) -> Resolution:
-    """Carry out one action; every action and every die it used is appended to ``self.history``."""
-    recording = RecordingDice(dice, RuleViolation("C 9", "this action rolls dice; pass a dice object"))
-
-    if isinstance(action, Move):
-        res = self.move(list(action.units), list(action.path))
-    elif isinstance(action, AnnounceCrossing):
-        res = self.announce_crossing(action.unit, action.toward)
-    elif isinstance(action, Stop):
-        self.stop(action.unit)
-        res = Resolution()
-        res.add("C 8", f"{action.unit} stops")
-    elif isinstance(action, EndMoves):
-        res = Resolution()
-        res.add("C 8", "moves end; opportunity fire at: " + (", ".join(v.unit for v in self.end_moves()) or "nobody"))
-    elif isinstance(action, OpportunityFire):
-        res = self.opportunity_fire(action.firer, action.target, recording, action.allocation)
-    elif isinstance(action, EndFire):
-        res = self.end_fire()
-    elif isinstance(action, StrategicMove):
-        res = self.strategic_move(action.regiment, dict(action.placements))
-    elif isinstance(action, ExitBoard):
-        res = self.exit_board(action.unit)
-    elif isinstance(action, Reenter):
-        res = self.reenter(action.unit, action.hex)
-    else:
-        raise RuleViolation("C 8", f"{action!r} is not a movement-phase action")
-    self.history.append((action, tuple(recording.values)))
-    return res
-
-
-def _phase_copy(self: MovementPhase) -> MovementPhase:
-    """An independent copy (the map is shared: it never changes)."""
-    from ..core.mapdata import copy_sharing_map
-    new, new.state.map = copy_sharing_map(self, self.state)
-    return new
-
-
-def replay(state: CitadelState, side: Side, history) -> MovementPhase:
-    """Rebuild a movement phase from its history: the actions in order, each with the dice it rolled."""
-    from ..core import ScriptedDice
-    phase = MovementPhase(state, side)
-    for i, (action, rolls) in enumerate(history):
-        with ScriptedDice(list(rolls), source=f"history[{i}]") as d:
-            phase.apply(action, d)
-    return phase
-
-
-MovementPhase.legal_actions = _phase_legal_actions
-MovementPhase.apply = _phase_apply
-MovementPhase.copy = _phase_copy

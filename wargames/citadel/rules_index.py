@@ -35,6 +35,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("C 12", "The return phase", "planned", _LATER),
     Section("C 13", "Terrain, monsoon swamps, jungle zones, hill hexsides"),
     Section("C 14", "Strongpoints", "planned", _LATER + " (the fire modifier of -4 is already used by C 9)"),
+    Section("C 14.B", "Strongpoint effects: fire modifiers, and no small-arms fire at a strongpoint"),
     Section("C 15", "Replacements", "planned", _LATER),
     Section("C 16", "Reinforcements", "planned", _LATER),
     Section("C 17", "T'ai desertion", "planned", _LATER),

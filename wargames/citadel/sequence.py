@@ -15,18 +15,24 @@ class Phase:
     name: str
     side: Side | None = None      # whose phase it is (None: both or neither)
     kind: str = "admin"           # movement, indirect fire, air, direct fire, melee, return, admin
+    group: str = ""               # the steps of one fire phase share a group: their fire is simultaneous (C 9)
+
+    @property
+    def fire_phase(self) -> str:
+        return self.group or self.id
 
 
 def _player_turn(side: Side) -> list[Phase]:
     short = "VM" if side is Side.VIETMINH else "French"
     seg = f"{side.value} Player Turn"
+    ind = f"{short} indirect fire phase"
     return [
         Phase(f"{short} movement", seg, f"{side.value} movement ({side.enemy.value} opportunity fire)", side, "movement"),
-        Phase(f"{short} turn: VM indirect fire", seg, "Indirect fire: Vietminh indirect fire", Side.VIETMINH, "indirect fire"),
-        Phase(f"{short} turn: French air placement", seg, "Indirect fire: French tactical air, aircraft placement", Side.FRENCH, "air"),
-        Phase(f"{short} turn: antiaircraft fire", seg, "Indirect fire: French tactical air, antiaircraft fire", Side.VIETMINH, "air"),
-        Phase(f"{short} turn: aircraft attacks", seg, "Indirect fire: French tactical air, aircraft attacks", Side.FRENCH, "air"),
-        Phase(f"{short} turn: French indirect fire", seg, "Indirect fire: French indirect fire", Side.FRENCH, "indirect fire"),
+        Phase(f"{short} turn: VM indirect fire", seg, "Indirect fire: Vietminh indirect fire", Side.VIETMINH, "indirect fire", ind),
+        Phase(f"{short} turn: French air placement", seg, "Indirect fire: French tactical air, aircraft placement", Side.FRENCH, "air", ind),
+        Phase(f"{short} turn: antiaircraft fire", seg, "Indirect fire: French tactical air, antiaircraft fire", Side.VIETMINH, "air", ind),
+        Phase(f"{short} turn: aircraft attacks", seg, "Indirect fire: French tactical air, aircraft attacks", Side.FRENCH, "air", ind),
+        Phase(f"{short} turn: French indirect fire", seg, "Indirect fire: French indirect fire", Side.FRENCH, "indirect fire", ind),
         Phase(f"{short} direct fire", seg, "Direct fire", None, "direct fire"),
         Phase(f"{short} melee", seg, "Melee", side, "melee"),
         Phase(f"{short} return", seg, f"{side.value} return", side, "return"),
@@ -88,24 +94,39 @@ class CitadelGame:
 
     @implements("C 7", "C 9")
     def advance(self) -> Phase:
-        """End the current phase and begin the next. Pins come off at the end of every melee phase (C 9)."""
+        """End the current phase and begin the next. Pins come off at the end of every melee phase (C 9).
+
+        The steps of the indirect fire phase (Vietminh fire, French air, French fire) make one fire phase:
+        its bookkeeping (who fired, who was fired at, the one-loss cap) lasts until the whole phase ends, and
+        units pinned or eliminated in it still fire in it, because fire in a fire phase is simultaneous (C 9;
+        C 31 names the one exception, for aircraft).
+        """
         st = self.state
         if self._movement is not None and not self._movement.finished:
             from ..core.errors import RuleViolation
             raise RuleViolation("C 8", "units are still moving or paused for opportunity fire")
-        if self.phase.kind == "movement":
+        current = self.phase
+        if current.kind == "movement":
             self.last_movement_index = st.phase_index
-        if self.phase.kind == "melee":
+        if current.kind == "melee":
             for u in st.units.values():
                 u.pinned, u.pinned_at = False, None
-        st.fired.clear()
-        st.fired_at.clear()
-        st.phase_losses.clear()
-        for u in st.units.values():
-            if u.eliminated:
-                u.hex = None
-        st.phase, st.date = next_phase(st.phase, st.date)
+        nxt_id, date = next_phase(st.phase, st.date)
+        nxt = phase_named(nxt_id)
+        if nxt.fire_phase != current.fire_phase or date != st.date:
+            st.fired.clear()
+            st.fired_at.clear()
+            st.phase_losses.clear()
+            st.strength_at_start.clear()
+            for u in st.units.values():
+                if u.eliminated:
+                    u.hex = None
+        st.phase, st.date = nxt_id, date
         st.phase_index += 1
+        if nxt.fire_phase != current.fire_phase:
+            st.fire_phase_start = st.phase_index
+        if nxt.kind == "movement":
+            st.player_turn_start = st.phase_index
         self._movement = None
         return self.phase
 

@@ -33,6 +33,11 @@ class CitadelState:
     weapons_moved_in: dict[str, int] = field(default_factory=dict)   # unit -> phase index it last moved
     fired_in: dict[str, int] = field(default_factory=dict)           # unit -> phase index it last fired
     moved_in: dict[str, int] = field(default_factory=dict)
+    fired_in_fire_phase: dict[str, int] = field(default_factory=dict)  # unit -> phase index (fire phases only)
+    strength_at_start: dict[str, int] = field(default_factory=dict)    # strength before this fire phase's losses
+    fire_phase_start: int = 0     # phase index where the current fire phase began (its steps fire as one, C 9)
+    player_turn_start: int = 0    # phase index of the current player turn's movement phase
+    charts: tuple | None = None   # (fire CRT, range table, TEC) of the game's ruleset; None: the shipped ones
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
@@ -44,8 +49,20 @@ class CitadelState:
         return cls(m, units, **kw)
 
     def copy(self) -> "CitadelState":
-        new, new.map = copy_sharing_map(self)
+        charts, self.charts = self.charts, None
+        try:
+            new, new.map = copy_sharing_map(self)
+        finally:
+            self.charts = charts
+        new.charts = charts
         return new
+
+    def tables(self) -> tuple:
+        """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""
+        if self.charts is None:
+            from .charts import default_charts
+            return default_charts()
+        return self.charts
 
     # -- lookups
     def unit(self, uid: str) -> UnitState:

@@ -40,5 +40,15 @@ def effective_terrain(m: MapData, h: Hex, date: dt.date) -> str:
     return t
 
 
+#: Vietminh entrenchments: weapons pits and tunnels count as trenches wherever trenches count (C 18).
+ENTRENCHMENTS = ("trench", "tunnel", "weapons_pit")
+
+
+def entrenchment(m: MapData, h: Hex) -> str | None:
+    """The trench, tunnel or weapons pit in a hex (each counts as a trench, C 18), or None."""
+    feats = m.info(h).features
+    return next((w for w in ENTRENCHMENTS if w in feats), None)
+
+
 def is_jungle(m: MapData, h: Hex) -> bool:
     return m.terrain(h) in ("full_jungle", "partial_jungle")

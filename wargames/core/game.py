@@ -20,7 +20,6 @@ the attributes that make up its position (``POSITION``), and registers one handl
 """
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import hashlib
@@ -33,7 +32,7 @@ from .actions import Action, parse_action, verb
 from .dice import DiceError, RandomDice, RecordingDice, ScriptedDice
 from .errors import DataError, RuleViolation
 from .log import Resolution
-from .rules import note_reached, reaching, recording
+from .rules import note_reached, reaching, recording, watching
 
 SAVE_FORMAT = 1
 
@@ -302,7 +301,8 @@ class Game:
         game.resolutions: list[Resolution] = []
         game._snapshots: list[Any] = []
         game._legal_cache = None
-        game.setup(scenario)
+        with watching():
+            game.setup(scenario)
         return game
 
     def setup(self, scenario: str) -> None:
@@ -344,8 +344,7 @@ class Game:
         """A fast legality check that raises RuleViolation; the default runs the action on a copy."""
         snap = self._snapshot()
         try:
-            with _discarded():
-                self._dispatch(action, RecordingDice(RandomDice(0)), Resolution())
+            self._dispatch(action, RecordingDice(RandomDice(0)), Resolution())
         finally:
             self._restore(snap)
 
@@ -405,7 +404,7 @@ class Game:
         res = Resolution()
         try:
             self._precheck(action)
-            with _discarded() as reached:
+            with reaching() as reached, watching():
                 self._dispatch(action, rec, res)
             if isinstance(dice, ScriptedDice):
                 dice.finish()
@@ -554,16 +553,6 @@ class Game:
         p = self.prompt
         return f"{self.NAME} ({self.scenario}), {len(self.history)} action(s): " + (
             str(p) if p is not None else f"over: {self.outcome().reason}")
-
-
-@contextlib.contextmanager
-def _discarded():
-    """While rules reached are being recorded, collect them apart (the caller decides whether they count)."""
-    if not recording():
-        yield set()
-        return
-    with reaching() as found:
-        yield found
 
 
 def _digest(data: Any) -> str:

@@ -198,7 +198,30 @@ def _interval(u0: Fraction, du: Fraction, strict: bool) -> tuple[Fraction, Fract
 
 
 def trace_line(a: Hex, b: Hex) -> LineTrace:
-    """Trace the segment from the centre of ``a`` to the centre of ``b`` exactly."""
+    """Trace the segment from the centre of ``a`` to the centre of ``b`` exactly.
+
+    A line's trace only depends on ``b - a``: traces are computed once from the origin and moved to ``a``.
+    """
+    if a == ORIGIN:
+        return _origin_trace(b)
+    t = _origin_trace(b - a)
+
+    def at(h: Hex) -> Hex:
+        return h + a
+    return LineTrace(a, b, tuple(at(h) for h in t.hexes), tuple((at(x), at(y)) for x, y in t.crossings),
+                     tuple((at(x), at(y)) for x, y in t.along),
+                     tuple((at(x), at(y), at(z)) for x, y, z in t.vertices))
+
+
+ORIGIN = Hex(0, 0)
+
+
+@lru_cache(maxsize=4096)
+def _origin_trace(b: Hex) -> LineTrace:
+    return _trace(ORIGIN, b)
+
+
+def _trace(a: Hex, b: Hex) -> LineTrace:
     n = a.distance(b)
     if n == 0:
         return LineTrace(a, b, (a,), (), (), ())

@@ -54,22 +54,33 @@ def _profile(frame, event, arg) -> None:
 
 @contextmanager
 def reaching():
-    """Collect the rule ids whose registered code runs inside the block (yields the set).
+    """Collect, in the yielded set, the rule ids of registered code that runs under :func:`watching` inside.
 
-    Blocks nest: :meth:`wargames.core.game.Game.apply` opens one per action and hands its rules to the
-    enclosing block only when the action is carried out, so refused actions and legality probes do not count.
+    Blocks nest: :meth:`wargames.core.game.Game.apply` watches the code of each carried-out action and hands
+    its rules to the enclosing block, so refused actions and legality probes do not count.
     """
     found: set[str] = set()
     _REACHED.append(found)
-    if len(_REACHED) == 1:
-        previous = sys.getprofile()
-        sys.setprofile(_profile)
     try:
         yield found
     finally:
         _REACHED.pop()
-        if not _REACHED:
-            sys.setprofile(previous)
+
+
+@contextmanager
+def watching():
+    """While a recorder is open, note every registered function that runs inside (a profile hook).
+
+    If another profiler is already running (cProfile, a debugger), nothing is noted.
+    """
+    if not _REACHED or sys.getprofile() is not None:
+        yield
+        return
+    sys.setprofile(_profile)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
 
 
 def recording() -> bool:

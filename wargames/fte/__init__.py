@@ -1,6 +1,20 @@
-"""Front Toward Enemy: US and NVA/VC firefights in Vietnam, d10 activation (the FTE rulebook and its errata)."""
-from . import (actions, activation, assault, casualties, charts, checks, concealment, errata, events, game,  # noqa: F401
-               fire, fire_missions, los, movement, opfire, sites, special, state, terrain, traps, units, victory)
-from .rules_index import SECTIONS
+"""Front Toward Enemy: US and NVA/VC firefights in Vietnam, d10 activation (the FTE rulebook and its errata).
 
-__all__ = ["SECTIONS"]
+``from wargames import fte; game = fte.Game.new()`` plays the demonstration FRAGO through the shared protocol.
+"""
+from . import (actions, activation, assault, casualties, charts, checks, concealment, errata, events, game,  # noqa: F401
+               fire, fire_missions, los, movement, opfire, placement, ruleset, sites, special, state, terrain,
+               traps, units, victory)
+from .errata import ERRATA, ORIGINAL, Readings
+from .game import (Activate, Advance, Assault, DestroyCache, Draw, EndActivation, Fire, Frago, Game, HoldFire,
+                   Load, Move, OpFire, Pass, Recover, RequestFireMission, RequestMedevac, Retreat, Search, Unload,
+                   demo_frago, load_frago)
+from .rules_index import SECTIONS
+from .ruleset import Ruleset
+from .state import FteState
+from .units import CasualtyMarker, Site, Unit
+
+__all__ = ["SECTIONS", "Game", "Ruleset", "Frago", "load_frago", "demo_frago", "Unit", "Site", "CasualtyMarker",
+           "FteState", "Readings", "ERRATA", "ORIGINAL", "Draw", "Activate", "Pass", "EndActivation", "Move", "Fire",
+           "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac", "RequestFireMission", "Load", "Unload",
+           "OpFire", "HoldFire", "Retreat", "Advance"]

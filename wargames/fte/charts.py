@@ -304,6 +304,7 @@ class Charts:
     events: ColumnTable
     vp: PointsChart
     markers: PointsChart
+    fire_missions: Any = None       # the FireMissionChart of wargames.fte.fire_missions (None: the shipped one)
 
 
 @lru_cache(maxsize=None)

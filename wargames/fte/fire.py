@@ -349,6 +349,11 @@ def apply_effect(state: FteState, target_id: str, effect: str, dice, res: Resolu
     if fire_mission:
         res.add(rule, f"{u.id} stays in place: a fire mission's Broken result has no retreat")
         return "B"
+    if state.defer_retreats and retreat_path is None:
+        state.retreats_due.append((u.id, state.label(away_from) if away_from is not None else None, by))
+        res.add(rule, f"{u.id} must retreat two hexes" + (f" away from {state.label(away_from)}" if away_from else "")
+                + f"; its owner, {u.player}, chooses the path", unit=u.id)
+        return "B"
     retreat(state, u.id, away_from, dice, res, by=by, path=retreat_path, fire=retreat_fire)
     return "B"
 
@@ -488,34 +493,54 @@ def _retreat_step_ok(state: FteState, u: Unit, frm: Hex, to: Hex, away_from: Hex
     return True
 
 
+@implements("F 7.4")
+def eliminate_cornered(state: FteState, u: Unit, res: Resolution, by: str) -> None:
+    """A broken unit that cannot retreat two hexes is eliminated and scored as a KIA; the KIA marker and any
+    markers it carried stay in the hex (F 7.4)."""
+    at = u.hex
+    _remove(state, u, res, "F 7.4", "it cannot retreat two hexes, so it is eliminated (scored as a KIA)")
+    _casualty(state, u, "KIA", res, at)
+    _lose_leader(state, u, res, "KIA")
+    if u.role != "civilians":
+        state.award(by, "enemy_kia", res, "F 7.4")
+
+
+def check_retreat_path(state: FteState, u: Unit, away_from: Hex | None, path) -> list[Hex]:
+    """The two hexes of a retreat path, checked against :func:`retreat_options` (raises RuleViolation)."""
+    hexes = [state.hex(h) for h in path]
+    if hexes not in retreat_options(state, u, away_from):
+        raise RuleViolation("F 7.4", f"{u.id} cannot retreat by {[state.label(h) for h in hexes]}: each of the two "
+                                     "hexes must be enterable and farther from the unit that broke it")
+    return hexes
+
+
+@implements("F 7.4")
+def retreat_into(state: FteState, u: Unit, h: Hex, res: Resolution) -> None:
+    """One hex of a retreat: the broken unit enters it, with whatever it carries."""
+    place_unit(state, u, h)
+    res.add("F 7.4", f"{u.id} retreats into {state.label(h)}", unit=u.id, hex=state.label(h))
+
+
 @implements("F 7.4", "F 21.0")
 def retreat(state: FteState, unit_id: str, away_from: Hex | None, dice, res: Resolution, *, by: str,
             path: list[Hex] | None = None, fire: RetreatFire | None = None) -> bool:
     """Retreat a broken unit two hexes away from the unit that broke it, open to opportunity fire at each
     hex entered; a unit that cannot retreat is eliminated and scored as a KIA (F 7.4). Returns True if it
-    survived the retreat on the map."""
+    survived the retreat on the map. Called directly (the book, exact enumeration), a missing ``path`` is the
+    farthest one; in a game the owner chooses it (:class:`wargames.fte.Game`)."""
     u = state.unit(unit_id)
     options = retreat_options(state, u, away_from)
     if path is not None:
-        path = [state.hex(h) for h in path]
-        if path not in options:
-            raise RuleViolation("F 7.4", f"{u.id} cannot retreat by {[state.label(h) for h in path]}: each of the two "
-                                         "hexes must be enterable and farther from the unit that broke it")
+        path = check_retreat_path(state, u, away_from, path)
     elif options:
         path = min(options, key=lambda p: (-p[-1].distance(away_from) if away_from else 0,
                                            [state.label(h) for h in p]))
     if not path:
-        at = u.hex
-        _remove(state, u, res, "F 7.4", "it cannot retreat two hexes, so it is eliminated (scored as a KIA)")
-        _casualty(state, u, "KIA", res, at)
-        _lose_leader(state, u, res, "KIA")
-        if u.role != "civilians":
-            state.award(by, "enemy_kia", res, "F 7.4")
+        eliminate_cornered(state, u, res, by)
         return False
     start = u.hex
     for h in path:
-        place_unit(state, u, h)
-        res.add("F 7.4", f"{u.id} retreats into {state.label(h)}", unit=u.id, hex=state.label(h))
+        retreat_into(state, u, h, res)
         if fire is not None and fire(state, u.id, h, dice, res):
             if not u.on_map:
                 return False

@@ -1,35 +1,55 @@
-"""The sequence of play (F 3.0), reinforcements (F 4.0), the end of turn (F 20.0), and a replayable game loop.
+"""The sequence of play (F 3.0), reinforcements (F 4.0), the end of turn (F 20.0): FTE as a :class:`Game`.
 
 A FRAGO (scenario) is data: map, turns, chits, first player, units, sites and reinforcements
-(:func:`load_frago`). :class:`FteGame` runs it: :meth:`FteGame.legal_actions` lists what may be done now and
-:meth:`FteGame.apply` does one action with injected dice, raising :class:`RuleViolation` for an illegal one.
-Every action and the dice it used go into an append-only history, so :func:`replay` rebuilds the game exactly.
+(:func:`load_frago`). :class:`Game` plays it through the shared protocol of :mod:`wargames.core.game`:
+``Game.new("demo")``, ``legal_actions``, ``apply(action, dice)``, ``prompt``, ``undo``, ``save``/``load``.
+
+Every decision a rule gives a player is a prompt answered by an action of that player, so it enters the
+history. A stack of pending decisions (``Game.pending``) holds the procedures that wait for one:
+
+- a Move is walked hex by hex (:func:`~wargames.fte.movement.advance_move`); in each hex where enemy units
+  could take opportunity fire the move waits while the enemy is asked, one firing group at a time, each
+  asked after the previous group's result (F 6.1, F 21.0);
+- a broken unit's owner chooses its retreat path, and each hex of the retreat is open to opportunity fire
+  (F 7.4, F 21.0);
+- an assault waits for the defenders' opportunity fire, for the retreats of its broken units, and for the
+  attacker's choice to advance into a cleared hex (F 8.0);
+- Search, Destroy Cache, Load and Unload are open to opportunity fire after they are done (F 21.0).
+
 The turn's steps after the activation phase (fire missions, casualty checks, concealment, end of turn) run
-automatically when the cup is empty.
+when the cup is empty.
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from ..core import Hex, RandomDice, Resolution, ScriptedDice, implements
+from ..core import Hex, Resolution, implements
 from ..core.charts import read_data_file, require
-from ..core.dice import RecordingDice
 from ..core.errors import DataError, RuleViolation
+from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
-from .activation import ActivationPhase, Activation, activatable, check_action, start_phase
-from .assault import AssaultPlan, assault
+from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
+from .assault import AssaultPlan, AssaultRun, check_assault
 from .casualties import check_casualties
-from .concealment import concealment_phase, conceal_reinforcement
+from .concealment import concealment_phase, conceal_reinforcement, public_view
 from .errata import ERRATA, Readings
 from .events import random_event
-from .fire import check_fire, fire
+from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, retreat_into,
+                   retreat_options)
 from .fire_missions import execute_fire_missions
-from .movement import move
+from .movement import MovePlan, advance_move, finish_move, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
+from .placement import place_unit
+from .ruleset import Ruleset
+from .sites import enter_fort, public_sites, sites_at
 from .state import FteState, place
-from .terrain import MAPS, demo_map, load_fte_map
+from .terrain import demo_map, load_fte_map
 from .units import Site, Unit
 from .victory import winner
 
@@ -155,276 +175,624 @@ def _hex(m, label: str, file: str, where: str) -> Hex:
 # --------------------------------------------------------------------------- actions
 
 @dataclass(frozen=True)
-class Draw:
-    """Draw the next chit (or take the turn's first activation, or run the end of the turn)."""
+class Draw(Action):
+    """Draw the next chit (or take the turn's first activation, or run the end of the turn) (F 5.0)."""
 
 
 @dataclass(frozen=True)
-class Activate:
+class Activate(Action):
+    """Activate units one of the ways of F 5.1 (``how``: leader, hex, unit, helicopters, vehicles)."""
+
     how: str
     units: tuple[str, ...] = ()
     leader: str | None = None
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(Action):
     """The player whose chit was drawn passes (F 5.1)."""
 
 
 @dataclass(frozen=True)
-class EndActivation:
+class EndActivation(Action):
     """Finish the current activation (F 5.0)."""
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(Action):
+    """A Move action (F 6.0): the hexes entered in order; a helicopter may hover (no hexes) or change
+    altitude at the start or the end; ``drop`` leaves carried markers in hexes of the move (F 7.5.2)."""
+
     units: tuple[str, ...]
-    path: tuple[str, ...]
+    path: tuple[str, ...] = ()
     double_time: bool = False
     stealthy: bool = False
+    altitude_start: str | None = None
+    altitude_end: str | None = None
+    exit_map: bool = False
+    drop: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
-class Fire:
+class Fire(Action):
+    """A Fire action (F 7.0): the firers, primary first, at one target unit."""
+
     firers: tuple[str, ...]
     target: str
     observed: bool = False
 
 
 @dataclass(frozen=True)
-class Assault:
+class Assault(Action):
+    """An Assault action (F 8.0) on a hex; ``combine``: the attackers fire as one attack led by ``primary``."""
+
     attackers: tuple[str, ...]
     target: str
     combine: bool = True
+    primary: str | None = None
 
 
 @dataclass(frozen=True)
-class Search:
+class Search(Action):
+    """A Search action (F 9.0)."""
+
     unit: str
 
 
 @dataclass(frozen=True)
-class Recover:
+class Recover(Action):
+    """A Recover action (F 10.0), perhaps picking up a marker or handing one to ``transfer_to``."""
+
+    unit: str
+    pick_up: str | None = None
+    transfer: str | None = None
+    transfer_to: str | None = None
+
+
+@dataclass(frozen=True)
+class DestroyCache(Action):
+    """A Destroy Cache action (F 11.0)."""
+
+    unit: str
+    site: str | None = None
+
+
+@dataclass(frozen=True)
+class RequestMedevac(Action):
+    """A Request Medevac action (F 12.0)."""
+
     unit: str
 
 
 @dataclass(frozen=True)
-class DestroyCache:
-    unit: str
+class RequestFireMission(Action):
+    """A Request Fire Mission action (F 13.0) on a hex."""
 
-
-@dataclass(frozen=True)
-class RequestMedevac:
-    unit: str
-
-
-@dataclass(frozen=True)
-class RequestFireMission:
     unit: str
     target: str
+
+
+@dataclass(frozen=True)
+class Load(Action):
+    """A Load action (F 14.0): friendly infantry and casualty markers in the transport's hex get aboard."""
+
+    transport: str
+    units: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unload(Action):
+    """An Unload action (F 15.0): the named passengers and markers get off; ``carry`` hands markers to
+    unloading units (marker, unit) (errata clarification)."""
+
+    transport: str
+    units: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+    carry: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class OpFire(Action):
+    """Answer to an opportunity-fire prompt: these units (combining, first one primary) try to fire at the
+    target (F 21.0)."""
+
+    firers: tuple[str, ...]
+    target: str
+
+
+@dataclass(frozen=True)
+class HoldFire(Action):
+    """Answer to an opportunity-fire prompt: no (further) unit fires at this trigger (F 21.0)."""
+
+
+@dataclass(frozen=True)
+class Retreat(Action):
+    """Answer to a retreat prompt: the broken unit's two hexes, chosen by its owner (F 7.4)."""
+
+    unit: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Advance(Action):
+    """Answer to the advance prompt after a cleared assault: the units that advance (none: stay), and the
+    bunker or foxholes they enter (F 8.0, F 24.0, F 25.0)."""
+
+    units: tuple[str, ...] = ()
+    fort: str | None = None
 
 
 ACTION_NAME = {Move: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
-               RequestFireMission: "request_fire_mission"}
-
-#: Who attempts opportunity fire: ``policy(state, target_id, eligible_ids) -> ids`` (default: nobody).
-OpfirePolicy = Callable[[FteState, str, list[str]], list[str]]
+               RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
+ANSWERS = (OpFire, HoldFire, Retreat, Advance)
 
 
-def fire_all(state: FteState, target: str, eligible: list[str]) -> list[str]:
-    """An opportunity-fire policy: every eligible unit tries."""
-    return list(eligible)
+# --------------------------------------------------------------------------- pending decisions
+
+@dataclass
+class MoveStep:
+    """A Move under way (its plan and progress)."""
+
+    plan: MovePlan
+
+    def copy(self, state: FteState) -> "MoveStep":
+        return MoveStep(self.plan.copy())
+
+
+@dataclass
+class OpFireStep:
+    """An opportunity-fire prompt: the enemy of ``targets`` may fire at one of them in ``hex``.
+
+    ``why``: move, retreat, assault (the defenders before the TQ checks), search, destroy_cache, load, unload.
+    ``stopped``: targets whose activation a result ended; ``used``: units that used their extra attempt at a
+    retreating unit (F 21.0).
+    """
+
+    targets: list[str]
+    hex: Hex
+    why: str
+    stealthy: bool = False
+    firers: list[str] | None = None     # only these may fire (the defenders of an assaulted hex)
+    stopped: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "OpFireStep":
+        return OpFireStep(list(self.targets), self.hex, self.why, self.stealthy,
+                          None if self.firers is None else list(self.firers), list(self.stopped), list(self.used))
+
+
+@dataclass
+class RetreatStep:
+    """A broken unit's retreat: its owner's path (None until chosen), and how far it has got (F 7.4)."""
+
+    unit: str
+    away_from: str | None
+    by: str
+    path: list[str] | None = None
+    index: int = 0
+    used: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "RetreatStep":
+        return RetreatStep(self.unit, self.away_from, self.by, None if self.path is None else list(self.path),
+                           self.index, list(self.used))
+
+
+@dataclass
+class AssaultStep:
+    """An assault under way (F 8.0): its run (which shares the game's state) waiting between steps."""
+
+    run: AssaultRun
+    advance_prompt: bool = False
+
+    def copy(self, state: FteState) -> "AssaultStep":
+        r = self.run
+        run = AssaultRun(state, r.plan, Resolution(), r.phase, r.round, list(r.in_assault), list(r.pending),
+                         [list(x) for x in r.rounds], r.result)
+        return AssaultStep(run, self.advance_prompt)
+
+
+def _plain(value: Any, state: FteState) -> Any:
+    """Any part of the position as JSON-able data (hexes as labels, fractions as text)."""
+    if isinstance(value, Hex):
+        return state.label(value) if value in state.map else str(value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(_plain(k, state)): _plain(v, state) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v, state) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, state) for v in value]
+    if isinstance(value, AssaultRun):
+        return {"plan": _plain(value.plan, state), "phase": value.phase, "round": value.round,
+                "in_assault": list(value.in_assault), "pending": _plain(value.pending, state), "result": value.result}
+    if dataclasses.is_dataclass(value):
+        return {"kind": type(value).__name__,
+                **{f.name: _plain(getattr(value, f.name), state) for f in fields(value)
+                   if f.name not in ("state", "map", "charts", "readings", "history")}}
+    raise DataError("position", type(value).__name__, "is not plain data")
+
+
+@lru_cache(maxsize=None)
+def _frago(name: str) -> Frago:
+    return load_frago(FRAGOS / f"{name}.yaml")
+
+
+def _scenarios() -> dict[str, str]:
+    out = {}
+    for p in sorted(FRAGOS.glob("*.yaml")):
+        out[p.stem] = load_frago(p).name
+    return out
 
 
 # --------------------------------------------------------------------------- the game
 
-@dataclass
-class FteGame:
-    """A FRAGO in play: the state, where the turn stands, and the history that replays it."""
+class Game(CoreGame):
+    """A FRAGO in play through the shared protocol (F 3.0): prompts for every decision the rules give."""
 
-    frago: Frago
-    state: FteState
-    opfire_policy: OpfirePolicy | None = None
-    phase: ActivationPhase | None = None
-    acted: dict[str, list[str]] = field(default_factory=dict)
-    history: list[tuple[Any, tuple[int, ...]]] = field(default_factory=list)
-    log: Resolution = field(default_factory=Resolution)
-    result: str | None = None
-    started: bool = False
+    NAME = "FTE"
+    PLAY_RULE = "F 3.0"
+    ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Fire, Assault, Search, Recover, DestroyCache,
+               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance)
+    SCENARIOS = _scenarios()
+    DEFAULT_SCENARIO = "demo"
+    RULESET = Ruleset
+    POSITION = ("state", "phase", "acted", "ended", "pending", "started", "finished")
+    GIVEN_FRAGOS: dict[str, Frago] = {}
 
     @classmethod
-    def new(cls, frago: Frago | None = None, readings: Readings = ERRATA,
-            opfire_policy: OpfirePolicy | None = None) -> "FteGame":
-        frago = frago or demo_frago()
-        return cls(frago, setup(frago, readings), opfire_policy)
+    def for_frago(cls, frago: Frago, scenario: str = "custom") -> type["Game"]:
+        """A Game class whose one scenario is this FRAGO (an owner's card, or a test's)."""
+        return type(f"{cls.__name__}_{scenario.replace(' ', '_')}", (cls,),
+                    {"SCENARIOS": {scenario: frago.name}, "DEFAULT_SCENARIO": scenario,
+                     "GIVEN_FRAGOS": {scenario: frago}})
 
-    @property
-    def over(self) -> bool:
-        return self.result is not None
+    # ------------------------------------------------------------------ setting up
+    def setup(self, scenario: str) -> None:
+        self.frago = self.GIVEN_FRAGOS.get(scenario) or _frago(scenario)
+        self.state = setup(self.frago, self.ruleset.errata())
+        self.state.charts = self.ruleset.charts()
+        self.state.defer_retreats = True
+        self.phase: ActivationPhase | None = None
+        self.acted: dict[str, list[str]] = {}
+        self.ended: list[str] = []          # active units whose activation opportunity fire ended (F 7.4)
+        self.pending: list = []
+        self.started = False
+        self.finished: Outcome | None = None
 
-    # ------------------------------------------------------------------ what may be done
-    def legal_actions(self) -> list[Any]:
-        """Every action allowed now (moves are listed one hex at a time; longer paths go to :meth:`apply`)."""
-        if self.over:
-            return []
+    def shared(self):
+        s = self.state
+        return (s.map, s.charts, s.readings, self.frago)
+
+    def _snapshot(self) -> dict:
+        st = self.state.copy()
+        ph = None
+        if self.phase is not None:
+            ph = copy.copy(self.phase)
+            ph.state = st
+            ph.history = list(self.phase.history)
+        return {"state": st, "phase": ph, "acted": {k: list(v) for k, v in self.acted.items()},
+                "ended": list(self.ended), "pending": [p.copy(st) for p in self.pending],
+                "started": self.started, "finished": self.finished}
+
+    # ------------------------------------------------------------------ the position
+    def position(self) -> dict:
+        s = self.state
+        ph = self.phase
+        phase = None if ph is None else {
+            "first_pending": ph.first_pending, "current": ph.current, "chit": ph.chit,
+            "active": _plain(ph.active, s), "activations": _plain(ph.history, s), "draws": ph.draws,
+            "returned": ph.returned}
+        keep = ("map", "charts", "readings")
+        state = {f.name: _plain(getattr(s, f.name), s) for f in fields(s) if f.name not in keep}
+        return {"state": state, "phase": phase, "acted": _plain(self.acted, s), "ended": list(self.ended),
+                "pending": [_plain(p, s) for p in self.pending], "started": self.started,
+                "finished": None if self.finished is None else self.finished.to_dict()}
+
+    @implements("F 18.1", "F 22.0", "F 23.0")
+    def visible(self, side: str) -> dict:
+        """What ``side`` may see: the other side's concealed units (dummies among them) show only a marker, its
+        nationality and hex (F 18.1, F 22.0); its hidden sites show only "?" (F 23.0)."""
+        if side not in ("US", "NVA/VC"):
+            raise DataError("view", "side", f"{side!r} is not a player; expected US or NVA/VC")
+        pos = self.position()
+        s = self.state
+        hidden = {u.id for u in s.units.values() if u.player != side and u.concealed}
+        units = [public_view(s, u, side) for u in sorted(s.units.values(), key=lambda u: (u.hex is None, u.id))]
+        pos["state"] = {k: v for k, v in pos["state"].items() if k not in ("units", "sites", "booby_traps",
+                                                                           "claymores", "next_id")}
+        pos["state"]["units"] = units
+        pos["state"]["sites"] = sorted(public_sites(s, side), key=lambda d: (d["hex"], d["kind"], d.get("id", "")))
+        pos["state"]["booby_traps"] = sorted(s.label(h) for h, p in s.booby_traps.items() if p == side)
+        pos["state"]["claymores"] = sorted(s.label(h) for h in s.claymores) if side == "US" else []
+        pos["acted"] = {k: v for k, v in pos["acted"].items() if k not in hidden}
+        return pos
+
+    def names(self) -> dict[str, list[str]]:
+        s = self.state
+        return {"units": sorted(s.units), "hexes": sorted(s.label(h) for h in list(s.map.hexes)[:40]),
+                "markers": sorted(s.casualties), "sites": sorted(s.sites),
+                "how": ["leader", "hex", "unit", "helicopters", "vehicles", "pass"],
+                "altitudes": ["high", "treetop", "ground"]}
+
+    def result(self) -> Outcome | None:
+        return self.finished
+
+    # ------------------------------------------------------------------ invariants
+    def invariants(self) -> list[str]:
+        """Stacking (two vehicles, one helicopter), no enemy units sharing a hex (Medics and Civilians apart),
+        Civilians never with NVA/VC infantry, VP never below zero, a unit activated once a turn, loaded units
+        and carried markers where their carrier is, fort occupants in their site's hex."""
+        s = self.state
+        out = []
+        by_hex: dict[Hex, list[Unit]] = {}
+        for u in s.on_map():
+            by_hex.setdefault(u.hex, []).append(u)
+        for h, here in by_hex.items():
+            lab = s.label(h) if h in s.map else str(h)
+            if h not in s.map:
+                out.append(f"{here[0].id} stands in {lab}, which is not in play")
+            if sum(u.kind == "vehicle" for u in here) > 2:
+                out.append(f"{lab} holds more than two vehicles (F 6.2)")
+            if sum(u.kind == "helicopter" and not u.destroyed for u in here) > 1:
+                out.append(f"{lab} holds more than one helicopter (F 6.2)")
+            players = {u.player for u in here if u.role not in ("civilians", "medic")}
+            if len(players) > 1:
+                out.append(f"{lab} holds units of both players: {', '.join(sorted(u.id for u in here))} (F 6.2)")
+            if any(u.role == "civilians" for u in here) and any(
+                    u.player == "NVA/VC" and u.kind == "infantry" and u.role != "civilians" for u in here):
+                out.append(f"{lab} holds Civilians with NVA/VC infantry (F 6.2)")
+        for who, vp in s.vp.items():
+            if vp < 0:
+                out.append(f"{who} has {vp} VP (F 29.0: never below zero)")
+        for who, n in s.cup.chits.items():
+            if n < 0 or s.cup.cup.count(who) > n:
+                out.append(f"{who} has {s.cup.cup.count(who)} chits in the cup but owns {n} (F 5.0)")
+        if self.phase is not None:
+            seen: dict[str, int] = {}
+            acts = list(self.phase.history) + ([self.phase.active] if self.phase.active else [])
+            for a in acts:
+                for uid in a.units:
+                    seen[uid] = seen.get(uid, 0) + 1
+            out += [f"{uid} was activated {n} times this turn (F 5.0)" for uid, n in seen.items() if n > 1]
+        for u in s.units.values():
+            if u.loaded_in is not None:
+                c = s.units.get(u.loaded_in)
+                if c is None or c.hex != u.hex:
+                    out.append(f"{u.id} is loaded in {u.loaded_in}, which is not where it is (F 6.9)")
+            for cid in u.carrying:
+                m = s.casualties.get(cid)
+                if m is None or m.carried_by != u.id:
+                    out.append(f"{u.id} carries {cid}, which is not marked as carried by it (F 7.5.2)")
+            if u.fort is not None:
+                homes = [x for x in sites_at(s, u.hex, u.fort) if u.id in x.occupants] if u.hex else []
+                if len(homes) != 1:
+                    out.append(f"{u.id} is in a {u.fort} that is not in its hex (F 24.0, F 25.0)")
+        for m in s.casualties.values():
+            if m.carried_by is not None:
+                c = s.units.get(m.carried_by)
+                if c is None or m.id not in c.carrying:
+                    out.append(f"the marker {m.id} is carried by {m.carried_by}, which does not carry it")
+        if s.retreats_due:
+            out.append(f"retreats left unresolved: {s.retreats_due}")
+        return out
+
+    # ------------------------------------------------------------------ prompts
+    def current_prompt(self) -> Prompt | None:
+        s, top = self.state, (self.pending[-1] if self.pending else None)
+        if isinstance(top, OpFireStep):
+            enemy = "NVA/VC" if s.unit(top.targets[0]).player == "US" else "US"
+            what = {"retreat": f"opportunity fire at the retreating {top.targets[0]} in {s.label(top.hex)}?",
+                    "assault": f"defenders' opportunity fire at the units assaulting {s.label(top.hex)}?"
+                    }.get(top.why, f"opportunity fire at {s.label(top.hex)}?")
+            return Prompt(enemy, "F 8.0" if top.why == "assault" else "F 21.0", what, "opportunity_fire")
+        if isinstance(top, RetreatStep):
+            u = s.unit(top.unit)
+            away = f" away from {top.away_from}" if top.away_from else ""
+            return Prompt(u.player, "F 7.4", f"retreat the broken {u.id} two hexes from {s.label(u.hex)}{away}",
+                          "retreat")
+        if isinstance(top, AssaultStep) and top.advance_prompt:
+            return Prompt(top.run.attacker_player, "F 8.0", f"advance into the cleared hex {top.run.plan.target}?",
+                          "advance")
+        ph = self.phase
+        if ph is None or (ph.active is None and ph.current is None):
+            return Prompt(s.first_player, "F 5.0", "draw the next activation chit", "draw")
+        if ph.active is None:
+            return Prompt(ph.current, "F 5.1", "activate units or pass", "activate")
+        return Prompt(ph.active.player, "F 5.0", "act with the activated units, or end the activation")
+
+    # ------------------------------------------------------------------ candidates
+    def candidates(self):
+        if self.pending:
+            return self._answers(self.pending[-1])
         ph = self.phase
         if ph is None or (ph.active is None and ph.current is None):
             return [Draw()]
         if ph.active is None:
             return [Activate(a.how, a.units, a.leader) for a in activatable(self.state, ph.current)
                     if a.how != "pass"] + [Pass()]
-        out: list[Any] = [EndActivation()]
-        for uid in ph.active.units:
-            u = self.state.units.get(uid)
-            if u is None or not u.on_map:
-                continue
-            for cand in self._candidates(u):
-                if self._allowed(cand):
-                    out.append(cand)
+        out: list[Action] = [EndActivation()]
+        active = [self.state.units[uid] for uid in ph.active.units if uid in self.state.units]
+        active = [u for u in active if u.on_map]
+        for u in active:
+            out += self._unit_candidates(u)
+        combat = [u.id for u in active if u.is_combat]
+        if len(combat) > 1:
+            for e in self._enemies(active[0].player):
+                out.append(Fire(tuple(combat), e.id))
+        by_hex: dict[Hex, list[str]] = {}
+        for u in active:
+            if u.infantry:
+                by_hex.setdefault(u.hex, []).append(u.id)
+        for h, ids in by_hex.items():
+            if len(ids) > 1:
+                out += [Move(tuple(ids), (self.state.label(n),)) for n in self.state.map.neighbors(h)]
         return out
 
-    def _candidates(self, u: Unit) -> list[Any]:
+    def _enemies(self, player: str) -> list[Unit]:
+        return [e for e in self.state.on_map() if e.player != player and not e.destroyed]
+
+    def _unit_candidates(self, u: Unit) -> list[Action]:
         s = self.state
-        out: list[Any] = [Move((u.id,), (s.label(n),)) for n in s.map.neighbors(u.hex)]
+        lab = s.label
+        out: list[Action] = []
+        nbrs = [n for n in s.map.neighbors(u.hex)]
+        if u.kind == "helicopter":
+            out.append(Move((u.id,)))
+            for alt in ("high", "treetop", "ground"):
+                out.append(Move((u.id,), altitude_start=alt))
+            out += [Move((u.id,), (lab(n),)) for n in nbrs]
+        else:
+            out += [Move((u.id,), (lab(n),)) for n in nbrs]
+            if u.infantry and u.concealed:
+                out += [Move((u.id,), (lab(n),), stealthy=True) for n in nbrs]
+            if u.carrying or any(v.loaded_in == u.id for v in s.units.values()) or u.injury:
+                out.append(Move((u.id,), exit_map=True))
         if u.is_combat:
-            out += [Fire((u.id,), e.id) for e in s.on_map() if e.player != u.player]
-        enemy_hexes = {e.hex for e in s.on_map() if e.player != u.player and e.hex.is_adjacent(u.hex)}
-        out += [Assault((u.id,), s.label(h)) for h in sorted(enemy_hexes)]
-        out += [Search(u.id), Recover(u.id), DestroyCache(u.id), RequestMedevac(u.id)]
+            out += [Fire((u.id,), e.id) for e in self._enemies(u.player)]
+            if u.role == "mortar":
+                out += [Fire((u.id,), e.id, observed=True) for e in self._enemies(u.player)]
+        enemy_hexes = {e.hex for e in self._enemies(u.player) if e.hex.is_adjacent(u.hex)}
+        out += [Assault((u.id,), lab(h)) for h in sorted(enemy_hexes, key=lab)]
+        if u.infantry:
+            out += [Search(u.id), DestroyCache(u.id), RequestMedevac(u.id)]
+        out.append(Recover(u.id))
+        for m in s.casualties_at(u.hex):
+            out.append(Recover(u.id, pick_up=m.id))
         if u.is_leader or u.role == "fo":
-            seen = {e.hex for e in s.on_map() if e.player != u.player and not e.concealed}
-            out += [RequestFireMission(u.id, s.label(h)) for h in sorted(seen)]
+            seen = {e.hex for e in self._enemies(u.player) if not e.concealed}
+            out += [RequestFireMission(u.id, lab(h)) for h in sorted(seen, key=lab)]
+        if u.capacity:
+            here = [v for v in s.units_at(u.hex, u.player) if v.infantry and v.role not in ("dummy", "civilians")
+                    and v.id != u.id]
+            for v in here:
+                out.append(Load(u.id, units=(v.id,)))
+            for m in s.casualties_at(u.hex):
+                if m.player == u.player:
+                    out.append(Load(u.id, markers=(m.id,)))
+            aboard = tuple(sorted(v.id for v in s.units.values() if v.loaded_in == u.id))
+            markers = tuple(m.id for m in s.casualties.values() if m.carried_by == u.id)
+            if aboard or markers:
+                out.append(Unload(u.id, units=aboard, markers=markers))
         return out
 
-    def _allowed(self, action) -> bool:
-        """Try an action on a copy of the game (its dice are random; only legality is asked)."""
-        trial = self._copy()
-        try:
-            trial._do(action, RandomDice(0), Resolution())
-        except RuleViolation:
-            return False
-        return True
+    def _opfire_targets(self, step: OpFireStep) -> list[str]:
+        s = self.state
+        def here(u: Unit) -> bool:
+            if step.why == "assault":       # the assaulting units stand next to the defenders' hex
+                return not u.broken and not u.suppressed and u.hex.is_adjacent(step.hex)
+            return u.hex == step.hex
+        return [t for t in step.targets if t in s.units and s.units[t].on_map and not s.units[t].destroyed
+                and here(s.units[t])
+                and not any(r[0] == t for r in s.retreats_due)]
 
-    def _copy(self) -> "FteGame":
-        import copy
-        new = copy.copy(self)
-        new.state = self.state.copy()
-        if self.phase is not None:
-            new.phase = copy.copy(self.phase)
-            new.phase.state = new.state
-            new.phase.history = list(self.phase.history)
-        new.acted = {k: list(v) for k, v in self.acted.items()}
-        new.history = list(self.history)
-        new.log = Resolution()
-        return new
+    def _eligible(self, step: OpFireStep, target: str) -> list[str]:
+        s = self.state
+        ids = eligible_opfirers(s, target, retreating=step.why == "retreat", used_on_retreat=set(step.used))
+        if step.firers is not None:
+            ids = [i for i in ids if i in step.firers]
+        return ids
 
-    # ------------------------------------------------------------------ doing it
-    def apply(self, action, dice) -> Resolution:
-        """Do one action with these dice; record it and the dice it used. Illegal actions raise
-        RuleViolation and change nothing."""
-        if self.over:
-            raise RuleViolation("F 20.0", "the scenario is over")
-        trial = self._copy()
-        rec = RecordingDice(dice)
-        res = Resolution()
-        trial._do(action, rec, res)
-        self.state, self.phase, self.acted, self.result, self.started = (trial.state, trial.phase, trial.acted,
-                                                                          trial.result, trial.started)
-        self.history.append((action, tuple(rec.values)))
-        self.log.extend(res)
-        return res
+    def _answers(self, top) -> list[Action]:
+        s = self.state
+        if isinstance(top, OpFireStep):
+            out: list[Action] = []
+            for t in self._opfire_targets(top):
+                for group in combine_groups(s, self._eligible(top, t)):
+                    out.append(OpFire(tuple(group), t))
+                    if len(group) > 1:
+                        out += [OpFire((g,), t) for g in group]
+            return out + [HoldFire()]
+        if isinstance(top, RetreatStep):
+            u = s.unit(top.unit)
+            away = s.hex(top.away_from) if top.away_from else None
+            return [Retreat(u.id, tuple(s.label(h) for h in p)) for p in retreat_options(s, u, away)]
+        if isinstance(top, AssaultStep) and top.advance_prompt:
+            fighters = tuple(u.id for u in top.run.fighting_attackers())
+            out = [Advance(fighters)] + ([Advance((f,)) for f in fighters] if len(fighters) > 1 else [])
+            h = top.run.hex
+            for kind in ("bunker", "foxholes"):
+                if sites_at(s, h, kind):
+                    out.append(Advance(fighters, kind))
+            return out + [Advance()]
+        return []
 
-    def _do(self, action, dice, res: Resolution) -> None:
-        s, ph = self.state, self.phase
-        if isinstance(action, Draw):
-            if ph is not None and (ph.active is not None or ph.current is not None):
-                raise RuleViolation("F 5.0", "an activation is pending: act, pass or end it before drawing")
-            self._draw(dice, res)
+    # ------------------------------------------------------------------ legality, fast where it matters
+    def check_action(self, action: Action) -> None:
+        """Moves and fire attacks are checked directly (the whole path, the LoS and range); anything else is
+        tried on a copy of the position."""
+        if not self.pending and isinstance(action, (Move, Fire)):
+            self._actor_checks(action)
+            s = self.state
+            if isinstance(action, Move):
+                self._plan(action)
+            else:
+                check_fire(s, [s.unit(f) for f in action.firers], s.unit(action.target), observed=action.observed)
             return
-        if ph is None or ph.current is None and ph.active is None:
-            raise RuleViolation("F 5.0", "no activation is pending: draw a chit first")
-        if isinstance(action, Activate):
-            if ph.active is not None:
-                raise RuleViolation("F 5.0", "an activation is already in progress")
-            ph.activate(ph.current, action.how, action.units, res, leader=action.leader)
-            self.acted = {u: [] for u in ph.active.units}
-            return
-        if isinstance(action, Pass):
-            if ph.active is not None:
-                raise RuleViolation("F 5.1", "a player passes instead of activating, not during an activation")
-            ph.pass_(ph.current, res)
-            return
-        if ph.active is None:
+        super().check_action(action)
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        top = self.pending[-1] if self.pending else None
+        if top is not None and not isinstance(action, ANSWERS):
+            p = self.current_prompt()
+            raise RuleViolation(p.rule, f"a decision is pending first: {p}")
+        super()._dispatch(action, dice, res)
+        self._run(dice, res)
+
+    def _actor_checks(self, action: Action) -> list[str]:
+        ph, s = self.phase, self.state
+        if ph is None or ph.active is None:
             raise RuleViolation("F 5.0", "activate units (or pass) before taking actions")
-        if isinstance(action, EndActivation):
-            ph.end(res)
-            self.acted = {}
-            return
-        name = ACTION_NAME.get(type(action))
-        if name is None:
-            raise RuleViolation("F 5.1", f"{action!r} is not an action of this game")
+        name = ACTION_NAME[type(action)]
         actors = self._actors(action)
+        if not actors:
+            raise RuleViolation("F 5.0", "name the unit that acts")
         for uid in actors:
-            if uid not in ph.active.units:
+            u = s.unit(uid)
+            if uid not in ph.active.units or uid not in self.acted:
                 raise RuleViolation("F 5.0", f"{uid} is not part of the current activation")
-            if uid not in self.acted:
-                raise RuleViolation("F 5.0", f"{uid} is not part of the current activation")
-            check_action(s, s.unit(uid), name, self.acted[uid], ph.active)
-        self._act(action, dice, res)
-        for uid in actors:
-            self.acted[uid].append(name)
-            if name != "search":
-                act_mod.clear_searching(s.unit(uid), res)
+            if uid in self.ended:
+                raise RuleViolation("F 7.4", f"opportunity fire ended {uid}'s activation")
+            check_unit_action(s, u, name, self.acted[uid], ph.active)
+        return actors
 
     @staticmethod
-    def _actors(action) -> tuple[str, ...]:
+    def _actors(action: Action) -> tuple[str, ...]:
+        if hasattr(action, "transport"):
+            return (action.transport,)
         for attr in ("units", "firers", "attackers"):
             if hasattr(action, attr):
-                return tuple(getattr(action, attr))
+                return tuple(dict.fromkeys(getattr(action, attr)))
         return (action.unit,)
 
-    def _opfire(self):
-        if self.opfire_policy is None:
-            return None
-        policy = self.opfire_policy
+    def _acted(self, action: Action, res: Resolution) -> None:
+        name = ACTION_NAME[type(action)]
+        for uid in self._actors(action):
+            self.acted[uid].append(name)
+            if name != "search" and uid in self.state.units:
+                act_mod.clear_searching(self.state.units[uid], res)
 
-        def hook(state, mover_ids, h, dice, res, **kw):
-            for mid in mover_ids:
-                if not state.units[mid].on_map:
-                    continue
-                firers = policy(state, mid, eligible_opfirers(state, mid))
-                if firers:
-                    out = opportunity_fire(state, firers, mid, dice, res, stealthy=kw.get("stealthy", False))
-                    return ended_activation(out)
-            return False
-        return hook
-
-    def _act(self, action, dice, res: Resolution) -> None:
+    def _plan(self, a: Move) -> MovePlan:
         s = self.state
-        if isinstance(action, Move):
-            move(s, list(action.units), list(action.path), dice, res, double_time=action.double_time,
-                 stealthy=action.stealthy, opfire=self._opfire())
-        elif isinstance(action, Fire):
-            fire(s, list(action.firers), action.target, dice, res, observed=action.observed)
-        elif isinstance(action, Assault):
-            run = assault(s, AssaultPlan(action.attackers, action.target, combine=action.combine), dice)
-            res.extend(run.res)
-        elif isinstance(action, Search):
-            act_mod.search(s, action.unit, dice, res)
-        elif isinstance(action, Recover):
-            done = act_mod.recover(s, action.unit, res)
-            if not done:
-                raise RuleViolation("F 10.0", f"{action.unit} has nothing to recover from")
-        elif isinstance(action, DestroyCache):
-            act_mod.destroy_cache(s, action.unit, res, dice=dice)
-        elif isinstance(action, RequestMedevac):
-            act_mod.request_medevac(s, action.unit, dice, res)
-        elif isinstance(action, RequestFireMission):
-            act_mod.request_fire_mission(s, action.unit, action.target, dice, res)
+        drop = {}
+        for pair in a.drop:
+            if len(pair) != 2:
+                raise RuleViolation("F 7.5.2", "each dropped marker is given as [marker, hex]")
+            drop[pair[0]] = s.hex(pair[1])
+        return plan_move(s, list(a.units), [s.hex(h) for h in a.path], double_time=a.double_time,
+                         stealthy=a.stealthy, drop=drop, altitude_start=a.altitude_start,
+                         altitude_end=a.altitude_end, exit_map=a.exit_map)
 
-    # ------------------------------------------------------------------ the turn
-    def _draw(self, dice, res: Resolution) -> None:
+    # ------------------------------------------------------------------ the activation phase
+    @handles(Draw)
+    def _on_draw(self, action, dice, res):
+        ph = self.phase
+        if ph is not None and (ph.active is not None or ph.current is not None):
+            raise RuleViolation("F 5.0", "an activation is pending: act, pass or end it before drawing")
         if not self.started:
             self.started = True
             self._start_turn(res)
@@ -432,15 +800,308 @@ class FteGame:
             who = self.phase.next(dice, res)
             if who == "event":
                 random_event(self.state, dice, res)
+                if self.state.retreats_due:
+                    return              # the retreats first; the next Draw goes on with the cup
                 continue
             if who is None:
                 self._end_turn(dice, res)
-                if self.over:
+                if self.finished is not None:
                     return
                 self._start_turn(res)
                 continue
             return
 
+    @handles(Activate)
+    def _on_activate(self, action, dice, res):
+        ph = self.phase
+        if ph is None or ph.current is None:
+            raise RuleViolation("F 5.0", "no activation is pending: draw a chit first")
+        if ph.active is not None:
+            raise RuleViolation("F 5.0", "an activation is already in progress")
+        if action.how == "pass":
+            raise RuleViolation("F 5.1", "to pass, use the Pass action")
+        ph.activate(ph.current, action.how, action.units, res, leader=action.leader)
+        self.acted = {u: [] for u in ph.active.units}
+        self.ended = []
+
+    @handles(Pass)
+    def _on_pass(self, action, dice, res):
+        ph = self.phase
+        if ph is None or ph.current is None:
+            raise RuleViolation("F 5.0", "no activation is pending: draw a chit first")
+        if ph.active is not None:
+            raise RuleViolation("F 5.1", "a player passes instead of activating, not during an activation")
+        ph.pass_(ph.current, res)
+
+    @handles(EndActivation)
+    def _on_end(self, action, dice, res):
+        ph = self.phase
+        if ph is None or ph.active is None:
+            raise RuleViolation("F 5.0", "no activation is in progress")
+        ph.end(res)
+        self.acted, self.ended = {}, []
+
+    # ------------------------------------------------------------------ the actions of F 6.0-15.0
+    @handles(Move)
+    def _on_move(self, action, dice, res):
+        self._actor_checks(action)
+        plan = self._plan(action)
+        self._acted(action, res)
+        self.pending.append(MoveStep(plan))
+
+    @handles(Fire)
+    def _on_fire(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        fire(self.state, list(action.firers), action.target, dice, res, observed=action.observed)
+
+    @handles(Assault)
+    def _on_assault(self, action, dice, res):
+        self._actor_checks(action)
+        plan = AssaultPlan(tuple(action.attackers), action.target, combine=action.combine, primary=action.primary,
+                           advance=True)
+        if action.primary is not None and action.primary not in action.attackers:
+            raise RuleViolation("F 7.1", f"the primary {action.primary} is not one of the assaulting units")
+        check_assault(self.state, plan)
+        self._acted(action, res)
+        run = AssaultRun(self.state, plan)
+        run.step(dice)                              # eligibility, the assaulting units lose concealment
+        res.extend(run.res)
+        run.res = Resolution()
+        self.pending.append(AssaultStep(run))
+
+    @handles(Search)
+    def _on_search(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        act_mod.search(self.state, action.unit, dice, res)
+        self._opfire_after([action.unit], "search")
+
+    @handles(Recover)
+    def _on_recover(self, action, dice, res):
+        self._actor_checks(action)
+        if (action.transfer is None) != (action.transfer_to is None):
+            raise RuleViolation("F 10.0", "a transfer names the marker and the unit that takes it")
+        self._acted(action, res)
+        done = act_mod.recover(self.state, action.unit, res, pick_up=action.pick_up,
+                               transfer=(action.transfer, action.transfer_to) if action.transfer else None)
+        if not done:
+            raise RuleViolation("F 10.0", f"{action.unit} has nothing to recover from")
+
+    @handles(DestroyCache)
+    def _on_destroy(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        act_mod.destroy_cache(self.state, action.unit, res, site=action.site, dice=dice)
+        self._opfire_after([action.unit], "destroy_cache")
+
+    @handles(RequestMedevac)
+    def _on_medevac(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        act_mod.request_medevac(self.state, action.unit, dice, res)
+
+    @handles(RequestFireMission)
+    def _on_fire_mission(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        act_mod.request_fire_mission(self.state, action.unit, action.target, dice, res)
+
+    @handles(Load)
+    def _on_load(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        act_mod.load(self.state, action.transport, res, units=action.units, markers=action.markers, dice=dice)
+        self._opfire_after([action.transport], "load")
+
+    @handles(Unload)
+    def _on_unload(self, action, dice, res):
+        self._actor_checks(action)
+        carry = {}
+        for pair in action.carry:
+            if len(pair) != 2:
+                raise RuleViolation("F 15.0", "each carried marker is given as [marker, unit]")
+            carry[pair[0]] = pair[1]
+        self._acted(action, res)
+        out = act_mod.unload(self.state, action.transport, res, units=list(action.units),
+                             markers=list(action.markers), carry=carry, auto_carry=False, dice=dice)
+        self._opfire_after([action.transport] + list(out["units"]), "unload")
+
+    def _opfire_after(self, targets: list[str], why: str) -> None:
+        """Opportunity fire at the unit(s) that took the action, once it is done (F 21.0)."""
+        s = self.state
+        live = [t for t in targets if s.units[t].on_map]
+        if live:
+            self.pending.append(OpFireStep(live, s.units[live[0]].hex, why))
+
+    # ------------------------------------------------------------------ answers to prompts
+    @handles(OpFire)
+    def _on_opfire(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, OpFireStep):
+            raise RuleViolation("F 21.0", "no opportunity fire is offered now")
+        s = self.state
+        if action.target not in self._opfire_targets(top):
+            raise RuleViolation("F 21.0", f"{action.target} did not trigger this opportunity fire, or is gone")
+        firers = list(action.firers)
+        if not firers or len(set(firers)) != len(firers):
+            raise RuleViolation("F 21.0", "name each firing unit once")
+        allowed = self._eligible(top, action.target)
+        for f in firers:
+            s.unit(f)
+            if f not in allowed:
+                raise RuleViolation("F 8.0" if top.why == "assault" else "F 21.0",
+                                    f"{f} may not attempt opportunity fire at {action.target} now")
+        target = s.unit(action.target)
+        for f in firers:            # the fire itself must be possible whatever the Troop Quality checks roll
+            check_fire(s, [s.unit(f)], target, opportunity=True)
+        if len(combine_groups(s, firers)) > 1:
+            raise RuleViolation("F 21.0", "units that combine opportunity fire must be in or next to the hex of a "
+                                          "unit they combine with")
+        if top.why == "assault":
+            for f in firers:
+                u = s.unit(f)
+                if u.concealed:
+                    u.concealed = False
+                    res.add("F 8.0", f"{f} loses concealment to fire before the assault", unit=f)
+        used = set(top.used)
+        out = opportunity_fire(s, firers, action.target, dice, res, stealthy=top.stealthy,
+                               retreating=top.why == "retreat", used_on_retreat=used)
+        top.used = sorted(used)
+        if ended_activation(out):
+            top.stopped.append(action.target)
+            if action.target in self.acted and action.target not in self.ended:
+                self.ended.append(action.target)
+
+    @handles(HoldFire)
+    def _on_hold(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, OpFireStep):
+            raise RuleViolation("F 21.0", "no opportunity fire is offered now")
+        res.add("F 21.0", f"no {'further ' if top.stopped or top.used else ''}opportunity fire at "
+                          f"{self.state.label(top.hex)}")
+        self._close_opfire(res)
+
+    def _close_opfire(self, res: Resolution) -> None:
+        step = self.pending.pop()
+        below = self.pending[-1] if self.pending else None
+        if step.why == "move" and isinstance(below, MoveStep):
+            movers_stopped(self.state, below.plan, step.hex, step.stopped, res)
+        if step.why == "retreat" and isinstance(below, RetreatStep) and below.unit == step.targets[0]:
+            below.used = list(step.used)
+
+    @handles(Retreat)
+    def _on_retreat(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, RetreatStep) or top.path is not None:
+            raise RuleViolation("F 7.4", "no broken unit is waiting to retreat")
+        if action.unit != top.unit:
+            raise RuleViolation("F 7.4", f"{top.unit} is the unit that retreats, not {action.unit}")
+        s = self.state
+        u = s.unit(top.unit)
+        path = check_retreat_path(s, u, s.hex(top.away_from) if top.away_from else None, list(action.path))
+        top.path = [s.label(h) for h in path]
+
+    @handles(Advance)
+    def _on_advance(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, AssaultStep) or not top.advance_prompt:
+            raise RuleViolation("F 8.0", "no cleared assault hex waits for an advance")
+        run, s = top.run, self.state
+        fighters = [u.id for u in run.fighting_attackers()]
+        if len(set(action.units)) != len(action.units):
+            raise RuleViolation("F 8.0", "name each advancing unit once")
+        for uid in action.units:
+            s.unit(uid)
+            if uid not in fighters:
+                raise RuleViolation("F 8.0", f"{uid} may not advance: only assaulting units still in the fight "
+                                             "(neither suppressed nor broken) advance")
+        if action.fort is not None and not action.units:
+            raise RuleViolation("F 8.0", "only advancing units enter a bunker or foxholes")
+        for uid in action.units:
+            place_unit(s, s.unit(uid), run.hex)
+            res.add("F 8.0", f"{uid} advances into {run.plan.target} without drawing opportunity fire", unit=uid)
+            if action.fort:
+                enter_fort(s, uid, action.fort, res, advancing=True)
+        if not action.units:
+            res.add("F 8.0", "the attackers stay where they are")
+        run.plan = dataclasses.replace(run.plan, advance=False)
+        top.advance_prompt = False
+
+    # ------------------------------------------------------------------ carrying procedures on
+    def _run(self, dice, res: Resolution) -> None:
+        """Carry the pending procedures on until one needs a player's decision (or none is left)."""
+        s = self.state
+        while True:
+            if s.retreats_due:
+                due, s.retreats_due = list(s.retreats_due), []
+                for uid, away, by in reversed(due):
+                    self.pending = [p for p in self.pending if not (isinstance(p, RetreatStep) and p.unit == uid)]
+                    self.pending.append(RetreatStep(uid, away, by))
+                # the first due is on top
+                continue
+            if not self.pending:
+                return
+            top = self.pending[-1]
+            if isinstance(top, OpFireStep):
+                if any(self._eligible(top, t) for t in self._opfire_targets(top)):
+                    return
+                self._close_opfire(res)
+            elif isinstance(top, MoveStep):
+                at = advance_move(s, top.plan, dice, res)
+                if at is None:
+                    finish_move(s, top.plan, res)
+                    self.pending.pop()
+                else:
+                    self.pending.append(OpFireStep(list(top.plan.active), at, "move", stealthy=top.plan.stealthy))
+            elif isinstance(top, RetreatStep):
+                u = s.units.get(top.unit)
+                if u is None or not u.on_map:
+                    self.pending.pop()
+                elif top.path is None:
+                    away = s.hex(top.away_from) if top.away_from else None
+                    if retreat_options(s, u, away):
+                        return
+                    eliminate_cornered(s, u, res, top.by)
+                    self.pending.pop()
+                elif top.index < len(top.path):
+                    h = s.hex(top.path[top.index])
+                    top.index += 1
+                    retreat_into(s, u, h, res)
+                    self.pending.append(OpFireStep([u.id], h, "retreat", used=list(top.used)))
+                else:
+                    res.add("F 7.4", f"{u.id} ends its retreat in {s.label(u.hex)}", unit=u.id)
+                    self.pending.pop()
+            elif isinstance(top, AssaultStep):
+                if self._assault_step(top, dice, res):
+                    return
+            else:
+                raise RuntimeError(f"unknown pending step {top!r}")
+
+    def _assault_step(self, top: AssaultStep, dice, res: Resolution) -> bool:
+        """One step of a pending assault; True when it waits for a decision."""
+        run = top.run
+        if top.advance_prompt:
+            return True
+        if run.phase == "opfire":
+            run.phase = "tq"
+            defenders = [d.id for d in run.defenders()]
+            self.pending.append(OpFireStep(list(run.plan.attackers), run.hex, "assault", firers=defenders))
+            return False
+        if run.phase == "finish" and run.plan.advance:
+            cleared = not [d for d in run.defenders() if not d.broken]
+            if cleared and not run.defenders() and run.fighting_attackers():
+                top.advance_prompt = True
+                return True
+        if run.phase == "done":
+            self.pending.pop()
+            return False
+        run.step(dice)
+        res.extend(run.res)
+        run.res = Resolution()
+        return False
+
+    # ------------------------------------------------------------------ the turn
     @implements("F 3.0", "F 4.0")
     def _start_turn(self, res: Resolution) -> None:
         """Step a: reinforcements enter on their edge hexes (concealed unless loaded, F 18.2) and a due medevac
@@ -471,7 +1132,7 @@ class FteGame:
         advanced and every chit back in the cup (F 20.0); after the last turn, the winner (F 29.0)."""
         s = self.state
         res.add("F 3.0", "the cup is empty: execute fire missions, check casualties, check concealment")
-        execute_fire_missions(s, dice, res)
+        execute_fire_missions(s, dice, res, chart=s.charts.fire_missions)
         check_casualties(s, dice, res)
         concealment_phase(s, dice, res)
         cleared = [u.id for u in s.units.values() if u.activated]
@@ -488,24 +1149,16 @@ class FteGame:
                 if holders == {k["player"]}:
                     s.vp[k["player"]] += k["points"]
                     res.add("F 29.0", f"{k['player']} holds {k['hex']}: +{k['points']} VP (FRAGO special rule)")
-            self.result = winner(s, res)
+            who = winner(s, res)
+            us, nva = s.vp["US"], s.vp["NVA/VC"]
+            self.finished = Outcome(who, "win", "F 29.0", f"US {us} VP, NVA/VC {nva} VP"
+                                    + (" (a tie goes to the NVA/VC)" if us == nva else ""))
             return
         s.turn += 1
         s.cup.refill()
         res.add("F 20.0", f"turn marker advanced to {s.turn}; every chit returns to the cup", result=s.turn)
 
 
-@implements("F 3.0")
-def replay(frago: Frago, history: Iterable[tuple[Any, tuple[int, ...]]], readings: Readings = ERRATA,
-           opfire_policy: OpfirePolicy | None = None) -> FteGame:
-    """Rebuild a game from its history of actions and dice."""
-    game = FteGame.new(frago, readings, opfire_policy)
-    for i, (action, rolls) in enumerate(history):
-        with ScriptedDice(list(rolls), source=f"history[{i}]") as d:
-            game.apply(action, d)
-    return game
-
-
-__all__ = ["Frago", "FteGame", "load_frago", "demo_frago", "setup", "replay", "Draw", "Activate", "Pass",
+__all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "fire_all"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "FRAGOS"]

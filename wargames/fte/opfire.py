@@ -69,9 +69,11 @@ def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice
         passed.insert(0, primary)
     decisive = last = None
     groups = combine_groups(state, passed)
+    target = state.unit(target_id)
+    at = target.hex
     for group in groups:
-        if not state.unit(target_id).on_map:
-            break
+        if not target.on_map or target.hex != at or any(r[0] == target_id for r in state.retreats_due):
+            break           # the target has gone (or must retreat): later groups no longer see it here
         if len(groups) > 1:
             res.add("F 21.0", f"{' + '.join(group)} fire together; units not in or next to their hexes fire apart")
         last = fire(state, group, target_id, dice, res, opportunity=True, stealthy=stealthy)

@@ -67,6 +67,11 @@ class FteState:
     claymores: set[Hex] = field(default_factory=set)             # plotted US claymores (F 26.0)
     us_may_carry_off: bool = False        # scenario rule (F 7.5.3)
     next_id: int = 1
+    #: When True (a game in play), a broken unit's retreat is not carried out by the fire that broke it but
+    #: queued in ``retreats_due`` as (unit id, label of the hex it retreats from, player who broke it), so that
+    #: the game can prompt its owner for the path (F 7.4).
+    defer_retreats: bool = False
+    retreats_due: list = field(default_factory=list)
 
     # ------------------------------------------------------------------ lookups
     def unit(self, uid: str) -> Unit:
@@ -142,6 +147,7 @@ class FteState:
         new.hero = dict(self.hero)
         new.booby_traps = dict(self.booby_traps)
         new.claymores = set(self.claymores)
+        new.retreats_due = list(self.retreats_due)
         return new
 
 

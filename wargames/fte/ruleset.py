@@ -12,10 +12,10 @@ from dataclasses import fields
 from ..core.errors import DataError
 from ..core.game import Reading
 from ..core.game import Ruleset as CoreRuleset
-from .charts import (DATA, Charts, load_fire_request, load_marker_drms, load_medevac, load_random_events,
+from .charts import (DATA, Charts, default_charts, load_fire_request, load_marker_drms, load_medevac, load_random_events,
                      load_target_effects, load_terrain_chart, load_vp_chart)
 from .errata import ERRATA, SWITCHES, Readings
-from .fire_missions import load_fire_mission_chart
+from .fire_missions import default_fire_mission_chart, load_fire_mission_chart
 
 
 class Ruleset(CoreRuleset):
@@ -36,6 +36,13 @@ class Ruleset(CoreRuleset):
     READINGS = {f.name: Reading(getattr(ERRATA, f.name), SWITCHES[f.name][0],
                                 f"{SWITCHES[f.name][2]} (errata); original: {SWITCHES[f.name][1]}")
                 for f in fields(Readings)}
+
+    def chart(self, name: str):
+        """A chart by name: the owner's if given, else the shipped one (loaded once for every game)."""
+        if name not in self._charts and self.sources.get(name) == "default":
+            self._charts[name] = (default_fire_mission_chart() if name == "fire_missions"
+                                  else getattr(default_charts(), name))
+        return super().chart(name)
 
     def errata(self) -> Readings:
         """The readings as the procedures take them."""

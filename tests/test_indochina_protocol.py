@@ -10,7 +10,7 @@ from wargames.core import ScriptedDice
 from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
-from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseTable, ChooseUnit, DeclareAmbush, DeclineAdvance,
+from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseTable, ChooseUnit, ConvertResult, DeclareAmbush, DeclineAdvance,
                                 DeclineAmbush, EndPhase, Game, Move, Overrun, Retreat, Ruleset, Side)
 from wargames.indochina.charts import DATA
 from wargames.indochina.state import IndochinaState, demo_map, load_indochina_map
@@ -129,6 +129,16 @@ def test_the_fef_chooses_when_defending_a_fortification(tmp_path):
     res = g.apply(ChooseTable("FEF", "Assault"), ScriptedDice([1]))
     assert res.result["raw"] == "3/1"                   # the 13.31 example: 9 against 3 on the Assault CRT
     assert any(s.rule == "IC 16.3" for s in res.steps)
+    # 16.3(2): a DD against the fortified FEF defence is the FEF's to turn into a BB
+    g = game_at("Communist Combat", vm("803", "1617", s=9), gm("GM", "1618", s=3), m=m)
+    g.apply(Attack(("803",), "1618"))
+    res = g.apply(ChooseTable("FEF", "Assault"), ScriptedDice([5]))         # 2/1 after the fortification: DD
+    assert res.result["result"] == "DD" and (g.prompt.side, g.prompt.rule) == ("FEF", "IC 16.3")
+    assert set(g.legal_actions) == {ConvertResult("FEF", True), ConvertResult("FEF", False)}
+    with pytest.raises(RuleViolation):
+        g.apply(ConvertResult("Communist", True))
+    g.apply(ConvertResult("FEF", True))
+    assert g.state.unit("GM").disrupted and g.state.unit("803").disrupted      # BB: one unit each side
 
 
 @pytest.mark.rule("IC 13.62", "IC 11.53")
@@ -252,3 +262,14 @@ def test_a_random_game_to_the_end_has_an_outcome():
         g.apply(ends[0] if ends and rng.random() < 0.5 else rng.choice(actions))
     out = g.outcome()
     assert out is not None and out.rule in ("IC 24.1", "IC 5.22") and g.prompt is None
+
+
+@pytest.mark.rule("IC 21.0", "IC 21.1")
+def test_each_side_sees_what_fog_of_war_allows():
+    g = Game.new(seed=1)
+    fef, com = g.view("FEF")["position"]["stacks"], g.view("Communist")["position"]["stacks"]
+    assert "units" not in g.view("FEF")["position"]
+    assert all(e.get("hidden") for e in fef["1415"])                 # a Viet Minh stack, closed to the FEF
+    assert com["1515"][0]["id"] == "GM 100"                          # FEF units in Vietnam are open (21.1(2))
+    with pytest.raises(DataError):
+        g.view("Japan")

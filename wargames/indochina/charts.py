@@ -74,10 +74,17 @@ def _cost(raw: Any, file: str, field: str) -> Fraction | None:
     return v
 
 
+class TerrainEffects(dict):
+    """The TEC's rows by terrain name, with ``routes``: the cost per hex along a road or trail, (Heavy, Light)."""
+
+    routes: dict[str, tuple[Fraction, Fraction]]
+
+
 @implements("IC TEC")
-def load_terrain_effects(path: str | Path | None = None) -> dict[str, TerrainShift]:
+def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
     file, data, default = read_data_file(path or DATA / "terrain_effects.yaml")
-    out = {}
+    out = TerrainEffects()
+    out.routes = _routes(file, data)
     for name, spec in require(data, "terrain", dict, file).items():
         where = f"terrain.{name}"
         fef, com = require(spec, "fef", int, file, where), require(spec, "communist", int, file, where)
@@ -94,6 +101,10 @@ def load_terrain_effects(path: str | Path | None = None) -> dict[str, TerrainShi
 def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fraction]]:
     """Cost per hex moving along a road or trail, (Heavy, Light) (9.71)."""
     file, data, _ = read_data_file(path or DATA / "terrain_effects.yaml")
+    return _routes(file, data)
+
+
+def _routes(file: str, data: dict) -> dict[str, tuple[Fraction, Fraction]]:
     return {name: (_cost(spec.get("heavy"), file, f"routes.{name}.heavy"), _cost(spec.get("light"), file, f"routes.{name}.light"))
             for name, spec in (data.get("routes") or {}).items()}
 

@@ -25,6 +25,7 @@ from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
 from .combat import TABLES, Combat, Side, crt_chooser, resolve_combat
 from .events import roll_event
+from .fog import player_view
 from .militia import advance_into, defending_strengths
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
@@ -103,6 +104,14 @@ class ChooseTable(Action):
 
 
 @dataclass(frozen=True)
+class ConvertResult(Action):
+    """FEF units defending a fortification turn a DD into a BB, or keep the DD (16.3(2), the FEF's option)."""
+
+    side: str
+    convert: bool
+
+
+@dataclass(frozen=True)
 class ChooseUnit(Action):
     """The owner chooses the unit a result hits (13.5: AE, AD, BB, SK)."""
 
@@ -150,9 +159,19 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseTable, ChooseUnit, Retreat,
-           Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
-KINDS = {"attack": "IC 13.0", "overrun": "IC 27.0", "ambush": "IC 28.0"}
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseTable, ConvertResult, ChooseUnit,
+           Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+
+
+@implements("IC 3.2")
+def game_length_reached(turns_left: int) -> bool:
+    """3.2: the game ends once the scenario's number of game turns has been played."""
+    return turns_left <= 0
+
+
+def _plain_move(amb: dict | None) -> dict | None:
+    """A move waiting on an ambush, as JSON-able data."""
+    return None if amb is None else {**amb, "spent": str(amb["spent"]), "rest": list(amb["rest"])}
 
 
 def _side(text: str) -> Side:
@@ -164,7 +183,6 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-@implements("IC 3.0", "IC 3.1", "IC 3.2")
 class Game(CoreGame):
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
@@ -215,7 +233,7 @@ class Game(CoreGame):
         if winner is not None:
             return Outcome(winner.value, "Decisive", "IC 5.22",
                            f"the {winner.enemy.value} political index fell to 0")
-        if self.turns_left > 0:
+        if not game_length_reached(self.turns_left):
             return None
         out = victory(self._places(), self.points.fef, self.points.communist)
         return Outcome(out.winner.value if out.winner else None, out.level, "IC 24.1",
@@ -237,7 +255,9 @@ class Game(CoreGame):
         st = self.state
         cb = self.combat
         combat = None if cb is None else {
-            k: (sorted(v) if isinstance(v, set) else v) for k, v in cb.items() if k not in ("combat", "force")}
+            k: (sorted(v) if isinstance(v, set) else v) for k, v in cb.items() if k not in ("combat", "force", "moving")}
+        if cb is not None:
+            combat["moving"] = _plain_move(cb.get("moving"))
         if cb is not None and cb.get("force") is not None:
             f = cb["force"]
             combat["force"] = {"units": list(f.units), "spent": {u: str(s) for u, s in sorted(f.spent.items())},
@@ -252,8 +272,27 @@ class Game(CoreGame):
             "general_offensive": self.general_offensive.turn_declared,
             "ambushed": sorted(self.ambush_log.used) if self.ambush_log else [],
             "combat": combat,
-            "ambush": None if self.ambush is None else {**self.ambush, "spent": str(self.ambush["spent"])},
+            "ambush": _plain_move(self.ambush),
         }
+
+    def visible(self, side: str) -> dict:
+        """What ``side`` may see (21.1-21.3): its own units; enemy stacks in full only where a combat is being
+        resolved or, for the Communist player, inside Indochina; next to a unit that just moved, whether a
+        closed stack has a ZOC."""
+        viewer = _side(side)
+        pos = self.position()
+        del pos["units"]
+        revealed = []
+        if self.combat is not None:
+            revealed = [self.combat["hex"]] + sorted({self.state.label(self.state.unit(u).hex)
+                                                      for u in self.combat["attackers"] if self.state.unit(u).on_map})
+        moved = self.history[-1].action if self.history else None
+        near = [self.state.label(self.state.unit(moved.unit).hex)] if isinstance(moved, Move) and \
+            self.state.unit(moved.unit).on_map else []
+        pos["stacks"] = player_view(self.state, viewer, revealed, near)
+        if pos["combat"] is not None and viewer.value != pos["combat"]["side"]:
+            pos["combat"] = {k: v for k, v in pos["combat"].items() if k != "moving"}
+        return pos
 
     def names(self) -> dict[str, list[str]]:
         st = self.state
@@ -269,6 +308,8 @@ class Game(CoreGame):
             if stage == "table":
                 return (cb["chooser"], "IC 13.31", "choose the CRT (Mobile or Assault) for the "
                         f"{cb['kind']} on {cb['hex']}", "table")
+            if stage == "convert":
+                return ("FEF", "IC 16.3", f"turn the DD result on {cb['hex']} into a BB, or keep it", "convert")
             if stage == "pick":
                 who = cb["pick"]
                 side = cb["side"] if who == "attacker" else Side(cb["side"]).enemy.value
@@ -317,12 +358,16 @@ class Game(CoreGame):
                     continue
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
             if self.option("overruns"):
+                stacks: dict = {}
                 for u in st.on_map(p.side):
                     if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0:
                         continue
-                    for n in st.map.neighbors(u.hex):
+                    stacks.setdefault(u.hex, []).append(u.id)
+                for h, ids in stacks.items():
+                    groups = [(uid,) for uid in sorted(ids)] + ([tuple(sorted(ids))] if len(ids) > 1 else [])
+                    for n in st.map.neighbors(h):
                         if st.units_at(n, p.side.enemy):
-                            out.append(Overrun((u.id,), st.label(n)))
+                            out += [Overrun(g, st.label(n)) for g in groups]
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
@@ -343,6 +388,8 @@ class Game(CoreGame):
         stage = cb["stage"]
         if stage == "table":
             return [ChooseTable(side, t) for t in TABLES]
+        if stage == "convert":
+            return [ConvertResult(side, True), ConvertResult(side, False)]
         if stage == "pick":
             return [ChooseUnit(side, u) for u in pick_candidates(st, cb["attackers"], cb["hex"], cb["pick"])]
         if stage == "retreat":
@@ -403,7 +450,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 6.0", "roll for the turn's event first")
 
     @handles(EndPhase)
-    @implements("IC 10.21", "IC 26.1", "IC 2.37")
+    @implements("IC 3.0", "IC 3.1", "IC 10.21", "IC 26.1", "IC 2.37")
     def _end_phase(self, action, dice, res: Resolution) -> None:
         self._check_end_phase()
         p = self.phase
@@ -421,6 +468,9 @@ class Game(CoreGame):
             self.year += self.month == 1
             self.state.monsoon = weather(self.month) == "Monsoon"
             res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
+            if game_length_reached(self.turns_left):
+                res.add("IC 3.2", "the scenario's last turn is over: the game ends")
+                res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
         res.add("IC 3.1", f"now: {self.phase.id} Phase")
 
     # ------------------------------------------------------------------ movement and ambush
@@ -609,6 +659,29 @@ class Game(CoreGame):
         resolve_combat(cb["combat"], a.table, Side(cb["chooser"]), dice, self.ruleset.baseline, res,
                        charts=self.state.charts)
         cb["table"], cb["code"] = a.table, res.result["result"]
+        c = cb["combat"]
+        if cb["code"] == "DD" and c.defender is Side.FEF and c.fortified:
+            cb["stage"] = "convert"
+            return
+        cb["stage"] = "pick"
+        self._proceed(res)
+
+    @handles(ConvertResult)
+    def _convert(self, a: ConvertResult, dice, res: Resolution) -> None:
+        cb = self.combat
+        if cb is None or cb["stage"] != "convert":
+            self._no_decision()
+            raise RuleViolation("IC 16.3", "no DD result against a fortified FEF defence waits for the FEF's option")
+        if _side(a.side) is not Side.FEF:
+            raise RuleViolation("IC 16.3", f"the FEF player decides whether to turn the DD into a BB, not the "
+                                           f"{a.side} player")
+        if not isinstance(a.convert, bool):
+            raise RuleViolation("IC 16.3", "convert is true or false")
+        if a.convert:
+            cb["code"] = "BB"
+            res.add("IC 16.3", "the fortified FEF defender turns the DD into a BB")
+        else:
+            res.add("IC 16.3", "the FEF keeps the DD result")
         cb["stage"] = "pick"
         self._proceed(res)
 

@@ -22,7 +22,7 @@ BOOK_ENV := BOKEH_RESOURCES=inline WARGAMES_BOOK_BUILD=1
 # including a failed cell, fails the build after reporting all of them.
 BOOK_CMD := $(BIN)/jupyter-book build . --all -W -n --keep-going
 
-.PHONY: venv book test test-unit test-browser lab bench clean vendor-js
+.PHONY: venv book test test-unit test-browser browser-deps lab bench fuzz clean vendor-js
 
 venv: $(STAMP)
 
@@ -40,13 +40,28 @@ book: $(STAMP)
 test-unit: $(STAMP)
 	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser"
 
-test-browser: $(STAMP)
+# The browser layer drives Debian's chromium (never a downloaded browser). As root, install it (and make
+# sure of it) from Debian; otherwise stop at once with one line saying what to install.
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	    if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then \
+	        echo "installing Debian chromium for the browser tests"; \
+	        DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else \
+	        echo "make test: the browser tests need Debian chromium: run 'sudo apt-get install chromium' first"; \
+	        exit 1; \
+	    fi; \
+	fi
+
+test-browser: $(STAMP) browser-deps
 	timeout $(BROWSER_TIMEOUT) $(BIN)/python -m pytest tests/browser -m browser
 
 # Runs every step even if an earlier one fails (one CI run reports everything), then fails if any
 # failed. The browser layer needs the book, so it runs only after a successful build.
 test: $(STAMP)
 	@status=0; \
+	$(MAKE) browser-deps || exit 1; \
 	$(MAKE) test-unit || status=1; \
 	if $(MAKE) book; then $(MAKE) test-browser || status=1; else status=1; fi; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED (see above)"; fi; \
@@ -63,6 +78,11 @@ lab: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --book
+
+# 10,000 random actions a game: crashes, dead ends, invariant breaks, round trips, rules reached in play.
+FUZZ_ACTIONS ?= 10000
+fuzz: $(STAMP)
+	$(BIN)/python benchmarks/fuzz.py --actions $(FUZZ_ACTIONS)
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

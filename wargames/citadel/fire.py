@@ -85,23 +85,29 @@ def _capacity(state: CitadelState, u: UnitState, small_arms_only: bool) -> int:
     return 1 - min(state.phase_losses.get(u.id, 0), 1)
 
 
-@implements("C 9.3", "C 9.4", "C 19.C")
+@implements("C 19.C")
+def tank_loss(u: UnitState, dice: Dice, res: Resolution) -> None:
+    """A loss given to a tank is a die roll: 1-3 disables it, or destroys it if already disabled (C 19.C)."""
+    roll = dice.roll(6, f"tank hit on {u.id}")
+    if roll <= 3:
+        if u.disabled:
+            u.eliminated = True
+            res.add("C 19.C", f"{u.id} hit again, roll {roll}: destroyed", result="destroyed", roll=roll)
+        else:
+            u.disabled = True
+            res.add("C 19.C", f"{u.id} hit, roll {roll}: disabled", result="disabled", roll=roll)
+    else:
+        res.add("C 19.C", f"{u.id} hit, roll {roll}: no effect", result="no effect", roll=roll)
+
+
+@implements("C 9.3", "C 9.4")
 def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) -> None:
     """Apply one step loss: flip at the critical loss level, eliminate when losses reach strength."""
     c = u.counter
     state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
     state.strength_at_start.setdefault(u.id, u.strength)
     if c.cls is UnitClass.TANK:
-        roll = dice.roll(6, f"tank hit on {u.id}")
-        if roll <= 3:
-            if u.disabled:
-                u.eliminated = True
-                res.add("C 19.C", f"{u.id} hit again, roll {roll}: destroyed", result="destroyed", roll=roll)
-            else:
-                u.disabled = True
-                res.add("C 19.C", f"{u.id} hit, roll {roll}: disabled", result="disabled", roll=roll)
-        else:
-            res.add("C 19.C", f"{u.id} hit, roll {roll}: no effect", result="no effect", roll=roll)
+        tank_loss(u, dice, res)
         return
     u.losses += 1
     level = c.critical_loss_level

@@ -11,16 +11,15 @@ from enum import Enum
 
 from ..core import Hex, implements
 from ..core.errors import DataError
+from ..core.sequence import Side as BaseSide
 from ..core.state import CounterState
 
 
-class Side(str, Enum):
+class Side(BaseSide):
+    """The two players (``side.enemy`` is the other)."""
+
     FRENCH = "French"
     VIETMINH = "Vietminh"
-
-    @property
-    def enemy(self) -> "Side":
-        return Side.VIETMINH if self is Side.FRENCH else Side.FRENCH
 
 
 class UnitClass(str, Enum):

@@ -181,23 +181,31 @@ class CoverageRow:
     code: tuple[str, ...]
     tests: tuple[str, ...]
     chapters: tuple[str, ...]
+    reached: bool | None = None     # reached in play (None: not measured)
 
 
-def coverage(index: Iterable[Section], tests_dir: str | Path, book_dir: str | Path) -> list[CoverageRow]:
-    """The coverage report: one row per rulebook section."""
+def coverage(index: Iterable[Section], tests_dir: str | Path, book_dir: str | Path,
+             reached: set[str] | None = None) -> list[CoverageRow]:
+    """The coverage report: one row per rulebook section; ``reached`` are the rules reached in play."""
     sections = list(index)
     tests = tests_by_rule(tests_dir)
     chapters = chapters_by_rule(book_dir, [s.id for s in sections])
     return [CoverageRow(s.id, s.title, s.status, s.reason, tuple(implementations(s.id)),
-                        tuple(tests.get(s.id, ())), tuple(chapters.get(s.id, ()))) for s in sections]
+                        tuple(tests.get(s.id, ())), tuple(chapters.get(s.id, ())),
+                        None if reached is None else s.id in reached) for s in sections]
 
 
 def coverage_markdown(rows: Iterable[CoverageRow]) -> str:
     """Render the coverage report as a Markdown table."""
-    lines = ["| Rule | Title | Status | Code | Tests | Chapter |", "|---|---|---|---|---|---|"]
+    lines = ["| Rule | Title | Status | Reached in play | Code | Tests | Chapter |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         code = "<br>".join(f"`{c.split('.', 2)[-1]}`" for c in r.code) or "—"
         status = r.status if r.status == "implemented" else f"{r.status}: {r.reason}"
         chap = "<br>".join(r.chapters) or "—"
-        lines.append(f"| {r.id} | {r.title} | {status} | {code} | {len(r.tests)} | {chap} |")
+        if r.reached is None or (r.status != "implemented" and not r.reached):
+            reached = "—"
+        else:
+            reached = "yes" if r.reached else "**no**"
+        lines.append(f"| {r.id} | {r.title} | {status} | {reached} | {code} | {len(r.tests)} | {chap} |")
     return "\n".join(lines)

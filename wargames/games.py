@@ -1,0 +1,28 @@
+"""The games on the shared protocol, by name (imported on first use)."""
+from __future__ import annotations
+
+import importlib
+
+GAMES = {"citadel": "wargames.citadel", "indochina": "wargames.indochina", "fte": "wargames.fte"}
+TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy"}
+
+
+def game_class(name: str):
+    """The ``Game`` class of a game package."""
+    return importlib.import_module(GAMES[name]).Game
+
+
+def sections(name: str):
+    """Every rulebook section of a game (its rules index)."""
+    return importlib.import_module(GAMES[name] + ".rules_index").SECTIONS
+
+
+def rules_reached(name: str, actions: int, seeds=(1, 2)) -> set[str]:
+    """Rule ids whose code ran in carried-out actions of random whole games played from a scenario start."""
+    from .core.fuzz import fuzz
+    found: set[str] = set()
+    cls = game_class(name)
+    for scenario in cls.SCENARIOS:
+        for seed in seeds:
+            found |= fuzz(cls, actions, seed=seed, scenario=scenario).reached
+    return found

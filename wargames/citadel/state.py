@@ -12,7 +12,7 @@ from typing import Iterable
 from ..core import Hex
 from ..core.errors import DataError
 from ..core.mapdata import MapData
-from ..core.mapdata import copy_sharing_map
+from ..core.mapdata import copy_sharing
 from .units import Counter, Side, UnitClass, UnitState
 
 START_DATE = dt.date(1954, 3, 13)
@@ -49,13 +49,8 @@ class CitadelState:
         return cls(m, units, **kw)
 
     def copy(self) -> "CitadelState":
-        charts, self.charts = self.charts, None
-        try:
-            new, new.map = copy_sharing_map(self)
-        finally:
-            self.charts = charts
-        new.charts = charts
-        return new
+        """An independent copy; the map and the charts, which never change, are shared."""
+        return copy_sharing(self, "map", "charts")
 
     def tables(self) -> tuple:
         """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""

@@ -164,6 +164,13 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
     return MapData(name, sheet, layout, hexes, sides, file)
 
 
+def copy_sharing(obj: Any, *attrs: str) -> Any:
+    """Deep-copy ``obj`` but share its attributes ``attrs`` (maps, charts: data that never changes in play)."""
+    import copy
+    memo = {id(v): v for v in (getattr(obj, a) for a in attrs) if v is not None}
+    return copy.deepcopy(obj, memo)
+
+
 def copy_sharing_map(obj: Any, holder: Any = None) -> Any:
     """Deep-copy ``obj`` while sharing the (immutable) map held in ``holder.map`` (default: ``obj.map``).
 

@@ -273,3 +273,18 @@ def test_each_side_sees_what_fog_of_war_allows():
     assert com["1515"][0]["id"] == "GM 100"                          # FEF units in Vietnam are open (21.1(2))
     with pytest.raises(DataError):
         g.view("Japan")
+
+
+@pytest.mark.rule("IC 27.1", "IC 27.33", "IC 27.42")
+def test_an_overrunning_force_may_overrun_again_while_its_points_last():
+    g = game_at("FEF Movement", vm("803", "1617", s=2), (Counter("GM", FEF, "mechanized", "group", 12, 8, 3, 4), "1618"))
+    g.apply(Overrun(("GM",), "1617"))
+    assert g.prompt.side == "Communist" and g.prompt.rule == "IC 13.31"
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))     # 6/1, one left for the overrun: DD
+    assert res.result["column"] == "5/1" and res.result["result"] == "DD"
+    assert Overrun(("GM",), "1617") in list(g.legal_actions)           # 4 of 8 MP left: once more (27.33)
+    assert Move("GM", ("1619",)) not in g.legal_actions
+    g.apply(Overrun(("GM",), "1617"))
+    g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))
+    assert g.state.unit("803").eliminated                               # a second disruption eliminates
+    assert not offered(g, Overrun)                                      # no points left

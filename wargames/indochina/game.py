@@ -193,7 +193,7 @@ class Game(CoreGame):
     DEFAULT_SCENARIO = "highlands demo"
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
-                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush")
+                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces")
 
     def setup(self, scenario: str) -> None:
         self.state, self.points, calendar = setup_scenario(scenario)
@@ -208,6 +208,7 @@ class Game(CoreGame):
         self.ambush_log: AmbushLog | None = None
         self.combat: dict | None = None        # the combat in progress and the decision it waits for
         self.ambush: dict | None = None        # a move the non-phasing player may ambush (28.1)
+        self.forces: list = []                 # the forces that have overrun this phase (27.2, 27.33)
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -272,6 +273,8 @@ class Game(CoreGame):
             "general_offensive": self.general_offensive.turn_declared,
             "ambushed": sorted(self.ambush_log.used) if self.ambush_log else [],
             "combat": combat,
+            "forces": [{"units": list(f.units), "spent": {u: str(v) for u, v in sorted(f.spent.items())},
+                        "stopped": f.stopped} for f in self.forces],
             "ambush": _plain_move(self.ambush),
         }
 
@@ -368,6 +371,10 @@ class Game(CoreGame):
                     for n in st.map.neighbors(h):
                         if st.units_at(n, p.side.enemy):
                             out += [Overrun(g, st.label(n)) for g in groups]
+                for f in self.forces:
+                    if not f.stopped and f.units and f.remaining(st) >= OVERRUN_COST:
+                        out += [Overrun(tuple(sorted(f.units)), st.label(n)) for n in st.map.neighbors(f.hex(st))
+                                if st.units_at(n, p.side.enemy)]
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
@@ -459,6 +466,7 @@ class Game(CoreGame):
                 end_of_phase_stacking(self.state, side, p.kind, res)
         self.moved.clear()
         self.attacked.clear()
+        self.forces = []
         self.ambush_log = None
         self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
         if new_turn:
@@ -573,15 +581,19 @@ class Game(CoreGame):
             raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
-        for uid in a.units:
-            if st.unit(uid).side is not p.side:
-                raise RuleViolation("IC 27.2", f"{uid} is not the phasing player's unit")
-            if uid in self.moved:
-                raise RuleViolation("IC 9.1", f"{uid} has already moved this phase")
+        force = next((f for f in self.forces if sorted(f.units) == sorted(a.units)), None)
+        if force is None:                      # a new force; one that has overrun may go on (27.33)
+            for uid in a.units:
+                if st.unit(uid).side is not p.side:
+                    raise RuleViolation("IC 27.2", f"{uid} is not the phasing player's unit")
+                if uid in self.moved:
+                    raise RuleViolation("IC 9.1", f"{uid} has already moved this phase")
         problem = attack_problem(st, p.side.value, st.map.hex(a.target))
         if problem:
             raise RuleViolation("IC 22.3", problem)
-        force = form_force(st, list(a.units))
+        if force is None:
+            force = form_force(st, list(a.units))
+            self.forces.append(force)
         c, attackers, out = declare_overrun(st, force, a.target)
         res.extend(out)
         self.moved.update(a.units)

@@ -6,6 +6,7 @@ to the procedures it calls (through the position's ``charts``), so an edited CRT
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import DataError
@@ -27,6 +28,12 @@ def _us(path: Path):
 
 def _chinese(path: Path):
     return load_assistance(Side.COMMUNIST, path)
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str):
+    file, loader = Ruleset.CHARTS[name]
+    return loader(DATA / file)
 
 
 class Ruleset(CoreRuleset):
@@ -74,6 +81,12 @@ class Ruleset(CoreRuleset):
         if r["air_transport_mp"] not in AIR_TRANSPORT_MP:
             raise DataError("ruleset", "readings.air_transport_mp",
                             f"must be one of {', '.join(AIR_TRANSPORT_MP)}, not {r['air_transport_mp']!r}")
+
+    def chart(self, name: str):
+        """A chart by name; the shipped defaults are read once and shared (charts are never changed)."""
+        if name not in self._charts and self.sources.get(name) == "default" and name in self.CHARTS:
+            self._charts[name] = _shipped(name)
+        return super().chart(name)
 
     def with_readings(self, **readings) -> "Ruleset":
         new = super().with_readings(**readings)

@@ -1,6 +1,7 @@
 """Rule 2.3 and 11.11: land units, their two sides (combat effective and disrupted) and their class."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -71,6 +72,12 @@ class UnitState(CounterState):
     hex: Hex | None = None
     disrupted: bool = False
     eliminated: bool = False
+
+    def __deepcopy__(self, memo) -> "UnitState":
+        """Every field is an immutable value (a frozen counter, a hex, flags): a shallow copy is a deep one."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        return new
 
     @property
     def strength(self) -> int:

@@ -278,3 +278,23 @@ def test_the_invariants_notice_a_broken_position():
     st.units["VC FT2"].hex, st.vp["US"] = st.hex("25.24"), 0
     st.units["US FT1"].carrying.append("nothing")
     assert any("carries nothing" in b for b in g.invariants())
+
+
+@pytest.mark.rule("F 19.0", "F 19.1", "F 19.2")
+def test_a_random_events_unit_is_chosen_by_the_player_the_rule_names(tmp_path):
+    units = [ft("M", "US", "17.23"), ft("N", "US", "22.22"), ft("A", "NVA", "25.25")]
+    g = fte.Game.for_frago(frago(tmp_path, units, random_event=True, chits={"US": 1, "NVA/VC": 1})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Pass())
+    # the cup holds US, NVA/VC and the event chit: draw the event (3 of 3), an even roll (US), then 1: Injury
+    g.apply(fte.Draw(), ScriptedDice([3, 2, 1]))
+    assert g.prompt.side == "NVA/VC" and g.prompt.rule == "F 19.1" and g.prompt.kind == "event"
+    assert set(g.legal_actions) == {fte.EventChoice("M"), fte.EventChoice("N")}     # no declining an Injury
+    g.apply(fte.EventChoice("N"))
+    assert g.state.units["N"].injury and not g.state.units["M"].injury
+    assert g.history[-1].action == fte.EventChoice("N") and str(g.prompt).startswith("US: draw")
+    g.undo(2)
+    g.apply(fte.Draw(), ScriptedDice([3, 2, 2]))            # 2: Low Ammo, which the opponent may decline
+    assert fte.EventChoice() in g.legal_actions and g.prompt.rule == "F 19.2"
+    g.apply(fte.EventChoice())
+    assert not any(u.low_ammo for u in g.state.units.values())

@@ -68,9 +68,12 @@ def _unit_choice(state: FteState, choice: Any, eligible: list[Unit], rule: str, 
 # --------------------------------------------------------------------------- the procedure
 
 @implements("F 19.0", "F Random Event Table", "F 19.4", "F 19.8")
-def random_event(state: FteState, dice, res: Resolution, choices: dict[str, Any] | None = None) -> dict:
+def random_event(state: FteState, dice, res: Resolution, choices: dict[str, Any] | None = None, *,
+                 defer: bool = False) -> dict:
     """Draw of the Random Event chit (F 19.0): parity of a d10 names the side, a second d10 the event. The side's
-    Hero marker and (US) the Aerial Observer are removed first. Returns {side, roll, event, outcome}."""
+    Hero marker and (US) the Aerial Observer are removed first. Returns {side, roll, event, outcome}. With
+    ``defer`` the event is only drawn (outcome None): the game then asks the player who chooses and calls
+    :func:`resolve_event` with the answer."""
     choices = choices or {}
     r1 = dice.roll(10, "random event: whose event (even US, odd NVA/VC)")
     side = US if r1 % 2 == 0 else NVA
@@ -88,9 +91,41 @@ def random_event(state: FteState, dice, res: Resolution, choices: dict[str, Any]
     cell = state.charts.events.get(side, r2)
     mark = " [reconstructed]" if cell.provenance.reconstructed else ""
     res.add("F 19.0", f"second roll {r2}: {cell.value}{mark}", result=cell.value, roll=r2)
+    if defer:
+        res.result = {"side": side, "roll": r2, "event": cell.value, "outcome": None}
+        return res.result
     outcome = resolve_event(state, side, cell.value, dice, res, choices.get(cell.value))
     res.result = {"side": side, "roll": r2, "event": cell.value, "outcome": outcome}
     return res.result
+
+
+#: The events whose rule gives a player the choice of a unit: who chooses ("side" or "opponent") and whether
+#: the chooser may decline (F 19.1-19.4).
+UNIT_CHOICES = {"Injury": ("opponent", False), "Low Ammo": ("opponent", True), "Hero": ("side", False),
+                "Rally": ("side", False)}
+
+
+def eligible_units(state: FteState, side: str, event: str) -> list[Unit]:
+    """The units an event of :data:`UNIT_CHOICES` may be given to (empty: the event fizzles)."""
+    if event == "Injury":
+        if injury_on_map(state):
+            return []
+        return _by_id(u for u in state.on_map(side) if u.infantry and not u.concealed and u.men in (3, 4)
+                      and u.role not in ("civilians", "dummy"))
+    if event == "Low Ammo":
+        return sorted((u for u in state.on_map(side) if u.is_combat and not u.low_ammo),
+                      key=lambda u: (u.concealed, u.id))
+    if event == "Hero":
+        return _by_id(state.on_map(side))
+    if event == "Rally":
+        return _by_id(u for u in state.on_map(side) if u.broken) + _by_id(
+            u for u in state.on_map(side) if u.suppressed and not u.broken)
+    raise DataError("events", "event", f"{event!r} gives no choice of a unit")
+
+
+def chooser(side: str, event: str) -> str:
+    """The player who picks the unit of an event of :data:`UNIT_CHOICES`."""
+    return side if UNIT_CHOICES[event][0] == "side" else _opponent(side)
 
 
 @implements("F 19.0")
@@ -131,8 +166,7 @@ def injury(state: FteState, side: str, dice, res: Resolution, choice: str | None
     loses 1 MP while it carries the marker and it scores like a WIA when evacuated or captured."""
     if injury_on_map(state):
         return no_event(state, side, dice, res, why="the Injury marker is already on the map (F 19.1)")
-    eligible = _by_id(u for u in state.on_map(side) if u.infantry and not u.concealed and u.men in (3, 4)
-                      and u.role not in ("civilians", "dummy"))
+    eligible = eligible_units(state, side, "Injury")
     if not eligible:
         return no_event(state, side, dice, res, why="no Visible three- or four-man unit (F 19.1)")
     u = _unit_choice(state, choice, eligible, "F 19.1", "a Visible three- or four-man infantry unit")
@@ -149,8 +183,7 @@ def low_ammo(state: FteState, side: str, dice, res: Resolution, choice: str | No
     (F 19.2, F 10.0). ``choice=False`` declines."""
     if choice is False:
         return no_event(state, side, dice, res, why=f"{_opponent(side)} declines to place the marker")
-    eligible = sorted((u for u in state.on_map(side) if u.is_combat and not u.low_ammo),
-                      key=lambda u: (u.concealed, u.id))
+    eligible = eligible_units(state, side, "Low Ammo")
     if not eligible:
         return no_event(state, side, dice, res, why="no combat unit without Low Ammo")
     u = _unit_choice(state, choice, eligible, "F 19.2", "a combat unit without Low Ammo")
@@ -164,7 +197,7 @@ def low_ammo(state: FteState, side: str, dice, res: Resolution, choice: str | No
 def hero(state: FteState, side: str, dice, res: Resolution, choice: str | None = None) -> str:
     """The side puts its Hero marker on one of its units, until the side's next random event (F 19.4). The
     marker's effect is not in the text; our marker chart gives it -1 to fire and TQ rolls (reconstructed)."""
-    eligible = _by_id(state.on_map(side))
+    eligible = eligible_units(state, side, "Hero")
     if not eligible:
         return no_event(state, side, dice, res, why="no unit on the map")
     u = _unit_choice(state, choice, eligible, "F 19.4", "a friendly unit on the map")
@@ -178,8 +211,7 @@ def hero(state: FteState, side: str, dice, res: Resolution, choice: str | None =
 def rally(state: FteState, side: str, dice, res: Resolution, choice: str | None = None) -> str:
     """Take the Broken or the Suppressed marker off one of the side's units; no event if none has one
     (F 19.3)."""
-    eligible = _by_id(u for u in state.on_map(side) if u.broken) + _by_id(
-        u for u in state.on_map(side) if u.suppressed and not u.broken)
+    eligible = eligible_units(state, side, "Rally")
     if not eligible:
         return no_event(state, side, dice, res, why="no Broken or Suppressed unit (F 19.3)")
     u = _unit_choice(state, choice, eligible, "F 19.3", "a Broken or Suppressed friendly unit")

@@ -39,7 +39,7 @@ from .assault import AssaultPlan, AssaultRun, check_assault
 from .casualties import check_casualties
 from .concealment import concealment_phase, conceal_reinforcement, public_view
 from .errata import ERRATA, Readings
-from .events import random_event
+from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, retreat_into,
                    retreat_options)
 from .fire_missions import execute_fire_missions
@@ -323,10 +323,19 @@ class Advance(Action):
     fort: str | None = None
 
 
+@dataclass(frozen=True)
+class EventChoice(Action):
+    """Answer to a random event's prompt: the unit that gets the marker (None: decline, where the rule lets
+    the chooser decline) (F 19.1-19.4)."""
+
+    unit: str | None = None
+
+
 ACTION_NAME = {Move: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice)
+EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
 # --------------------------------------------------------------------------- pending decisions
@@ -393,6 +402,17 @@ class AssaultStep:
         return AssaultStep(run, self.advance_prompt)
 
 
+@dataclass
+class EventStep:
+    """A random event that waits for a player to choose its unit (F 19.1-19.4)."""
+
+    side: str
+    event: str
+
+    def copy(self, state: FteState) -> "EventStep":
+        return EventStep(self.side, self.event)
+
+
 def _plain(value: Any, state: FteState) -> Any:
     """Any part of the position as JSON-able data (hexes as labels, fractions as text)."""
     if isinstance(value, Hex):
@@ -437,7 +457,7 @@ class Game(CoreGame):
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Fire, Assault, Search, Recover, DestroyCache,
-               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance)
+               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -595,6 +615,10 @@ class Game(CoreGame):
             away = f" away from {top.away_from}" if top.away_from else ""
             return Prompt(u.player, "F 7.4", f"retreat the broken {u.id} two hexes from {s.label(u.hex)}{away}",
                           "retreat")
+        if isinstance(top, EventStep):
+            verb = "take" if chooser(top.side, top.event) == top.side else "give"
+            return Prompt(chooser(top.side, top.event), EVENT_RULES[top.event],
+                          f"random event {top.event}: which {top.side} unit does it {verb}?", "event")
         if isinstance(top, AssaultStep) and top.advance_prompt:
             return Prompt(top.run.attacker_player, "F 8.0", f"advance into the cleared hex {top.run.plan.target}?",
                           "advance")
@@ -711,6 +735,9 @@ class Game(CoreGame):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
             return [Retreat(u.id, tuple(s.label(h) for h in p)) for p in retreat_options(s, u, away)]
+        if isinstance(top, EventStep):
+            out = [EventChoice(u.id) for u in eligible_units(s, top.side, top.event)]
+            return out + ([EventChoice()] if UNIT_CHOICES[top.event][1] else [])
         if isinstance(top, AssaultStep) and top.advance_prompt:
             fighters = tuple(u.id for u in top.run.fighting_attackers())
             out = [Advance(fighters)] + ([Advance((f,)) for f in fighters] if len(fighters) > 1 else [])
@@ -799,7 +826,12 @@ class Game(CoreGame):
         while True:
             who = self.phase.next(dice, res)
             if who == "event":
-                random_event(self.state, dice, res)
+                drawn = random_event(self.state, dice, res, defer=True)
+                side, event = drawn["side"], drawn["event"]
+                if event in UNIT_CHOICES and eligible_units(self.state, side, event):
+                    self.pending.append(EventStep(side, event))      # the player the rule names chooses
+                    return
+                resolve_event(self.state, side, event, dice, res)
                 if self.state.retreats_due:
                     return              # the retreats first; the next Draw goes on with the cup
                 continue
@@ -990,6 +1022,22 @@ class Game(CoreGame):
         if step.why == "retreat" and isinstance(below, RetreatStep) and below.unit == step.targets[0]:
             below.used = list(step.used)
 
+    @handles(EventChoice)
+    def _on_event_choice(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, EventStep):
+            raise RuleViolation("F 19.0", "no random event waits for a choice")
+        s = self.state
+        if action.unit is None:
+            if not UNIT_CHOICES[top.event][1]:
+                raise RuleViolation(EVENT_RULES[top.event], f"the {top.event} event must be given to a unit")
+            choice = False
+        else:
+            s.unit(action.unit)
+            choice = action.unit
+        resolve_event(s, top.side, top.event, dice, res, choice)
+        self.pending.pop()
+
     @handles(Retreat)
     def _on_retreat(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1075,6 +1123,11 @@ class Game(CoreGame):
             elif isinstance(top, AssaultStep):
                 if self._assault_step(top, dice, res):
                     return
+            elif isinstance(top, EventStep):
+                if eligible_units(s, top.side, top.event):
+                    return
+                self.pending.pop()
+                resolve_event(s, top.side, top.event, dice, res)
             else:
                 raise RuntimeError(f"unknown pending step {top!r}")
 
@@ -1161,4 +1214,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "FRAGOS"]

@@ -298,3 +298,23 @@ def test_a_random_events_unit_is_chosen_by_the_player_the_rule_names(tmp_path):
     assert fte.EventChoice() in g.legal_actions and g.prompt.rule == "F 19.2"
     g.apply(fte.EventChoice())
     assert not any(u.low_ammo for u in g.state.units.values())
+
+
+@pytest.mark.rule("F 8.0")
+def test_each_assault_round_asks_who_fires_at_whom(tmp_path):
+    units = [ft("M", "US", "17.23"), ft("D1", "NVA", "17.22"), ft("D2", "NVA", "17.22")]
+    g = fte.Game.for_frago(frago(tmp_path, units)).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Assault(("M",), "17.22"))
+    g.apply(fte.HoldFire(), ScriptedDice([1]))            # no defenders' fire; M passes its TQ check
+    assert g.prompt.side == "US" and g.prompt.kind == "assault_target" and "round 1" in g.prompt.question
+    assert set(g.legal_actions) == {fte.AssaultTarget("M", "D1"), fte.AssaultTarget("M", "D2")}
+    with pytest.raises(RuleViolation):
+        g.apply(fte.AssaultTarget("M", "M"))
+    # M misses D2 (10); both defenders can only shoot M, so nobody is asked; both miss (10, 10)
+    g.apply(fte.AssaultTarget("M", "D2"), ScriptedDice([10, 10, 10]))
+    round1 = g.pending[-1].run.rounds[0]
+    assert [(a.side, a.firers, a.target) for a in round1] == [
+        ("attacker", ("M",), "D2"), ("defender", ("D1",), "M"), ("defender", ("D2",), "M")]
+    assert g.prompt.kind == "assault_target" and "round 2" in g.prompt.question

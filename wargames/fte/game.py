@@ -324,6 +324,14 @@ class Advance(Action):
 
 
 @dataclass(frozen=True)
+class AssaultTarget(Action):
+    """Answer to an assault round's prompt: the enemy unit this firer (a group's primary) shoots (F 8.0)."""
+
+    firer: str
+    target: str
+
+
+@dataclass(frozen=True)
 class EventChoice(Action):
     """Answer to a random event's prompt: the unit that gets the marker (None: decline, where the rule lets
     the chooser decline) (F 19.1-19.4)."""
@@ -334,7 +342,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -394,12 +402,14 @@ class AssaultStep:
 
     run: AssaultRun
     advance_prompt: bool = False
+    asking: list[str] = field(default_factory=list)         # firers still to name their target this round
+    chosen: list[tuple[str, str]] = field(default_factory=list)
 
     def copy(self, state: FteState) -> "AssaultStep":
         r = self.run
         run = AssaultRun(state, r.plan, Resolution(), r.phase, r.round, list(r.in_assault), list(r.pending),
                          [list(x) for x in r.rounds], r.result)
-        return AssaultStep(run, self.advance_prompt)
+        return AssaultStep(run, self.advance_prompt, list(self.asking), list(self.chosen))
 
 
 @dataclass
@@ -457,7 +467,8 @@ class Game(CoreGame):
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Fire, Assault, Search, Recover, DestroyCache,
-               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice)
+               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
+               AssaultTarget)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -619,6 +630,10 @@ class Game(CoreGame):
             verb = "take" if chooser(top.side, top.event) == top.side else "give"
             return Prompt(chooser(top.side, top.event), EVENT_RULES[top.event],
                           f"random event {top.event}: which {top.side} unit does it {verb}?", "event")
+        if isinstance(top, AssaultStep) and top.asking:
+            firer = s.unit(top.asking[0])
+            return Prompt(firer.player, "F 8.0", f"assault round {top.run.round}: which unit does {firer.id} fire at?",
+                          "assault_target")
         if isinstance(top, AssaultStep) and top.advance_prompt:
             return Prompt(top.run.attacker_player, "F 8.0", f"advance into the cleared hex {top.run.plan.target}?",
                           "advance")
@@ -738,6 +753,8 @@ class Game(CoreGame):
         if isinstance(top, EventStep):
             out = [EventChoice(u.id) for u in eligible_units(s, top.side, top.event)]
             return out + ([EventChoice()] if UNIT_CHOICES[top.event][1] else [])
+        if isinstance(top, AssaultStep) and top.asking:
+            return [AssaultTarget(top.asking[0], t) for t in self._assault_targets(top, top.asking[0])]
         if isinstance(top, AssaultStep) and top.advance_prompt:
             fighters = tuple(u.id for u in top.run.fighting_attackers())
             out = [Advance(fighters)] + ([Advance((f,)) for f in fighters] if len(fighters) > 1 else [])
@@ -1022,6 +1039,38 @@ class Game(CoreGame):
         if step.why == "retreat" and isinstance(below, RetreatStep) and below.unit == step.targets[0]:
             below.used = list(step.used)
 
+    def _assault_targets(self, top: AssaultStep, firer: str) -> list[str]:
+        run = top.run
+        if self.state.unit(firer).player == run.attacker_player:
+            return [d.id for d in run.defenders()]
+        return [u.id for u in run.fighting_attackers()]
+
+    @staticmethod
+    def _round_firers(run: AssaultRun, side: str) -> list[str]:
+        """Who names a target this round: each attacker (or, combining, the primary) and each defender."""
+        if side == "defender":
+            return [d.id for d in run.fighting_defenders()] if run.fighting_attackers() else []
+        fighters = [u for u in run.fighting_attackers() if u.is_combat]
+        if not fighters:
+            return []
+        if run.plan.combine:
+            prim = run.plan.primary if run.plan.primary in [u.id for u in fighters] else fighters[0].id
+            return [prim]
+        return [u.id for u in fighters]
+
+    @handles(AssaultTarget)
+    def _on_assault_target(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, AssaultStep) or not top.asking:
+            raise RuleViolation("F 8.0", "no assault round waits for a target")
+        if action.firer != top.asking[0]:
+            raise RuleViolation("F 8.0", f"{top.asking[0]} names its target now, not {action.firer}")
+        self.state.unit(action.target)
+        if action.target not in self._assault_targets(top, action.firer):
+            raise RuleViolation("F 8.0", f"{action.target} is not an opposing unit in this assault")
+        top.chosen.append((action.firer, action.target))
+        top.asking.pop(0)
+
     @handles(EventChoice)
     def _on_event_choice(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1149,6 +1198,23 @@ class Game(CoreGame):
         if run.phase == "done":
             self.pending.pop()
             return False
+        if run.phase in ("attackers", "defenders"):
+            if top.asking:
+                return True
+            side = "attacker" if run.phase == "attackers" else "defender"
+            if not top.chosen:                    # first the round's firers name their targets
+                firers = self._round_firers(run, side)
+                pick = [f for f in firers if len(self._assault_targets(top, f)) > 1]
+                forced = [(f, self._assault_targets(top, f)[0]) for f in firers
+                          if len(self._assault_targets(top, f)) == 1]
+                top.chosen = [("", side)] + forced
+                if pick:
+                    top.asking = pick
+                    return True
+            pairs = tuple(p for p in top.chosen[1:])
+            key = "attacker_targets" if side == "attacker" else "defender_targets"
+            run.plan = dataclasses.replace(run.plan, **{key: pairs})
+            top.chosen = []
         run.step(dice)
         res.extend(run.res)
         run.res = Resolution()
@@ -1214,4 +1280,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "FRAGOS"]

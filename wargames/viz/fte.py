@@ -27,7 +27,12 @@ from bokeh.models import ColumnDataSource, HoverTool, Legend, LegendItem, Title
 
 from ..core.hexgrid import Hex, hexside
 from ..core.mapdata import MapData, SideInfo
-from .hexmap import PathMark, UnitMark, _hex, center, describe, draw_map, overlay_data, with_alt_text
+from .hexmap import PathMark, UnitMark, center, describe, draw_map, overlay_data, with_alt_text
+
+
+def as_hex(m, h):
+    """A hex from a label of map ``m`` (or a hex as it is)."""
+    return h if isinstance(h, Hex) else m.layout.parse(h, source=m.name)
 
 FTE_TERRAIN_COLORS = {"clear": "#F4F4EC", "hamlet": "#FFAABB", "grass": "#BBCC33", "rice_paddy": "#99DDFF",
                       "jungle": "#44BB99"}
@@ -163,7 +168,7 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     if sight:
         src = {k: [] for k in ("x0", "y0", "x1", "y1", "lx", "ly", "text", "color", "dash", "angle")}
         for s in sight:
-            (x0, y0), (x1, y1) = center(_hex(sub, s.source)), center(_hex(sub, s.target))
+            (x0, y0), (x1, y1) = center(as_hex(sub, s.source)), center(as_hex(sub, s.target))
             angle = math.atan2(y1 - y0, x1 - x0)
             if abs(angle) > math.pi / 2:
                 angle -= math.copysign(math.pi, angle)
@@ -223,7 +228,7 @@ def describe_fte(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     if slopes:
         out.append(f"Slopes on {len(slopes)} hexsides (thick brown lines): {', '.join(slopes)}.")
     for s in sight:
-        a, b = m.label(_hex(m, s.source)), m.label(_hex(m, s.target))
+        a, b = m.label(as_hex(m, s.source)), m.label(as_hex(m, s.target))
         out.append(f"Line of sight {a} to {b}: {'clear' if s.clear else 'blocked'}"
                    + (f" ({s.reason})" if s.reason else "") + ".")
     return " ".join(out)

@@ -207,3 +207,18 @@ def test_every_offered_action_round_trips_through_its_text():
     for game in (Game.new(), g):
         for a in game.legal_actions:
             assert Game.parse_action(str(a)) == a
+
+
+@pytest.mark.rule("C 8")
+def test_a_unit_paused_by_an_announced_crossing_can_always_be_fired_at_next():
+    """Found by make fuzz: a unit that announced a river crossing without moving left only EndPhase, which is
+    refused while a unit is paused: a dead end. EndMoves must be offered."""
+    from wargames.citadel import AnnounceCrossing
+    g = Game.new()
+    while g.prompt.side != FR:
+        g.apply(EndPhase())
+    g.state.unit("1/3BT").hex = g.state.map.hex("1713")         # a set-up: the company by the river
+    assert AnnounceCrossing("1/3BT", "1612") in g.legal_actions
+    g.apply(AnnounceCrossing("1/3BT", "1612"))
+    assert EndMoves() in list(g.legal_actions)                   # offered, though the company has not moved
+    g.apply(EndMoves())

@@ -291,7 +291,8 @@ class Game(BaseGame):
                         if st.map.terrain(h) == "full_jungle"][:12]
         if mp.side is Side.VIETMINH and mp.step == 1:
             out += self._strategic_candidates(mp)
-        if any(r.moved_in_step == mp.step and r.status in ("paused", "moving") for r in mp.records.values()):
+        if any(r.status == "paused" or (r.status == "moving" and r.moved_in_step == mp.step)
+               for r in mp.records.values()):
             out.append(EndMoves())
         out.append(EndPhase())
         return out

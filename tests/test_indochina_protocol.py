@@ -10,7 +10,7 @@ from wargames.core import ScriptedDice
 from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
-from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseTable, ChooseUnit, ConvertResult, DeclareAmbush, DeclineAdvance,
+from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult, DeclareAmbush, DeclineAdvance,
                                 DeclineAmbush, EndPhase, Game, Move, Overrun, Retreat, Ruleset, Side)
 from wargames.indochina.charts import DATA
 from wargames.indochina.state import IndochinaState, demo_map, load_indochina_map
@@ -288,3 +288,25 @@ def test_an_overrunning_force_may_overrun_again_while_its_points_last():
     g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))
     assert g.state.unit("803").eliminated                               # a second disruption eliminates
     assert not offered(g, Overrun)                                      # no points left
+
+
+@pytest.mark.rule("IC 10.22")
+def test_an_overstacked_hex_fights_with_the_units_its_owner_picks_up_to_the_limit():
+    # three regiments (1 1/2 divisions) in a mountain hex (limit 1): the Communist picks two to defend
+    g = game_at("FEF Combat", vm("a", "1913", s=4), vm("b", "1913", s=3), vm("c", "1913", s=1),
+                gm("GM", "1914", s=12))
+    g.apply(Attack(("GM",), "1913"))
+    assert (g.prompt.side, g.prompt.rule, g.prompt.kind) == ("Communist", "IC 10.22", "defend")
+    assert {a.units for a in g.legal_actions} == {("a", "b"), ("a", "c"), ("b", "c")}
+    with pytest.raises(RuleViolation):
+        g.apply(ChooseDefenders("FEF", ("a", "b")))
+    with pytest.raises(RuleViolation):
+        g.apply(ChooseDefenders("Communist", ("a", "b", "c")))       # over the limit
+    g.apply(ChooseDefenders("Communist", ("b", "c")))
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([6]))
+    assert res.result["raw"] == "3/1"                                 # 12 against 3 + 1, not against 8
+    # attacking out of an overstacked hex: only units up to the limit may attack
+    g = game_at("Communist Combat", vm("a", "1913", s=4), vm("b", "1913", s=3), vm("c", "1913", s=1),
+                gm("GM", "1914", s=2))
+    assert g.why_illegal(Attack(("a", "b", "c"), "1914")).rule == "IC 10.22"
+    assert g.why_illegal(Attack(("a", "b"), "1914")) is None

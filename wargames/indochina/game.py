@@ -13,6 +13,8 @@ stepped through with :class:`EndPhase` only; the Events, Mobilization (the Gener
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,13 +33,14 @@ from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        end_ambush, end_overrun, form_force)
 from .political import CAP
+from .reorganization import employable
 from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
 from .ruleset import Ruleset
 from .scenarios import SCENARIOS, setup_scenario
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
 from .victory import Place, victory
 from .weather import weather
-from .zoc import enemy_zoc
+from .units import stacking_value
 
 
 def _player_turn(side: Side) -> list[Phase]:
@@ -93,6 +96,14 @@ class Attack(Action):
 
     attackers: tuple[str, ...]
     defender_hex: str
+
+
+@dataclass(frozen=True)
+class ChooseDefenders(Action):
+    """In an overstacked hex the defender picks the counted units, up to the stacking limit, that fight (10.22)."""
+
+    side: str
+    units: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -159,8 +170,8 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseTable, ConvertResult, ChooseUnit,
-           Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseDefenders, ChooseTable,
+           ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
 @implements("IC 3.2")
@@ -308,6 +319,10 @@ class Game(CoreGame):
         cb = self.combat
         if cb is not None:
             stage = cb["stage"]
+            if stage == "defend":
+                return (Side(cb["side"]).enemy.value, "IC 10.22", f"choose the units in the overstacked hex "
+                        f"{cb['hex']} that defend, up to its stacking limit (every unit there takes the result)",
+                        "defend")
             if stage == "table":
                 return (cb["chooser"], "IC 13.31", "choose the CRT (Mobile or Assault) for the "
                         f"{cb['kind']} on {cb['hex']}", "table")
@@ -393,6 +408,8 @@ class Game(CoreGame):
         st = self.state
         side = self.decision()[0]
         stage = cb["stage"]
+        if stage == "defend":
+            return [ChooseDefenders(side, pick) for pick in self._defence_picks(cb)]
         if stage == "table":
             return [ChooseTable(side, t) for t in TABLES]
         if stage == "convert":
@@ -409,6 +426,16 @@ class Game(CoreGame):
         if cb["advance"] > 1:
             paths += [(cb["hex"], st.label(n)) for n in st.map.neighbors(st.map.hex(cb["hex"]))]
         return out + [Advance(side, g, path) for g in groups for path in paths]
+
+    def _defence_picks(self, cb: dict) -> list[tuple[str, ...]]:
+        """The largest sets of counted units within the stacking limit (10.22), each in id order."""
+        st = self.state
+        h = st.map.hex(cb["hex"])
+        counted = sorted(u.id for u in st.units_at(h, Side(cb["side"]).enemy) if stacking_value(u.counter) > 0)
+        limit = stacking_limit(st, h)
+        fits = [combo for r in range(len(counted), -1, -1) for combo in itertools.combinations(counted, r)
+                if sum((stacking_value(st.unit(u).counter) for u in combo), Fraction(0)) <= limit]
+        return [f for f in fits if not any(set(f) < set(g) for g in fits)]
 
     def _movers(self, cb: dict) -> list[str]:
         return [u for u in cb["attackers"] if self.state.unit(u).on_map and self.state.unit(u).counter.type != "militia"]
@@ -591,11 +618,13 @@ class Game(CoreGame):
         problem = attack_problem(st, p.side.value, st.map.hex(a.target))
         if problem:
             raise RuleViolation("IC 22.3", problem)
-        if force is None:
+        new = force is None
+        if new:
             force = form_force(st, list(a.units))
-            self.forces.append(force)
         c, attackers, out = declare_overrun(st, force, a.target)
         res.extend(out)
+        if new:
+            self.forces.append(force)
         self.moved.update(a.units)
         self._start_combat("overrun", c, attackers, a.target, res, force=force)
 
@@ -627,6 +656,10 @@ class Game(CoreGame):
                 raise RuleViolation("IC 13.11", f"{u.id} has already attacked this phase")
             if u.parenthesized or u.strength <= 0:
                 raise RuleViolation("IC 2.31", f"{u.id} has a bracketed or no strength and may only defend")
+        for src in {u.hex for u in attackers}:
+            if stack_total(st, src, p.side) > stacking_limit(st, src):
+                employable(st, src, p.side, chosen=[u.id for u in attackers if u.hex == src
+                                                     and stacking_value(u.counter) > 0])
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
@@ -647,11 +680,34 @@ class Game(CoreGame):
     def _start_combat(self, kind: str, c: Combat, attackers: list[str], hex_: str, res: Resolution, *,
                       militia_alone: bool = False, force=None, moving: dict | None = None) -> None:
         chooser = crt_chooser(c)
+        st, h = self.state, self.state.map.hex(hex_)
+        overstacked = stack_total(st, h, c.defender) > stacking_limit(st, h)
         self.combat = {"kind": kind, "side": c.attacker.value, "attackers": list(attackers), "hex": hex_,
-                       "combat": c, "chooser": chooser.value, "stage": "table", "table": None, "code": None,
+                       "combat": c, "chooser": chooser.value, "stage": "defend" if overstacked else "table",
+                       "table": None, "code": None,
                        "picks": {}, "pick": None, "retreats": [], "advance": 0, "militia_alone": militia_alone,
                        "force": force, "moving": moving}
         res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
+
+    @handles(ChooseDefenders)
+    def _choose_defenders(self, a: ChooseDefenders, dice, res: Resolution) -> None:
+        cb = self.combat
+        if cb is None or cb["stage"] != "defend":
+            self._no_decision()
+            raise RuleViolation("IC 10.22", "no overstacked hex is waiting to pick its defenders")
+        side = Side(cb["side"]).enemy
+        if _side(a.side) is not side:
+            raise RuleViolation("IC 10.22", f"the defender ({side.value}) picks the units that defend, not the "
+                                            f"{a.side} player")
+        if not isinstance(a.units, tuple) or len(set(a.units)) != len(a.units):
+            raise RuleViolation("IC 10.22", "name each defending unit once")
+        st, h = self.state, self.state.map.hex(cb["hex"])
+        out = employable(st, h, side, chosen=a.units)
+        res.extend(out)
+        c = cb["combat"]
+        extras = c.defence[len(st.units_at(h, side)):]             # an FEF militia's own strength (17.23)
+        cb["combat"] = dataclasses.replace(c, defence=tuple(st.unit(u).strength for u in out.result) + extras)
+        cb["stage"] = "table"
 
     def _check_table(self, a: ChooseTable) -> dict:
         cb = self.combat

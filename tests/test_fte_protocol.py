@@ -318,3 +318,26 @@ def test_each_assault_round_asks_who_fires_at_whom(tmp_path):
     assert [(a.side, a.firers, a.target) for a in round1] == [
         ("attacker", ("M",), "D2"), ("defender", ("D1",), "M"), ("defender", ("D2",), "M")]
     assert g.prompt.kind == "assault_target" and "round 2" in g.prompt.question
+
+
+@pytest.mark.rule("F 18.0", "F 18.2")
+def test_each_player_chooses_which_units_try_to_hide_the_us_first(tmp_path):
+    # N stands in the jungle of 19.18 out of the enemy's sight; M in clear terrain cannot hide
+    units = [ft("M", "US", "17.23"), ft("N", "US", "19.18"), ft("A", "NVA", "20.23"), ft("C", "NVA", "22.22")]
+    g = fte.Game.for_frago(frago(tmp_path, units, chits={"US": 0, "NVA/VC": 0})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Pass())
+    g.apply(fte.Draw())                                     # the cup is empty: fire missions, casualties...
+    assert g.prompt.side == "US" and g.prompt.kind == "conceal" and g.prompt.rule == "F 18.2"
+    assert set(g.legal_actions) == {fte.Conceal(("N",)), fte.Conceal()}
+    with pytest.raises(RuleViolation, match="clear terrain"):
+        g.apply(fte.Conceal(("M",)))
+    g.apply(fte.Conceal())                                  # the US player keeps N visible
+    assert not g.state.units["N"].concealed
+    assert g.prompt.side == "NVA/VC" and g.prompt.kind == "conceal"
+    g.undo()
+    g.apply(fte.Conceal(("N",)))
+    assert g.state.units["N"].concealed
+    while g.prompt is not None and g.prompt.kind == "conceal":
+        g.apply(next(iter(g.legal_actions)))
+    assert g.outcome() is not None and g.outcome().rule == "F 29.0"

@@ -37,7 +37,7 @@ from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
 from .assault import AssaultPlan, AssaultRun, check_assault
 from .casualties import check_casualties
-from .concealment import concealment_phase, conceal_reinforcement, public_view
+from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .errata import ERRATA, Readings
 from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, retreat_into,
@@ -332,6 +332,14 @@ class AssaultTarget(Action):
 
 
 @dataclass(frozen=True)
+class Conceal(Action):
+    """Answer to the concealment prompt of F 18.2: the units of the player that try to become concealed
+    (the others stay visible by their owner's choice)."""
+
+    units: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class EventChoice(Action):
     """Answer to a random event's prompt: the unit that gets the marker (None: decline, where the rule lets
     the chooser decline) (F 19.1-19.4)."""
@@ -342,7 +350,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -413,6 +421,16 @@ class AssaultStep:
 
 
 @dataclass
+class ConcealStep:
+    """The Check for Concealment phase waits for ``player``'s choice of units (F 18.0: the US first)."""
+
+    player: str
+
+    def copy(self, state: FteState) -> "ConcealStep":
+        return ConcealStep(self.player)
+
+
+@dataclass
 class EventStep:
     """A random event that waits for a player to choose its unit (F 19.1-19.4)."""
 
@@ -468,7 +486,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget)
+               AssaultTarget, Conceal)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -626,6 +644,8 @@ class Game(CoreGame):
             away = f" away from {top.away_from}" if top.away_from else ""
             return Prompt(u.player, "F 7.4", f"retreat the broken {u.id} two hexes from {s.label(u.hex)}{away}",
                           "retreat")
+        if isinstance(top, ConcealStep):
+            return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
         if isinstance(top, EventStep):
             verb = "take" if chooser(top.side, top.event) == top.side else "give"
             return Prompt(chooser(top.side, top.event), EVENT_RULES[top.event],
@@ -750,6 +770,9 @@ class Game(CoreGame):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
             return [Retreat(u.id, tuple(s.label(h) for h in p)) for p in retreat_options(s, u, away)]
+        if isinstance(top, ConcealStep):
+            able = tuple(self._may_conceal(top.player))
+            return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
         if isinstance(top, EventStep):
             out = [EventChoice(u.id) for u in eligible_units(s, top.side, top.event)]
             return out + ([EventChoice()] if UNIT_CHOICES[top.event][1] else [])
@@ -853,11 +876,8 @@ class Game(CoreGame):
                     return              # the retreats first; the next Draw goes on with the cup
                 continue
             if who is None:
-                self._end_turn(dice, res)
-                if self.finished is not None:
-                    return
-                self._start_turn(res)
-                continue
+                self._end_turn(dice, res)           # the concealment prompts follow; then the next turn
+                return
             return
 
     @handles(Activate)
@@ -1071,6 +1091,41 @@ class Game(CoreGame):
         top.chosen.append((action.firer, action.target))
         top.asking.pop(0)
 
+    def _may_conceal(self, player: str) -> list[str]:
+        s = self.state
+        return [u.id for u in sorted(s.on_map(player), key=lambda u: u.id) if not cannot_conceal(s, u)]
+
+    @handles(Conceal)
+    def _on_conceal(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, ConcealStep):
+            raise RuleViolation("F 18.0", "it is not the Check for Concealment phase")
+        able = self._may_conceal(top.player)
+        for uid in action.units:
+            u = self.state.unit(uid)
+            if uid not in able:
+                why = cannot_conceal(self.state, u) or f"it is not a unit of {top.player}"
+                raise RuleViolation("F 18.2", f"{uid} cannot try to become concealed: {why}")
+        if len(set(action.units)) != len(action.units):
+            raise RuleViolation("F 18.2", "name each unit once")
+        self.pending.pop()
+        self._conceal(top.player, set(action.units), dice, res)
+
+    @implements("F 18.0", "F 18.2")
+    def _conceal(self, player: str, trying: set[str], dice, res: Resolution) -> None:
+        """One player's concealment checks (the US player first, then the NVA/VC player, F 18.0); then the
+        NVA/VC player's prompt, or the end of the turn."""
+        s = self.state
+        res.add("F 18.0", f"{player} checks for concealment", player=player)
+        for uid in self._may_conceal(player):
+            u = s.units[uid]
+            if u.on_map and not u.concealed:
+                try_to_conceal(s, u, dice, res, decline=uid not in trying)
+        if player == "US":
+            self.pending.append(ConcealStep("NVA/VC"))
+        else:
+            self._finish_turn(res)
+
     @handles(EventChoice)
     def _on_event_choice(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1172,6 +1227,11 @@ class Game(CoreGame):
             elif isinstance(top, AssaultStep):
                 if self._assault_step(top, dice, res):
                     return
+            elif isinstance(top, ConcealStep):
+                if self._may_conceal(top.player):
+                    return
+                self.pending.pop()
+                self._conceal(top.player, set(), dice, res)
             elif isinstance(top, EventStep):
                 if eligible_units(s, top.side, top.event):
                     return
@@ -1244,16 +1304,22 @@ class Game(CoreGame):
             act_mod.medevac_arrives(s, res)
         self.phase = start_phase(s, res)
 
-    @implements("F 3.0", "F 20.0")
+    @implements("F 3.0", "F 16.0", "F 17.0")
     def _end_turn(self, dice, res: Resolution) -> None:
-        """Steps c-f: execute fire missions (F 16.0), check casualties (F 17.0), check concealment (F 18.0),
-        then end the turn: Activation Complete markers off, departures due, Higher HQ lifted, the turn marker
-        advanced and every chit back in the cup (F 20.0); after the last turn, the winner (F 29.0)."""
+        """Steps c-e: execute fire missions (F 16.0), check casualties (F 17.0), then the Check for Concealment
+        phase (F 18.0), where each player, the US first, is asked which of his units try to hide."""
         s = self.state
         res.add("F 3.0", "the cup is empty: execute fire missions, check casualties, check concealment")
         execute_fire_missions(s, dice, res, chart=s.charts.fire_missions)
         check_casualties(s, dice, res)
-        concealment_phase(s, dice, res)
+        self.pending.append(ConcealStep("US"))
+
+    @implements("F 3.0", "F 20.0")
+    def _finish_turn(self, res: Resolution) -> None:
+        """Step f, the end of the turn: Activation Complete markers off, departures due, Higher HQ lifted, the
+        turn marker advanced and every chit back in the cup (F 20.0), and the next turn's reinforcements; after
+        the last turn, the winner (F 29.0)."""
+        s = self.state
         cleared = [u.id for u in s.units.values() if u.activated]
         for uid in cleared:
             s.units[uid].activated = False
@@ -1276,8 +1342,8 @@ class Game(CoreGame):
         s.turn += 1
         s.cup.refill()
         res.add("F 20.0", f"turn marker advanced to {s.turn}; every chit returns to the cup", result=s.turn)
-
+        self._start_turn(res)
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "FRAGOS"]

@@ -310,3 +310,13 @@ def test_an_overstacked_hex_fights_with_the_units_its_owner_picks_up_to_the_limi
                 gm("GM", "1914", s=2))
     assert g.why_illegal(Attack(("a", "b", "c"), "1914")).rule == "IC 10.22"
     assert g.why_illegal(Attack(("a", "b"), "1914")) is None
+
+
+@pytest.mark.rule("IC 28.1", "IC 28.52", "IC 11.42")
+def test_a_longer_move_waits_for_the_ambush_answer_and_then_goes_on():
+    g = game_at("FEF Movement", vm("803", "1414"), gm("GM", "1515", s=6))
+    assert Move("GM", ("1514", "1513")) in g.legal_actions             # a whole path, though not listed
+    g.apply(Move("GM", ("1514", "1513")))
+    assert g.state.label(g.state.unit("GM").hex) == "1514" and g.prompt.kind == "ambush"
+    g.apply(DeclineAmbush("Communist"))
+    assert g.state.label(g.state.unit("GM").hex) == "1513" and g.prompt.kind == "play"

@@ -341,3 +341,25 @@ def test_each_player_chooses_which_units_try_to_hide_the_us_first(tmp_path):
     while g.prompt is not None and g.prompt.kind == "conceal":
         g.apply(next(iter(g.legal_actions)))
     assert g.outcome() is not None and g.outcome().rule == "F 29.0"
+
+
+@pytest.mark.rule("F 6.10", "F 11.0", "F 21.0")
+def test_abandoning_a_vehicle_and_destroying_a_cache_are_played_through_apply(tmp_path):
+    units = [{"id": "APC", "side": "US", "kind": "vehicle", "role": "apc", "fire_rating": 5, "weapon": "DP",
+              "range": 6, "tq": 4, "defense": 1, "hex": "17.23", "immobilized": True},
+             ft("M", "US", "22.22"), ft("A", "NVA", "22.20")]
+    sites = [{"id": "rice", "kind": "rice", "side": "NVA", "hex": "22.22", "revealed": True}]
+    g = fte.Game.for_frago(frago(tmp_path, units, sites=sites, chits={"US": 1, "NVA/VC": 0})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("APC",)))
+    assert fte.Abandon("APC") in g.legal_actions
+    assert isinstance(g.why_illegal(fte.Move(("APC",), ("17.22",))), RuleViolation)
+    g.apply(fte.Abandon("APC"))
+    assert g.state.units["APC"].hex is None and any(u.id.startswith("APC-crew") for u in g.state.on_map("US"))
+    g.apply(fte.EndActivation())
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.DestroyCache("M"))
+    assert g.state.vp["US"] > 0 and "rice" not in g.state.sites
+    assert g.prompt.side == "NVA/VC" and g.prompt.kind == "opportunity_fire"    # A sees 22.22
+    assert offered(g) == {fte.OpFire(("A",), "M")}

@@ -43,7 +43,7 @@ from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, retreat_into,
                    retreat_options)
 from .fire_missions import execute_fire_missions
-from .movement import MovePlan, advance_move, finish_move, movers_stopped, plan_move
+from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import place_unit
 from .ruleset import Ruleset
@@ -214,6 +214,13 @@ class Move(Action):
 
 
 @dataclass(frozen=True)
+class Abandon(Action):
+    """The Move action of an immobilized vehicle: its crew and passengers get out and it is removed (F 6.10)."""
+
+    vehicle: str
+
+
+@dataclass(frozen=True)
 class Fire(Action):
     """A Fire action (F 7.0): the firers, primary first, at one target unit."""
 
@@ -347,7 +354,7 @@ class EventChoice(Action):
     unit: str | None = None
 
 
-ACTION_NAME = {Move: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
+ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
 ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal)
@@ -484,7 +491,7 @@ class Game(CoreGame):
 
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
-    ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Fire, Assault, Search, Recover, DestroyCache,
+    ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
                AssaultTarget, Conceal)
     SCENARIOS = _scenarios()
@@ -707,6 +714,8 @@ class Game(CoreGame):
             out += [Move((u.id,), (lab(n),)) for n in nbrs]
         else:
             out += [Move((u.id,), (lab(n),)) for n in nbrs]
+            if u.kind == "vehicle" and u.immobilized:
+                out.append(Abandon(u.id))
             if u.infantry and u.concealed:
                 out += [Move((u.id,), (lab(n),), stealthy=True) for n in nbrs]
             if u.carrying or any(v.loaded_in == u.id for v in s.units.values()) or u.injury:
@@ -831,6 +840,8 @@ class Game(CoreGame):
     def _actors(action: Action) -> tuple[str, ...]:
         if hasattr(action, "transport"):
             return (action.transport,)
+        if hasattr(action, "vehicle"):
+            return (action.vehicle,)
         for attr in ("units", "firers", "attackers"):
             if hasattr(action, attr):
                 return tuple(dict.fromkeys(getattr(action, attr)))
@@ -917,6 +928,12 @@ class Game(CoreGame):
         plan = self._plan(action)
         self._acted(action, res)
         self.pending.append(MoveStep(plan))
+
+    @handles(Abandon)
+    def _on_abandon(self, action, dice, res):
+        self._actor_checks(action)
+        self._acted(action, res)
+        abandon(self.state, action.vehicle, res)
 
     @handles(Fire)
     def _on_fire(self, action, dice, res):
@@ -1344,6 +1361,6 @@ class Game(CoreGame):
         res.add("F 20.0", f"turn marker advanced to {s.turn}; every chit returns to the cup", result=s.turn)
         self._start_turn(res)
 
-__all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass",
+__all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
            "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "FRAGOS"]

@@ -670,7 +670,7 @@ class Game(CoreGame):
         return c, militia_alone
 
     @handles(Attack)
-    @implements("IC 13.11", "IC 13.4")
+    @implements("IC 13.11", "IC 13.13", "IC 13.4")
     def _attack(self, a: Attack, dice, res: Resolution) -> None:
         c, militia_alone = self._check_attack(a)
         self.attacked.update(a.attackers)

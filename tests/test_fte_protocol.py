@@ -363,3 +363,26 @@ def test_abandoning_a_vehicle_and_destroying_a_cache_are_played_through_apply(tm
     assert g.state.vp["US"] > 0 and "rice" not in g.state.sites
     assert g.prompt.side == "NVA/VC" and g.prompt.kind == "opportunity_fire"    # A sees 22.22
     assert offered(g) == {fte.OpFire(("A",), "M")}
+
+
+@pytest.mark.rule("F 7.4", "F 6.8")
+def test_the_owner_sets_a_downed_helicopter_down(tmp_path):
+    units = [{"id": "Huey", "side": "US", "kind": "helicopter", "role": "slick", "altitude": "treetop", "tq": 5,
+              "defense": 1, "hex": "17.23"}, ft("A", "NVA", "17.24")]
+    g = fte.Game.for_frago(frago(tmp_path, units)).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("Huey",)))
+    g.apply(fte.Move(("Huey",), ("17.22",)))
+    assert offered(g) == {fte.OpFire(("A",), "Huey")}
+    g.apply(fte.OpFire(("A",), "Huey"), ScriptedDice([1, 1, 2]))        # a hit and WIA: Downed
+    huey = g.state.units["Huey"]
+    assert huey.downed and g.prompt.side == "US" and g.prompt.kind == "land" and g.prompt.rule == "F 7.4"
+    options = {a.hex for a in g.legal_actions}
+    assert "17.22" in options and len(options) > 1
+    assert all(g.state.hex(h).distance(g.state.hex("17.22")) <= 1 for h in options)
+    with pytest.raises(RuleViolation):
+        g.apply(fte.Land("Huey", "20.20"))                               # out of reach
+    choice = sorted(options - {"17.22"})[0]
+    g.apply(fte.Land("Huey", choice))
+    huey = g.state.units["Huey"]                       # a refused action restores a copy of the position
+    assert g.state.label(huey.hex) == choice and huey.altitude == "ground" and g.state.vp["NVA/VC"] > 0

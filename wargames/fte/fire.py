@@ -411,6 +411,13 @@ def _helicopter_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
     if effect == "WIA" and not u.downed:
         reach = {"high": 3, "treetop": 1, "ground": 0}[u.altitude]
         spot = _landing_hex(state, u, reach)
+        if spot is not None and state.defer_retreats and len(landing_options(state, u)) > 1:
+            u.downed = True
+            state.landings_due.append(u.id)
+            res.add(rule, f"helicopter {u.id} is Downed: its owner places it at ground level within {reach} "
+                          f"hex{'es' if reach != 1 else ''}", unit=u.id)
+            state.award(by, "helicopter_downed", res, "F 29.0")
+            return "WIA"
         if spot is not None:
             u.hex, u.altitude, u.downed = spot, "ground", True
             res.add(rule, f"helicopter {u.id} is Downed: placed at ground level in {state.label(spot)} "
@@ -448,6 +455,31 @@ def _suppress_machine(u: Unit, res: Resolution, rule: str) -> str:
     u.suppressed = True
     res.add(rule, f"{u.kind} {u.id} is Suppressed", unit=u.id)
     return "S"
+
+
+@implements("F 7.4")
+def landing_options(state: FteState, u: Unit) -> list[Hex]:
+    """Where a downed helicopter may be set down: a hex within 3 of it at High, 1 at Treetop, its own at Ground,
+    where a helicopter may be at ground level and may stand (F 7.4, F 6.2, F 6.8); sorted by label."""
+    reach = {"high": 3, "treetop": 1, "ground": 0}[u.altitude]
+    out = []
+    for h in spiral(u.hex, reach):
+        if h not in state.map or state.charts.tec.value(state.map.terrain(h), "helicopter_ground") is None:
+            continue
+        if h != u.hex and entry_problem(state, [u], h)[0]:
+            continue
+        out.append(h)
+    return sorted(out, key=state.label)
+
+
+def land_downed(state: FteState, u: Unit, h: Hex, res: Resolution) -> None:
+    """Set a downed helicopter down in hex h at ground level, as its owner chose (F 7.4)."""
+    if h not in landing_options(state, u):
+        raise RuleViolation("F 7.4", f"{u.id} cannot be set down in {state.label(h)}: it must be a hex within reach "
+                                     "where a helicopter may be at ground level")
+    place_unit(state, u, h)
+    u.altitude = "ground"
+    res.add("F 7.4", f"helicopter {u.id} is placed at ground level in {state.label(h)}", unit=u.id)
 
 
 def _landing_hex(state: FteState, u: Unit, reach: int) -> Hex | None:

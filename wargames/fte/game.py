@@ -40,8 +40,8 @@ from .casualties import check_casualties
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .errata import ERRATA, Readings
 from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
-from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, retreat_into,
-                   retreat_options)
+from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
+                   landing_options, retreat_into, retreat_options)
 from .fire_missions import execute_fire_missions
 from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
@@ -339,6 +339,14 @@ class AssaultTarget(Action):
 
 
 @dataclass(frozen=True)
+class Land(Action):
+    """Answer to the prompt for a downed helicopter: the hex where its owner sets it down (F 7.4)."""
+
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
 class Conceal(Action):
     """Answer to the concealment prompt of F 18.2: the units of the player that try to become concealed
     (the others stay visible by their owner's choice)."""
@@ -357,7 +365,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -428,6 +436,16 @@ class AssaultStep:
 
 
 @dataclass
+class LandingStep:
+    """A downed helicopter waiting for its owner to set it down (F 7.4)."""
+
+    unit: str
+
+    def copy(self, state: FteState) -> "LandingStep":
+        return LandingStep(self.unit)
+
+
+@dataclass
 class ConcealStep:
     """The Check for Concealment phase waits for ``player``'s choice of units (F 18.0: the US first)."""
 
@@ -493,7 +511,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal)
+               AssaultTarget, Conceal, Land)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -651,6 +669,9 @@ class Game(CoreGame):
             away = f" away from {top.away_from}" if top.away_from else ""
             return Prompt(u.player, "F 7.4", f"retreat the broken {u.id} two hexes from {s.label(u.hex)}{away}",
                           "retreat")
+        if isinstance(top, LandingStep):
+            u = s.unit(top.unit)
+            return Prompt(u.player, "F 7.4", f"where does the downed {u.id} come down?", "land")
         if isinstance(top, ConcealStep):
             return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
         if isinstance(top, EventStep):
@@ -779,6 +800,9 @@ class Game(CoreGame):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
             return [Retreat(u.id, tuple(s.label(h) for h in p)) for p in retreat_options(s, u, away)]
+        if isinstance(top, LandingStep):
+            u = s.unit(top.unit)
+            return [Land(u.id, s.label(h)) for h in landing_options(s, u)]
         if isinstance(top, ConcealStep):
             able = tuple(self._may_conceal(top.player))
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
@@ -1108,6 +1132,17 @@ class Game(CoreGame):
         top.chosen.append((action.firer, action.target))
         top.asking.pop(0)
 
+    @handles(Land)
+    def _on_land(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, LandingStep):
+            raise RuleViolation("F 7.4", "no downed helicopter waits to be set down")
+        if action.unit != top.unit:
+            raise RuleViolation("F 7.4", f"{top.unit} is the helicopter to set down, not {action.unit}")
+        s = self.state
+        land_downed(s, s.unit(top.unit), s.hex(action.hex), res)
+        self.pending.pop()
+
     def _may_conceal(self, player: str) -> list[str]:
         s = self.state
         return [u.id for u in sorted(s.on_map(player), key=lambda u: u.id) if not cannot_conceal(s, u)]
@@ -1209,6 +1244,10 @@ class Game(CoreGame):
                     self.pending.append(RetreatStep(uid, away, by))
                 # the first due is on top
                 continue
+            if s.landings_due:
+                due, s.landings_due = list(s.landings_due), []
+                self.pending += [LandingStep(uid) for uid in reversed(due)]
+                continue
             if not self.pending:
                 return
             top = self.pending[-1]
@@ -1244,6 +1283,11 @@ class Game(CoreGame):
             elif isinstance(top, AssaultStep):
                 if self._assault_step(top, dice, res):
                     return
+            elif isinstance(top, LandingStep):
+                u = s.units.get(top.unit)
+                if u is not None and u.on_map and not u.destroyed and u.altitude != "ground" and landing_options(s, u):
+                    return
+                self.pending.pop()
             elif isinstance(top, ConcealStep):
                 if self._may_conceal(top.player):
                     return
@@ -1363,4 +1407,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "FRAGOS"]

@@ -72,6 +72,7 @@ class FteState:
     #: the game can prompt its owner for the path (F 7.4).
     defer_retreats: bool = False
     retreats_due: list = field(default_factory=list)
+    landings_due: list = field(default_factory=list)   # downed helicopters their owner must set down (F 7.4)
 
     # ------------------------------------------------------------------ lookups
     def unit(self, uid: str) -> Unit:
@@ -148,6 +149,7 @@ class FteState:
         new.booby_traps = dict(self.booby_traps)
         new.claymores = set(self.claymores)
         new.retreats_due = list(self.retreats_due)
+        new.landings_due = list(self.landings_due)
         return new
 
 

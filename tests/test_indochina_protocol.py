@@ -10,8 +10,9 @@ from wargames.core import ScriptedDice
 from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
-from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult, DeclareAmbush, DeclineAdvance,
-                                DeclineAmbush, EndPhase, Game, Move, Overrun, Retreat, Ruleset, Side)
+from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
+                                DeclareAmbush, DeclineAdvance, DeclineAmbush, EndPhase, Game, Move, MoveForce, Overrun,
+                                Retreat, Ruleset, Side)
 from wargames.indochina.charts import DATA
 from wargames.indochina.state import IndochinaState, demo_map, load_indochina_map
 from wargames.indochina.units import Counter
@@ -118,7 +119,8 @@ def test_the_fef_chooses_when_all_its_attackers_are_light():
 @pytest.mark.rule("IC 13.31", "IC 16.3")
 def test_the_fef_chooses_when_defending_a_fortification(tmp_path):
     text = (DATA.parent / "maps" / "demo.yaml").read_text()
-    text = text.replace("  '1618':\n    terrain: clear\n", "  '1618':\n    terrain: clear\n    features:\n    - fortification\n")
+    text = text.replace("  '1618':\n    terrain: clear\n",
+                        "  '1618':\n    terrain: clear\n    features:\n    - fortification\n")
     (tmp_path / "fort.yaml").write_text(text)
     m = load_indochina_map(tmp_path / "fort.yaml")
     g = game_at("Communist Combat", vm("803", "1617", s=9), gm("GM", "1618", s=3), m=m)
@@ -277,7 +279,8 @@ def test_each_side_sees_what_fog_of_war_allows():
 
 @pytest.mark.rule("IC 27.1", "IC 27.33", "IC 27.42")
 def test_an_overrunning_force_may_overrun_again_while_its_points_last():
-    g = game_at("FEF Movement", vm("803", "1617", s=2), (Counter("GM", FEF, "mechanized", "group", 12, 8, 3, 4), "1618"))
+    mech = Counter("GM", FEF, "mechanized", "group", 12, 8, 3, 4)
+    g = game_at("FEF Movement", vm("803", "1617", s=2), (mech, "1618"))
     g.apply(Overrun(("GM",), "1617"))
     assert g.prompt.side == "Communist" and g.prompt.rule == "IC 13.31"
     res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))     # 6/1, one left for the overrun: DD
@@ -320,3 +323,18 @@ def test_a_longer_move_waits_for_the_ambush_answer_and_then_goes_on():
     assert g.state.label(g.state.unit("GM").hex) == "1514" and g.prompt.kind == "ambush"
     g.apply(DeclineAmbush("Communist"))
     assert g.state.label(g.state.unit("GM").hex) == "1513" and g.prompt.kind == "play"
+
+
+@pytest.mark.rule("IC 27.2", "IC 27.41")
+def test_a_force_moves_together_and_moves_on_after_an_overrun():
+    mech = Counter("GM", FEF, "mechanized", "group", 12, 8, 3, 4)
+    g = game_at("FEF Movement", vm("803", "1617", s=2), (mech, "1618"), gm("RTA", "1618", s=2))
+    assert MoveForce(("GM", "RTA"), ("1619",)) in list(g.legal_actions)
+    g.apply(Overrun(("GM",), "1617"))
+    g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))     # DD: the force is not stopped
+    assert MoveForce(("GM",), ("1619",)) in list(g.legal_actions)     # it may move on (27.41)
+    with pytest.raises(RuleViolation):
+        g.apply(MoveForce(("GM", "RTA"), ("1619",)))                   # nobody joins a force (27.2)
+    g.apply(MoveForce(("GM",), ("1619",)))
+    assert g.state.label(g.state.unit("GM").hex) == "1619"
+    assert g.why_illegal(Move("GM", ("1618",))).rule == "IC 9.1"

@@ -19,13 +19,13 @@ from . import (air, airstrikes, assistance, atomic, bombardment, borders, charts
                political, political_table, reorganization, results, riverine, ruleset, scenario_data, stacking,
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
-from .game import (ACTIONS, SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult, DeclareAmbush,
-                   DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, EndPhase, Game, Move, Overrun, Retreat,
-                   RollEvent)
+from .game import (ACTIONS, SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
+                   DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, EndPhase, Game, Move,
+                   MoveForce, Overrun, Retreat, RollEvent)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
-__all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat", "ConvertResult", "DeclareAmbush",
-           "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "EndPhase", "Game", "IndochinaState",
-           "Move", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset", "Side", "crt_chooser", "final_odds",
-           "raw_odds", "resolve_combat", "shifts"]
+__all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat",
+           "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "EndPhase",
+           "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset",
+           "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

@@ -9,10 +9,11 @@ hex by the unit's owner (:class:`Retreat`, 13.62), the advance after combat by t
 
 Phases whose rules are not yet executable in play (reorganization, air, recovery, political points) are
 stepped through with :class:`EndPhase` only; the Events, Mobilization (the General Offensive), Movement
-(with overruns and ambushes) and Combat phases act.
+(with forces that move together and overrun, 27, and ambushes, 28) and Combat phases act.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from .fog import player_view
 from .militia import advance_into, defending_strengths
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
-                       end_ambush, end_overrun, form_force)
+                       end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .reorganization import employable
 from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
@@ -88,6 +89,14 @@ class Overrun(Action):
 
     units: tuple[str, ...]
     target: str
+
+
+@dataclass(frozen=True)
+class MoveForce(Action):
+    """Units that start in one hex move together as a force (27.2), to overrun on the way or after an overrun."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -170,7 +179,7 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, Overrun, Attack, ChooseDefenders, ChooseTable,
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, Overrun, Attack, ChooseDefenders, ChooseTable,
            ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -267,7 +276,8 @@ class Game(CoreGame):
         st = self.state
         cb = self.combat
         combat = None if cb is None else {
-            k: (sorted(v) if isinstance(v, set) else v) for k, v in cb.items() if k not in ("combat", "force", "moving")}
+            k: (sorted(v) if isinstance(v, set) else v) for k, v in cb.items()
+            if k not in ("combat", "force", "moving")}
         if cb is not None:
             combat["moving"] = _plain_move(cb.get("moving"))
         if cb is not None and cb.get("force") is not None:
@@ -341,7 +351,7 @@ class Game(CoreGame):
                         f"hex{'es' if cb['advance'] > 1 else ''}) or stay", "advance")
         if self.ambush is not None:
             a = self.ambush
-            return (a["side"], "IC 28.1", f"ambush {a['unit']} in {a['at']} from one of "
+            return (a["side"], "IC 28.1", f"ambush {', '.join(a['units'])} in {a['at']} from one of "
                     f"{', '.join(a['candidates'])}, or let it pass", "ambush")
         return None
 
@@ -390,6 +400,11 @@ class Game(CoreGame):
                     if not f.stopped and f.units and f.remaining(st) >= OVERRUN_COST:
                         out += [Overrun(tuple(sorted(f.units)), st.label(n)) for n in st.map.neighbors(f.hex(st))
                                 if st.units_at(n, p.side.enemy)]
+                    if not f.stopped and f.units and f.remaining(st) > 0:
+                        out += [MoveForce(tuple(sorted(f.units)), (st.label(n),)) for n in st.map.neighbors(f.hex(st))]
+                for h, ids in stacks.items():
+                    if len(ids) > 1:
+                        out += [MoveForce(tuple(sorted(ids)), (st.label(n),)) for n in st.map.neighbors(h)]
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
@@ -438,7 +453,8 @@ class Game(CoreGame):
         return [f for f in fits if not any(set(f) < set(g) for g in fits)]
 
     def _movers(self, cb: dict) -> list[str]:
-        return [u for u in cb["attackers"] if self.state.unit(u).on_map and self.state.unit(u).counter.type != "militia"]
+        st = self.state
+        return [u for u in cb["attackers"] if st.unit(u).on_map and st.unit(u).counter.type != "militia"]
 
     # ------------------------------------------------------------------ fast legality checks
     def check_action(self, action: Action) -> None:
@@ -451,6 +467,10 @@ class Game(CoreGame):
             self._check_end_phase()
         elif isinstance(action, ChooseTable):
             self._check_table(action)
+        elif isinstance(action, MoveForce):
+            self._check_move_force(action)
+        elif isinstance(action, Overrun):
+            self._check_overrun(action)
         else:
             super().check_action(action)
 
@@ -539,21 +559,74 @@ class Game(CoreGame):
             res.extend(step)
             spent = Fraction(step.result["spent"])
             if self.option("ambushes"):
-                candidates = self._ambush_hexes(uid, came_from)
+                candidates = self._ambush_hexes([uid], came_from)
                 if candidates:
-                    self.ambush = {"side": self.phase.side.enemy.value, "unit": uid, "at": label,
-                                   "came_from": came_from, "candidates": candidates, "rest": path[i + 1:],
-                                   "spent": spent}
+                    self.ambush = {"side": self.phase.side.enemy.value, "units": [uid], "force": None,
+                                   "at": label, "came_from": came_from, "candidates": candidates,
+                                   "rest": path[i + 1:], "spent": spent}
                     return
 
-    def _ambush_hexes(self, uid: str, came_from: str) -> list[str]:
+    def _walk_force(self, fi: int, path: list[str], res: Resolution) -> None:
+        """Move a force hex by hex (27.2), stopping for an ambush answer as a single unit does (28.1)."""
+        st, force = self.state, self.forces[fi]
+        for i, label in enumerate(path):
+            came_from = st.label(force.hex(st))
+            res.extend(force_step(st, force, label))
+            if self.option("ambushes"):
+                candidates = self._ambush_hexes(force.units, came_from)
+                if candidates:
+                    self.ambush = {"side": self.phase.side.enemy.value, "units": list(force.units), "force": fi,
+                                   "at": label, "came_from": came_from, "candidates": candidates,
+                                   "rest": path[i + 1:], "spent": Fraction(0)}
+                    return
+
+    def _force_index(self, units) -> int | None:
+        return next((i for i, f in enumerate(self.forces) if sorted(f.units) == sorted(units)), None)
+
+    def _check_move_force(self, a: MoveForce):
+        """Every check of a force's move, on copies: returns the force's index (None: a new force) and the force."""
+        self._no_decision()
+        p, st = self.phase, self.state
+        if not self.option("overruns"):
+            raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
+        if p.kind != "movement":
+            raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
+        if not isinstance(a.path, tuple) or not a.path or not all(isinstance(x, str) for x in a.path):
+            raise RuleViolation("IC 9.1", "a force moves along a path of one or more hex labels")
+        fi = self._force_index(a.units)
+        if fi is None:
+            for uid in a.units:
+                if st.unit(uid).side is not p.side:
+                    raise RuleViolation("IC 27.2", f"{uid} is not the phasing player's unit")
+                if uid in self.moved:
+                    raise RuleViolation("IC 27.2", f"{uid} has already moved this phase and may not join a force")
+            force = form_force(st, list(a.units))
+        else:
+            force = self.forces[fi]
+            if force.stopped:
+                raise RuleViolation("IC 27.42", f"this force has stopped for the phase ({force.stop_reason})")
+        trial, trial_force = st.copy(), copy.deepcopy(force)
+        for label in a.path:                                   # the whole path is legal now
+            force_step(trial, trial_force, label)
+        return fi, force
+
+    @handles(MoveForce)
+    def _move_force(self, a: MoveForce, dice, res: Resolution) -> None:
+        fi, force = self._check_move_force(a)
+        if fi is None:
+            self.forces.append(force)
+            fi = len(self.forces) - 1
+        self.moved.update(a.units)
+        self._walk_force(fi, list(a.path), res)
+
+    def _ambush_hexes(self, uids: list[str], came_from: str) -> list[str]:
         st = self.state
         if self.ambush_log is None or self.ambush_log.phasing is not self.phase.side:
             self.ambush_log = AmbushLog(self.phase.side)
         out = []
-        for n in st.map.neighbors(st.unit(uid).hex):
+        for n in st.map.neighbors(st.unit(uids[0]).hex):
             try:
-                check_ambush(st, [uid], came_from, st.label(n), self.ambush_log)
+                check_ambush(st, list(uids), came_from, st.label(n), self.ambush_log)
             except RuleViolation:
                 continue
             out.append(st.label(n))
@@ -573,24 +646,39 @@ class Game(CoreGame):
     def _decline_ambush(self, a: DeclineAmbush, dice, res: Resolution) -> None:
         amb = self._ambush_answer(a.side)
         self.ambush = None
-        res.add("IC 28.1", f"no ambush against {amb['unit']}")
+        res.add("IC 28.1", f"no ambush against {', '.join(amb['units'])}")
         self._go_on(amb, res)
 
     @handles(DeclareAmbush)
     def _declare_ambush(self, a: DeclareAmbush, dice, res: Resolution) -> None:
         amb = self._ambush_answer(a.side)
         if a.hex not in amb["candidates"]:
-            raise RuleViolation("IC 28.4", f"{a.hex} may not ambush {amb['unit']}; the hexes that may are "
+            raise RuleViolation("IC 28.4", f"{a.hex} may not ambush {', '.join(amb['units'])}; the hexes that may are "
                                            f"{', '.join(amb['candidates'])}")
-        c, attackers, ambushers, out = declare_ambush(self.state, [amb["unit"]], amb["came_from"], a.hex,
+        c, attackers, ambushers, out = declare_ambush(self.state, list(amb["units"]), amb["came_from"], a.hex,
                                                       self.ambush_log)
         res.extend(out)
         self.ambush = None
         self._start_combat("ambush", c, attackers, a.hex, res, moving=amb)
 
     def _go_on(self, amb: dict, res: Resolution) -> None:
-        """After an ambush that did not stop it (or none), the unit follows the rest of its path (28.52)."""
-        uid, rest = amb["unit"], list(amb["rest"])
+        """After an ambush that did not stop it (or none), the unit or force follows the rest of its path (28.52)."""
+        rest = list(amb["rest"])
+        if amb["force"] is not None:
+            force = self.forces[amb["force"]]
+            if not rest or force.stopped or not force.units:
+                return
+            trial, trial_force = self.state.copy(), copy.deepcopy(force)
+            try:
+                for label in rest:
+                    force_step(trial, trial_force, label)
+            except RuleViolation as e:
+                res.add("IC 28.52", f"the force stops in {amb['at']}: the rest of its path is no longer open "
+                                    f"({e.reason})")
+                return
+            self._walk_force(amb["force"], rest, res)
+            return
+        uid = amb["units"][0]
         if not rest or not self.state.unit(uid).on_map:
             return
         try:
@@ -600,16 +688,16 @@ class Game(CoreGame):
             return
         self._walk(uid, rest, Fraction(amb["spent"]), res)
 
-    @handles(Overrun)
-    def _overrun(self, a: Overrun, dice, res: Resolution) -> None:
+    def _check_overrun(self, a: Overrun):
+        """Every check of an overrun (declared on copies): the force (a new one unless it has overrun before)."""
         self._no_decision()
         p, st = self.phase, self.state
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
-        force = next((f for f in self.forces if sorted(f.units) == sorted(a.units)), None)
-        if force is None:                      # a new force; one that has overrun may go on (27.33)
+        fi = self._force_index(a.units)
+        if fi is None:                         # a new force; one that has overrun may go on (27.33)
             for uid in a.units:
                 if st.unit(uid).side is not p.side:
                     raise RuleViolation("IC 27.2", f"{uid} is not the phasing player's unit")
@@ -618,12 +706,16 @@ class Game(CoreGame):
         problem = attack_problem(st, p.side.value, st.map.hex(a.target))
         if problem:
             raise RuleViolation("IC 22.3", problem)
-        new = force is None
-        if new:
-            force = form_force(st, list(a.units))
-        c, attackers, out = declare_overrun(st, force, a.target)
+        force = form_force(st, list(a.units)) if fi is None else self.forces[fi]
+        declare_overrun(st.copy(), copy.deepcopy(force), a.target)
+        return fi, force
+
+    @handles(Overrun)
+    def _overrun(self, a: Overrun, dice, res: Resolution) -> None:
+        fi, force = self._check_overrun(a)
+        c, attackers, out = declare_overrun(self.state, force, a.target)
         res.extend(out)
-        if new:
+        if fi is None:
             self.forces.append(force)
         self.moved.update(a.units)
         self._start_combat("overrun", c, attackers, a.target, res, force=force)
@@ -779,7 +871,8 @@ class Game(CoreGame):
         uid = cb["retreats"][0]
         owner = self.state.unit(uid).side.value
         if _side(a.side).value != owner:
-            raise RuleViolation("IC 13.62", f"the owner ({owner}) chooses where {uid} retreats, not the {a.side} player")
+            raise RuleViolation("IC 13.62", f"the owner ({owner}) chooses where {uid} retreats, "
+                                            f"not the {a.side} player")
         if a.unit != uid:
             raise RuleViolation("IC 13.62", f"{uid} retreats now, not {a.unit}")
         options = retreat_options(self.state, uid)
@@ -854,7 +947,8 @@ class Game(CoreGame):
         if cb["kind"] == "overrun":
             end_overrun(self.state, cb["force"], cb["code"], cb["advance"], res)
         elif cb["kind"] == "ambush":
-            stopped = end_ambush(self.state, None, cb["code"], cb["advance"], res)
+            fi = cb["moving"]["force"]
+            stopped = end_ambush(self.state, None if fi is None else self.forces[fi], cb["code"], cb["advance"], res)
             if not stopped:
                 self._go_on(cb["moving"], res)
 

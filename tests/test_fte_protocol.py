@@ -386,3 +386,27 @@ def test_the_owner_sets_a_downed_helicopter_down(tmp_path):
     g.apply(fte.Land("Huey", choice))
     huey = g.state.units["Huey"]                       # a refused action restores a copy of the position
     assert g.state.label(huey.hex) == choice and huey.altitude == "ground" and g.state.vp["NVA/VC"] > 0
+
+
+@pytest.mark.rule("F 28.0")
+def test_an_american_unit_entering_civilians_may_question_them_and_the_nva_chooses_what_to_show(tmp_path):
+    civ = {"id": "Civ", "side": "VC", "role": "civilians", "tq": 3, "men": 2, "hex": "17.22", "concealed": True}
+    units = [ft("M", "US", "17.23"), civ, ft("A", "NVA", "20.23", concealed=True),
+             ft("B", "NVA", "19.18", concealed=True), ft("C", "NVA", "22.22", concealed=True)]
+    g = fte.Game.for_frago(frago(tmp_path, units)).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Move(("M",), ("17.22",)))
+    while g.prompt.kind == "opportunity_fire":               # the opportunity fire comes first
+        g.apply(fte.HoldFire())
+    assert g.prompt.side == "US" and g.prompt.kind == "interrogate" and g.prompt.rule == "F 28.0"
+    assert set(g.legal_actions) == {fte.Interrogate("Civ", "M"), fte.Interrogate("Civ")}
+    g.apply(fte.Interrogate("Civ", "M"), ScriptedDice([1]))     # M passes its TQ check
+    assert g.prompt.side == "NVA/VC" and g.prompt.kind == "show"
+    assert set(g.legal_actions) == {fte.Show(("A", "B")), fte.Show(("A", "C")), fte.Show(("B", "C"))}
+    with pytest.raises(RuleViolation):
+        g.apply(fte.Show(("A",)))                              # two, when there are two to show
+    g.apply(fte.Show(("A", "C")))
+    u = g.state.units
+    assert not u["A"].concealed and not u["C"].concealed and u["B"].concealed and not u["Civ"].on_map
+    assert g.prompt.kind == "play"

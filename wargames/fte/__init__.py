@@ -6,9 +6,9 @@ from . import (actions, activation, assault, casualties, charts, checks, conceal
                fire, fire_missions, los, movement, opfire, placement, ruleset, sites, special, state, terrain,
                traps, units, victory)
 from .errata import ERRATA, ORIGINAL, Readings
-from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Conceal, DestroyCache, Draw, EndActivation, EventChoice, Fire, Frago, Game, HoldFire,
-                   Land, Load, Move, OpFire, Pass, Recover, RequestFireMission, RequestMedevac, Retreat, Search, Unload,
-                   demo_frago, load_frago)
+from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Conceal, DestroyCache, Draw, EndActivation,
+                   EventChoice, Fire, Frago, Game, HoldFire, Interrogate, Land, Load, Move, OpFire, Pass, Recover,
+                   RequestFireMission, RequestMedevac, Retreat, Search, Show, Unload, demo_frago, load_frago)
 from .rules_index import SECTIONS
 from .ruleset import Ruleset
 from .state import FteState
@@ -17,4 +17,4 @@ from .units import CasualtyMarker, Site, Unit
 __all__ = ["SECTIONS", "Game", "Ruleset", "Frago", "load_frago", "demo_frago", "Unit", "Site", "CasualtyMarker",
            "FteState", "Readings", "ERRATA", "ORIGINAL", "Draw", "Activate", "Pass", "EndActivation", "Move", "Fire",
            "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac", "RequestFireMission", "Load", "Unload",
-           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land"]
+           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
@@ -48,6 +49,8 @@ from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import place_unit
 from .ruleset import Ruleset
 from .sites import enter_fort, public_sites, sites_at
+from .special import (check_interrogation, check_shown, interrogation_candidates, question, remove_civilians,
+                      reveal_shown)
 from .state import FteState, place
 from .terrain import demo_map, load_fte_map
 from .units import Site, Unit
@@ -347,6 +350,22 @@ class Land(Action):
 
 
 @dataclass(frozen=True)
+class Interrogate(Action):
+    """Answer to the interrogation prompt: the American unit that questions the Civilians (None: nobody)
+    (F 28.0)."""
+
+    civilians: str
+    unit: str | None = None
+
+
+@dataclass(frozen=True)
+class Show(Action):
+    """Answer to the prompt after a successful interrogation: what the NVA/VC player reveals (F 28.0)."""
+
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Conceal(Action):
     """Answer to the concealment prompt of F 18.2: the units of the player that try to become concealed
     (the others stay visible by their owner's choice)."""
@@ -365,7 +384,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -376,9 +395,24 @@ class MoveStep:
     """A Move under way (its plan and progress)."""
 
     plan: MovePlan
+    asked: int = 0          # hexes of the path already offered for an interrogation (F 28.0)
 
     def copy(self, state: FteState) -> "MoveStep":
-        return MoveStep(self.plan.copy())
+        return MoveStep(self.plan.copy(), self.asked)
+
+
+@dataclass
+class InterrogateStep:
+    """American units that entered a Civilians hex may question them (``stage`` "ask"); after a pass the
+    NVA/VC player chooses what to show (``stage`` "show") (F 28.0)."""
+
+    civilians: str
+    questioners: list[str]
+    stage: str = "ask"
+    questioner: str | None = None
+
+    def copy(self, state: FteState) -> "InterrogateStep":
+        return InterrogateStep(self.civilians, list(self.questioners), self.stage, self.questioner)
 
 
 @dataclass
@@ -511,7 +545,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land)
+               AssaultTarget, Conceal, Land, Interrogate, Show)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -669,6 +703,12 @@ class Game(CoreGame):
             away = f" away from {top.away_from}" if top.away_from else ""
             return Prompt(u.player, "F 7.4", f"retreat the broken {u.id} two hexes from {s.label(u.hex)}{away}",
                           "retreat")
+        if isinstance(top, InterrogateStep):
+            if top.stage == "ask":
+                return Prompt("US", "F 28.0", f"interrogate the civilians in {s.label(s.unit(top.civilians).hex)}?",
+                              "interrogate")
+            return Prompt("NVA/VC", "F 28.0", f"the civilians talked to {top.questioner}: which of your concealed "
+                                              "units or hidden sites do you reveal?", "show")
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return Prompt(u.player, "F 7.4", f"where does the downed {u.id} come down?", "land")
@@ -800,6 +840,12 @@ class Game(CoreGame):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
             return [Retreat(u.id, tuple(s.label(h) for h in p)) for p in retreat_options(s, u, away)]
+        if isinstance(top, InterrogateStep):
+            if top.stage == "ask":
+                return [Interrogate(top.civilians, q) for q in top.questioners] + [Interrogate(top.civilians)]
+            q, civ = s.unit(top.questioner), s.unit(top.civilians)
+            cands = interrogation_candidates(s, q, civ)
+            return [Show(tuple(x)) for x in itertools.combinations(cands, min(2, len(cands)))]
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return [Land(u.id, s.label(h)) for h in landing_options(s, u)]
@@ -1132,6 +1178,44 @@ class Game(CoreGame):
         top.chosen.append((action.firer, action.target))
         top.asking.pop(0)
 
+    @handles(Interrogate)
+    def _on_interrogate(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, InterrogateStep) or top.stage != "ask" or action.civilians != top.civilians:
+            raise RuleViolation("F 28.0", "no Civilians marker waits to be questioned")
+        if action.unit is None:
+            res.add("F 28.0", f"the civilians {top.civilians} are not questioned")
+            self.pending.pop()
+            return
+        s = self.state
+        s.unit(action.unit)
+        if action.unit not in top.questioners:
+            raise RuleViolation("F 28.0", f"{action.unit} did not just enter the Civilians hex")
+        q, civ = check_interrogation(s, action.unit, top.civilians)
+        if not question(s, q, civ, dice, res):
+            res.add("F 28.0", "the civilians tell nothing", result=[])
+            remove_civilians(s, civ, res)
+            self.pending.pop()
+            return
+        cands = interrogation_candidates(s, q, civ)
+        if len(cands) <= 2:                     # no choice: everything there is comes out
+            reveal_shown(s, civ, cands, res)
+            remove_civilians(s, civ, res)
+            self.pending.pop()
+            return
+        top.stage, top.questioner = "show", q.id
+
+    @handles(Show)
+    def _on_show(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, InterrogateStep) or top.stage != "show":
+            raise RuleViolation("F 28.0", "nothing is to be shown now")
+        s = self.state
+        q, civ = s.unit(top.questioner), s.unit(top.civilians)
+        reveal_shown(s, civ, check_shown(s, q, civ, list(action.items)), res)
+        remove_civilians(s, civ, res)
+        self.pending.pop()
+
     @handles(Land)
     def _on_land(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1256,6 +1340,16 @@ class Game(CoreGame):
                     return
                 self._close_opfire(res)
             elif isinstance(top, MoveStep):
+                plan = top.plan
+                if plan.entered and top.asked < len(plan.entered):
+                    top.asked = len(plan.entered)
+                    h = plan.here
+                    civs = [u for u in s.units_at(h) if u.role == "civilians" and u.player == "NVA/VC"]
+                    qs = [uid for uid in plan.ids if s.units[uid].on_map and s.units[uid].hex == h
+                          and s.units[uid].side == "US"]
+                    if civs and qs:
+                        self.pending.append(InterrogateStep(civs[0].id, qs))
+                        continue
                 at = advance_move(s, top.plan, dice, res)
                 if at is None:
                     finish_move(s, top.plan, res)
@@ -1283,6 +1377,11 @@ class Game(CoreGame):
             elif isinstance(top, AssaultStep):
                 if self._assault_step(top, dice, res):
                     return
+            elif isinstance(top, InterrogateStep):
+                civ = s.units.get(top.civilians)
+                if civ is not None and civ.on_map:
+                    return
+                self.pending.pop()
             elif isinstance(top, LandingStep):
                 u = s.units.get(top.unit)
                 if u is not None and u.on_map and not u.destroyed and u.altitude != "ground" and landing_options(s, u):
@@ -1407,4 +1506,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FRAGOS"]

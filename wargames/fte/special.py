@@ -128,14 +128,8 @@ def default_choice(state: FteState, questioner: Unit, candidates: list[str]) -> 
 
 
 @implements("F 28.0")
-def interrogate(state: FteState, questioner_id: str, civilians_id: str, dice, res: Resolution, *,
-                choice: Iterable[str] | None = None) -> list[str]:
-    """An American unit that has entered a Civilians hex (after any opportunity fire) questions them (F 28.0).
-
-    It takes a TQ check with its status markers. On a pass the NVA/VC player shows two of his concealed units or
-    hidden sites within 8 hexes of the questioner, or as many as there are; ``choice`` names them (default:
-    :func:`default_choice`). Sites score as after a search; a revealed dummy leaves the game. The Civilians
-    marker is removed whatever the result. Returns the ids revealed."""
+def check_interrogation(state: FteState, questioner_id: str, civilians_id: str) -> tuple[Unit, Unit]:
+    """Who may question whom: an American unit (a helicopter only on the ground) in the Civilians' hex."""
     q = state.unit(questioner_id)
     civ = state.unit(civilians_id)
     if civ.role != "civilians" or not civ.on_map:
@@ -146,38 +140,72 @@ def interrogate(state: FteState, questioner_id: str, civilians_id: str, dice, re
         raise RuleViolation("F 28.0", f"{q.id} must be in the Civilians hex to question them")
     if q.kind == "helicopter" and q.altitude != "ground":
         raise RuleViolation("F 28.0", f"{q.id} is a helicopter in the air and cannot question anyone")
-    picked = None if choice is None else list(choice)
+    return q, civ
+
+
+def check_shown(state: FteState, q: Unit, civ: Unit, picked: list[str]) -> list[str]:
+    """The NVA/VC player's pick of what to show, checked: two different candidates (or all there are)."""
     candidates = interrogation_candidates(state, q, civ)
     need = min(INTERROGATION_REVEALS, len(candidates))
-    if picked is not None:
-        bad = [i for i in picked if i not in candidates]
-        if bad:
-            raise RuleViolation("F 28.0", f"{bad[0]} is not a concealed NVA/VC unit or hidden NVA/VC site within "
-                                          f"{INTERROGATION_RANGE} hexes of {q.id}")
-        if len(set(picked)) != len(picked) or len(picked) != need:
-            raise RuleViolation("F 28.0", f"the NVA/VC player must show {need} different item(s), not {picked}")
+    bad = [i for i in picked if i not in candidates]
+    if bad:
+        raise RuleViolation("F 28.0", f"{bad[0]} is not a concealed NVA/VC unit or hidden NVA/VC site within "
+                                      f"{INTERROGATION_RANGE} hexes of {q.id}")
+    if len(set(picked)) != len(picked) or len(picked) != need:
+        raise RuleViolation("F 28.0", f"the NVA/VC player must show {need} different item(s), not {picked}")
+    return picked
+
+
+@implements("F 28.0")
+def question(state: FteState, q: Unit, civ: Unit, dice, res: Resolution) -> bool:
+    """The questioner's TQ check, modified by its status markers: a pass makes the civilians talk."""
+    return tq_check(state, q, dice, res, "F 28.0", f"interrogating {civ.id}")
+
+
+@implements("F 28.0", "F 23.0")
+def reveal_shown(state: FteState, civ: Unit, shown: Iterable[str], res: Resolution) -> None:
+    """Reveal what the NVA/VC player showed (sites score as after a search; a dummy leaves the game)."""
     where = state.label(civ.hex)
-    ok = tq_check(state, q, dice, res, "F 28.0", f"interrogating {civ.id}")
-    shown: list[str] = []
-    if ok:
-        shown = picked if picked is not None else default_choice(state, q, candidates)
-        if not shown:
-            res.add("F 28.0", f"the civilians talk, but nothing of the NVA/VC is hidden within "
-                              f"{INTERROGATION_RANGE} hexes", result=[])
-        for i in shown:
-            if i in state.units:
-                u = state.units[i]
-                uncover(state, u, res, "F 28.0", f"the civilians in {where} gave it away")
-            else:
-                reveal_site(state, i, "US", res, "F 28.0")
-    else:
-        res.add("F 28.0", "the civilians tell nothing", result=[])
+    shown = list(shown)
+    if not shown:
+        res.add("F 28.0", f"the civilians talk, but nothing of the NVA/VC is hidden within "
+                          f"{INTERROGATION_RANGE} hexes", result=[])
+    for i in shown:
+        if i in state.units:
+            uncover(state, state.units[i], res, "F 28.0", f"the civilians in {where} gave it away")
+        else:
+            reveal_site(state, i, "US", res, "F 28.0")
+
+
+def remove_civilians(state: FteState, civ: Unit, res: Resolution) -> None:
+    """After an interrogation the Civilians marker leaves play, whatever the result (F 28.0)."""
+    where = state.label(civ.hex)
     _off_map(state, civ)
     civ.concealed = False
     res.add("F 28.0", f"the Civilians marker {civ.id} is removed from {where}", unit=civ.id)
+
+
+@implements("F 28.0")
+def interrogate(state: FteState, questioner_id: str, civilians_id: str, dice, res: Resolution, *,
+                choice: Iterable[str] | None = None) -> list[str]:
+    """An American unit that has entered a Civilians hex (after any opportunity fire) questions them (F 28.0).
+
+    It takes a TQ check with its status markers. On a pass the NVA/VC player shows two of his concealed units or
+    hidden sites within 8 hexes of the questioner, or as many as there are; ``choice`` names them (called
+    directly, without one: :func:`default_choice`; in a game the NVA/VC player is prompted). The Civilians
+    marker is removed whatever the result. Returns the ids revealed."""
+    q, civ = check_interrogation(state, questioner_id, civilians_id)
+    picked = None if choice is None else check_shown(state, q, civ, list(choice))
+    shown: list[str] = []
+    if question(state, q, civ, dice, res):
+        shown = picked if picked is not None else default_choice(state, q, interrogation_candidates(state, q, civ))
+        reveal_shown(state, civ, shown, res)
+    else:
+        res.add("F 28.0", "the civilians tell nothing", result=[])
+    remove_civilians(state, civ, res)
     res.result = shown
     return shown
 
-
 __all__ = ["INTERROGATION_RANGE", "INTERROGATION_REVEALS", "remove_dummy", "stealthy_step",
-           "check_civilians_stacking", "interrogation_candidates", "default_choice", "interrogate"]
+           "check_civilians_stacking", "interrogation_candidates", "default_choice", "interrogate",
+           "check_interrogation", "check_shown", "question", "reveal_shown", "remove_civilians"]

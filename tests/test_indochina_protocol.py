@@ -11,7 +11,7 @@ from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
 from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
-                                DeclareAmbush, DeclineAdvance, DeclineAmbush, EndPhase, Game, Move, MoveForce, Overrun,
+                                DeclareAmbush, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, Game, Move, MoveForce, Overrun,
                                 Retreat, Ruleset, Side)
 from wargames.indochina.charts import DATA
 from wargames.indochina.state import IndochinaState, demo_map, load_indochina_map
@@ -337,4 +337,18 @@ def test_a_force_moves_together_and_moves_on_after_an_overrun():
         g.apply(MoveForce(("GM", "RTA"), ("1619",)))                   # nobody joins a force (27.2)
     g.apply(MoveForce(("GM",), ("1619",)))
     assert g.state.label(g.state.unit("GM").hex) == "1619"
+    # a force of two moves together; one drops off and moves no further (27.2)
+    g.apply(MoveForce(("RTA",), ("1518",)))
+    assert g.why_illegal(DropOff("RTA")).rule == "IC 27.2"           # the last unit of a force stays in it
     assert g.why_illegal(Move("GM", ("1618",))).rule == "IC 9.1"
+
+
+@pytest.mark.rule("IC 27.2")
+def test_units_drop_off_a_force_and_move_no_further():
+    g = game_at("FEF Movement", gm("A", "1515"), gm("B", "1515"))
+    g.apply(MoveForce(("A", "B"), ("1516",)))
+    assert {a.unit for a in g.legal_actions if isinstance(a, DropOff)} == {"A", "B"}
+    g.apply(DropOff("A"))
+    assert g.why_illegal(Move("A", ("1517",))).rule == "IC 9.1"
+    g.apply(MoveForce(("B",), ("1517",)))
+    assert [g.state.label(g.state.unit(u).hex) for u in "AB"] == ["1516", "1517"]

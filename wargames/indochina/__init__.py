@@ -20,12 +20,12 @@ from . import (air, airstrikes, assistance, atomic, bombardment, borders, charts
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
 from .game import (ACTIONS, SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
-                   DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, EndPhase, Game, Move,
+                   DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, Game, Move,
                    MoveForce, Overrun, Retreat, RollEvent)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat",
-           "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "EndPhase",
+           "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "DropOff", "EndPhase",
            "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset",
            "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

@@ -32,7 +32,7 @@ from .fog import player_view
 from .militia import advance_into, defending_strengths
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
-                       end_ambush, end_overrun, force_step, form_force)
+                       drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .reorganization import employable
 from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
@@ -97,6 +97,13 @@ class MoveForce(Action):
 
     units: tuple[str, ...]
     path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DropOff(Action):
+    """A unit leaves its force; it moves no further this phase (27.2)."""
+
+    unit: str
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,7 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, Overrun, Attack, ChooseDefenders, ChooseTable,
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders, ChooseTable,
            ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -400,6 +407,8 @@ class Game(CoreGame):
                     if not f.stopped and f.units and f.remaining(st) >= OVERRUN_COST:
                         out += [Overrun(tuple(sorted(f.units)), st.label(n)) for n in st.map.neighbors(f.hex(st))
                                 if st.units_at(n, p.side.enemy)]
+                    if len(f.units) > 1:
+                        out += [DropOff(uid) for uid in sorted(f.units)]
                     if not f.stopped and f.units and f.remaining(st) > 0:
                         out += [MoveForce(tuple(sorted(f.units)), (st.label(n),)) for n in st.map.neighbors(f.hex(st))]
                 for h, ids in stacks.items():
@@ -609,6 +618,18 @@ class Game(CoreGame):
         for label in a.path:                                   # the whole path is legal now
             force_step(trial, trial_force, label)
         return fi, force
+
+    @handles(DropOff)
+    def _drop_off(self, a: DropOff, dice, res: Resolution) -> None:
+        self._no_decision()
+        if self.phase.kind != "movement":
+            raise RuleViolation("IC 27.2", "units drop off a force during its Movement Phase")
+        force = next((f for f in self.forces if a.unit in f.units), None)
+        if force is None:
+            raise RuleViolation("IC 27.2", f"{a.unit} is not part of a force")
+        drop_off(force, a.unit)
+        res.add("IC 27.2", f"{a.unit} drops off the force in {self.state.label(self.state.unit(a.unit).hex)}; "
+                           f"it moves no further this phase")
 
     @handles(MoveForce)
     def _move_force(self, a: MoveForce, dice, res: Resolution) -> None:

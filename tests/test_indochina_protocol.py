@@ -11,8 +11,8 @@ from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
 from wargames.indochina import (SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
-                                DeclareAmbush, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, Game, Move, MoveForce, Overrun,
-                                Retreat, Ruleset, Side)
+                                DeclareAmbush, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, Game, Move, MoveForce,
+                                Overrun, Retreat, Ruleset, Side)
 from wargames.indochina.charts import DATA
 from wargames.indochina.state import IndochinaState, demo_map, load_indochina_map
 from wargames.indochina.units import Counter

@@ -26,6 +26,6 @@ from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat",
-           "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "DropOff", "EndPhase",
-           "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset",
+           "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "DropOff",
+           "EndPhase", "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset",
            "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

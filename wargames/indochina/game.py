@@ -186,8 +186,8 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders, ChooseTable,
-           ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+           ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
 @implements("IC 3.2")

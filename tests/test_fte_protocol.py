@@ -410,3 +410,23 @@ def test_an_american_unit_entering_civilians_may_question_them_and_the_nva_choos
     u = g.state.units
     assert not u["A"].concealed and not u["C"].concealed and u["B"].concealed and not u["Civ"].on_map
     assert g.prompt.kind == "play"
+
+
+@pytest.mark.rule("F 16.0", "F 13.0")
+def test_the_side_that_asked_for_a_fire_mission_may_call_it_off_when_it_is_due(tmp_path):
+    units = [{"id": "FO", "side": "US", "role": "fo", "tq": 4, "men": 1, "hex": "17.23"}, ft("A", "NVA", "17.21")]
+    g = fte.Game.for_frago(frago(tmp_path, units, chits={"US": 0, "NVA/VC": 0})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("FO",)))
+    g.apply(fte.RequestFireMission("FO", "17.21"), ScriptedDice([1]))   # a natural 1: BN Mortar, no delay
+    g.apply(fte.EndActivation())
+    g.apply(fte.Draw())                                     # the cup is empty: step c
+    assert g.prompt.side == "US" and g.prompt.kind == "fire_mission" and g.prompt.rule == "F 16.0"
+    assert set(g.legal_actions) == {fte.FireMissionOrder(), fte.FireMissionOrder(cancel=True)}
+    g.apply(fte.FireMissionOrder(cancel=True), ScriptedDice([]))        # called off: no accuracy roll
+    assert not g.state.fire_missions and g.prompt.kind != "fire_mission"
+    g.undo()
+    g.apply(fte.FireMissionOrder())                         # or it executes: accuracy, then the HE attacks
+    assert not g.state.fire_missions
+    steps = [s.rule for s in g.resolutions[-1].steps]
+    assert "F 16.0" in steps

@@ -43,7 +43,7 @@ from .errata import ERRATA, Readings
 from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
                    landing_options, retreat_into, retreat_options)
-from .fire_missions import execute_fire_missions
+from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
 from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import place_unit
@@ -366,6 +366,14 @@ class Show(Action):
 
 
 @dataclass(frozen=True)
+class FireMissionOrder(Action):
+    """Answer to the prompt of the Execute Fire Missions step: the first mission due goes ahead, or the side
+    that asked for it calls it off before its accuracy roll (F 16.0)."""
+
+    cancel: bool = False
+
+
+@dataclass(frozen=True)
 class Conceal(Action):
     """Answer to the concealment prompt of F 18.2: the units of the player that try to become concealed
     (the others stay visible by their owner's choice)."""
@@ -384,7 +392,8 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show)
+ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
+           FireMissionOrder)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -480,6 +489,14 @@ class LandingStep:
 
 
 @dataclass
+class MissionsStep:
+    """The Execute Fire Missions step (F 16.0): each mission due waits for its side's go-ahead."""
+
+    def copy(self, state: FteState) -> "MissionsStep":
+        return MissionsStep()
+
+
+@dataclass
 class ConcealStep:
     """The Check for Concealment phase waits for ``player``'s choice of units (F 18.0: the US first)."""
 
@@ -545,7 +562,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land, Interrogate, Show)
+               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -712,6 +729,10 @@ class Game(CoreGame):
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return Prompt(u.player, "F 7.4", f"where does the downed {u.id} come down?", "land")
+        if isinstance(top, MissionsStep):
+            m = missions_due(s)[0]
+            return Prompt(m.side, "F 16.0", f"the {m.mission} mission on {s.label(m.target)} is due: execute it or "
+                                            "call it off?", "fire_mission")
         if isinstance(top, ConcealStep):
             return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
         if isinstance(top, EventStep):
@@ -849,6 +870,8 @@ class Game(CoreGame):
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return [Land(u.id, s.label(h)) for h in landing_options(s, u)]
+        if isinstance(top, MissionsStep):
+            return [FireMissionOrder(), FireMissionOrder(cancel=True)]
         if isinstance(top, ConcealStep):
             able = tuple(self._may_conceal(top.player))
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
@@ -1216,6 +1239,18 @@ class Game(CoreGame):
         remove_civilians(s, civ, res)
         self.pending.pop()
 
+    @handles(FireMissionOrder)
+    def _on_mission(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        s = self.state
+        if not isinstance(top, MissionsStep) or not missions_due(s):
+            raise RuleViolation("F 16.0", "no fire mission is due now")
+        m = missions_due(s)[0]
+        if action.cancel:
+            cancel_fire_mission(s, m, res, who=m.side)
+        else:
+            execute_mission(s, m, dice, res, s.charts.fire_missions)
+
     @handles(Land)
     def _on_land(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1387,6 +1422,12 @@ class Game(CoreGame):
                 if u is not None and u.on_map and not u.destroyed and u.altitude != "ground" and landing_options(s, u):
                     return
                 self.pending.pop()
+            elif isinstance(top, MissionsStep):
+                if missions_due(s):
+                    return
+                self.pending.pop()
+                check_casualties(s, dice, res)                   # step d, then the concealment prompts
+                self.pending.append(ConcealStep("US"))
             elif isinstance(top, ConcealStep):
                 if self._may_conceal(top.player):
                     return
@@ -1466,13 +1507,12 @@ class Game(CoreGame):
 
     @implements("F 3.0", "F 16.0", "F 17.0")
     def _end_turn(self, dice, res: Resolution) -> None:
-        """Steps c-e: execute fire missions (F 16.0), check casualties (F 17.0), then the Check for Concealment
-        phase (F 18.0), where each player, the US first, is asked which of his units try to hide."""
+        """Steps c-e: execute fire missions (F 16.0; the side that asked for each one may still call it off),
+        check casualties (F 17.0), then the Check for Concealment phase (F 18.0), where each player, the US
+        first, is asked which of his units try to hide."""
         s = self.state
         res.add("F 3.0", "the cup is empty: execute fire missions, check casualties, check concealment")
-        execute_fire_missions(s, dice, res, chart=s.charts.fire_missions)
-        check_casualties(s, dice, res)
-        self.pending.append(ConcealStep("US"))
+        self.pending.append(MissionsStep())
 
     @implements("F 3.0", "F 20.0")
     def _finish_turn(self, res: Resolution) -> None:
@@ -1506,4 +1546,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "FRAGOS"]

@@ -430,3 +430,26 @@ def test_the_side_that_asked_for_a_fire_mission_may_call_it_off_when_it_is_due(t
     assert not g.state.fire_missions
     steps = [s.rule for s in g.resolutions[-1].steps]
     assert "F 16.0" in steps
+
+
+@pytest.mark.rule("F 12.0", "F 4.0")
+def test_the_us_player_brings_the_medevac_in_where_he_chooses(tmp_path):
+    units = [{"id": "Lt", "side": "US", "role": "leader", "fire_rating": 3, "weapon": "SA", "range": 3, "tq": 5,
+              "men": 1, "hex": "17.23"}, ft("A", "NVA", "25.25")]
+    g = fte.Game.for_frago(frago(tmp_path, units, turns=2, chits={"US": 0, "NVA/VC": 0})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("Lt",)))
+    g.apply(fte.RequestMedevac("Lt"), ScriptedDice([1]))
+    due = g.state.medevac_turn
+    assert due == 2, due
+    g.apply(fte.EndActivation())
+    g.apply(fte.Draw())
+    while g.prompt.kind != "medevac":
+        g.apply(next(iter(g.legal_actions)))
+    assert g.state.turn == 2 and g.prompt.side == "US" and g.prompt.rule == "F 12.0"
+    assert fte.MedevacEntry("17.23", "high") in g.legal_actions
+    with pytest.raises(RuleViolation):
+        g.apply(fte.MedevacEntry("22.22"))                     # not a map-edge hex
+    g.apply(fte.MedevacEntry("17.23", "high"))
+    slick = g.state.units[g.state.medevac_unit]
+    assert g.state.label(slick.hex) == "17.23" and slick.altitude == "high" and g.prompt.kind == "draw"

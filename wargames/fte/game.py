@@ -374,6 +374,15 @@ class FireMissionOrder(Action):
 
 
 @dataclass(frozen=True)
+class MedevacEntry(Action):
+    """Answer to the prompt of an arriving medevac: the map-edge hex where it enters and its altitude
+    (F 12.0, F 4.0)."""
+
+    hex: str
+    altitude: str = "treetop"
+
+
+@dataclass(frozen=True)
 class Conceal(Action):
     """Answer to the concealment prompt of F 18.2: the units of the player that try to become concealed
     (the others stay visible by their owner's choice)."""
@@ -393,7 +402,7 @@ ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", 
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
 ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
-           FireMissionOrder)
+           FireMissionOrder, MedevacEntry)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
 
 
@@ -489,6 +498,14 @@ class LandingStep:
 
 
 @dataclass
+class MedevacStep:
+    """The requested medevac is due this turn and waits for the US player to bring it in (F 12.0)."""
+
+    def copy(self, state: FteState) -> "MedevacStep":
+        return MedevacStep()
+
+
+@dataclass
 class MissionsStep:
     """The Execute Fire Missions step (F 16.0): each mission due waits for its side's go-ahead."""
 
@@ -562,7 +579,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder)
+               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -729,6 +746,8 @@ class Game(CoreGame):
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return Prompt(u.player, "F 7.4", f"where does the downed {u.id} come down?", "land")
+        if isinstance(top, MedevacStep):
+            return Prompt("US", "F 12.0", "the medevac arrives: in which map-edge hex, at which altitude?", "medevac")
         if isinstance(top, MissionsStep):
             m = missions_due(s)[0]
             return Prompt(m.side, "F 16.0", f"the {m.mission} mission on {s.label(m.target)} is due: execute it or "
@@ -870,6 +889,10 @@ class Game(CoreGame):
         if isinstance(top, LandingStep):
             u = s.unit(top.unit)
             return [Land(u.id, s.label(h)) for h in landing_options(s, u)]
+        if isinstance(top, MedevacStep):
+            free = [h for h in act_mod.edge_hexes(s) if not any(u.kind == "helicopter" and not u.destroyed
+                                                                for u in s.units_at(h))]
+            return [MedevacEntry(s.label(h), alt) for h in free for alt in ("treetop", "high")]
         if isinstance(top, MissionsStep):
             return [FireMissionOrder(), FireMissionOrder(cancel=True)]
         if isinstance(top, ConcealStep):
@@ -967,6 +990,8 @@ class Game(CoreGame):
         if not self.started:
             self.started = True
             self._start_turn(res)
+            if self.pending:
+                return
         while True:
             who = self.phase.next(dice, res)
             if who == "event":
@@ -1239,6 +1264,16 @@ class Game(CoreGame):
         remove_civilians(s, civ, res)
         self.pending.pop()
 
+    @handles(MedevacEntry)
+    def _on_medevac_entry(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, MedevacStep):
+            raise RuleViolation("F 12.0", "no medevac is arriving now")
+        if action.altitude not in ("treetop", "high"):
+            raise RuleViolation("F 4.0", "helicopters enter at Treetop or High level")
+        act_mod.medevac_arrives(self.state, res, where=action.hex, altitude=action.altitude)
+        self.pending.pop()
+
     @handles(FireMissionOrder)
     def _on_mission(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1422,6 +1457,10 @@ class Game(CoreGame):
                 if u is not None and u.on_map and not u.destroyed and u.altitude != "ground" and landing_options(s, u):
                     return
                 self.pending.pop()
+            elif isinstance(top, MedevacStep):
+                if s.medevac_turn == s.turn:
+                    return
+                self.pending.pop()
             elif isinstance(top, MissionsStep):
                 if missions_due(s):
                     return
@@ -1501,9 +1540,9 @@ class Game(CoreGame):
                 place(s, [u])
                 res.add("F 4.0", f"{u.id} enters in {s.label(u.hex)}", unit=u.id)
                 conceal_reinforcement(s, u, res)
-        if s.medevac_turn == s.turn:
-            act_mod.medevac_arrives(s, res)
         self.phase = start_phase(s, res)
+        if s.medevac_turn == s.turn:
+            self.pending.append(MedevacStep())      # the US player brings it in on a map edge (F 12.0)
 
     @implements("F 3.0", "F 16.0", "F 17.0")
     def _end_turn(self, dice, res: Resolution) -> None:
@@ -1546,4 +1585,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "FRAGOS"]

@@ -264,6 +264,12 @@ def test_each_side_sees_only_what_it_may():
     assert "VC Dummy" in json.dumps(nva["units"])
     assert any(s["kind"] == "?" for s in us["sites"]) and not any(s["kind"] == "?" for s in nva["sites"])
     assert "rice cache" not in json.dumps(g.view("US")) and "rice cache" in json.dumps(g.view("NVA/VC"))
+    g.apply(fte.Draw())
+    g.apply(fte.Pass())
+    g.apply(fte.Draw(), ScriptedDice([4]))                   # an NVA/VC chit: he activates his concealed units
+    g.apply(fte.Activate("hex", ("VC Ldr", "VC FT1")))
+    seen = json.dumps(g.view("US"))
+    assert "VC FT1" not in seen and "VC Ldr" not in seen and "VC FT1" in json.dumps(g.view("NVA/VC"))
 
 
 @pytest.mark.rule("F 6.2", "F 5.0", "F 29.0")

@@ -558,6 +558,17 @@ def _plain(value: Any, state: FteState) -> Any:
     raise DataError("position", type(value).__name__, "is not plain data")
 
 
+def _mask(value: Any, hidden: set[str]) -> Any:
+    """The other side's concealed units named only as "concealed" (in activations, pending decisions...)."""
+    if isinstance(value, str):
+        return "concealed" if value in hidden else value
+    if isinstance(value, dict):
+        return {_mask(k, hidden): _mask(v, hidden) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask(v, hidden) for v in value]
+    return value
+
+
 @lru_cache(maxsize=None)
 def _frago(name: str) -> Frago:
     return load_frago(FRAGOS / f"{name}.yaml")
@@ -652,7 +663,7 @@ class Game(CoreGame):
         pos["state"]["booby_traps"] = sorted(s.label(h) for h, p in s.booby_traps.items() if p == side)
         pos["state"]["claymores"] = sorted(s.label(h) for h in s.claymores) if side == "US" else []
         pos["acted"] = {k: v for k, v in pos["acted"].items() if k not in hidden}
-        return pos
+        return _mask(pos, hidden)
 
     def names(self) -> dict[str, list[str]]:
         s = self.state

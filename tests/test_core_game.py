@@ -43,7 +43,8 @@ class Jump(Action):
 
 class ToyRules(Ruleset):
     GAME = "toy"
-    READINGS = {"goal": Reading(10, "T 1", "squares to win")}
+    READINGS = {"goal": Reading(10, "T 1", "squares to win"),
+                "dice": Reading("d6", "T 2", "the die rolled", ("d6", "d10"))}
 
 
 @implements("T 2")
@@ -229,7 +230,7 @@ def test_save_and_load_replay_the_game_and_refuse_bad_saves():
     play(g, RandomBot(5), max_actions=12)
     doc = json.loads(json.dumps(g.save()))
     assert Toy.load(doc).state_dict() == g.state_dict()
-    assert doc["ruleset"]["readings"] == {"goal": 30}
+    assert doc["ruleset"]["readings"] == {"goal": 30, "dice": "d6"}
 
     def broken(change):
         d = json.loads(json.dumps(doc))
@@ -259,6 +260,11 @@ def test_rulesets_check_their_readings():
     assert ToyRules.default()["goal"] == 10
     with pytest.raises(DataError, match="readings.speed"):
         ToyRules(readings={"speed": 2})
+    with pytest.raises(DataError, match="readings.dice: 'd8' is not one of 'd6', 'd10'"):
+        ToyRules(readings={"dice": "d8"})
+    with pytest.raises(DataError, match="readings.goal: must be of type int"):
+        ToyRules.default().with_readings(goal="ten")
+    assert ToyRules.default().with_readings(dice="d10")["dice"] == "d10"
     with pytest.raises(DataError, match="scenario"):
         Toy.new("chess")
 

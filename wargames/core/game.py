@@ -89,6 +89,16 @@ class Reading:
     default: Any
     rule: str
     text: str
+    choices: tuple = ()             # the values allowed (empty: any value of the default's type)
+
+    def check(self, name: str, value: Any) -> None:
+        if self.choices and value not in self.choices:
+            raise DataError("ruleset", f"readings.{name}", f"{value!r} is not one of {', '.join(map(repr, self.choices))}")
+        if not self.choices and self.default is not None and type(value) is not type(self.default):
+            raise DataError("ruleset", f"readings.{name}", f"must be of type {type(self.default).__name__}, not {value!r}")
+
+
+_SHIPPED: dict[tuple[type, str], Any] = {}
 
 
 class Ruleset:
@@ -112,6 +122,8 @@ class Ruleset:
         if unknown:
             raise DataError("ruleset", f"readings.{sorted(unknown)[0]}",
                             f"is not a reading of {self.GAME}; the readings are {', '.join(sorted(self.READINGS))}")
+        for k, v in readings.items():
+            self.READINGS[k].check(k, v)
         self.readings = {k: readings.get(k, r.default) for k, r in self.READINGS.items()}
         self.sources = {name: "default" for name in self.CHARTS}
         self.sources.update(sources or {})
@@ -124,8 +136,11 @@ class Ruleset:
     def chart(self, name: str) -> Any:
         """A chart by name, loaded on first use (the shipped default unless an owner's file replaced it)."""
         if name not in self._charts:
-            file, loader = self.CHARTS[name]
-            self._charts[name] = loader(self.DEFAULTS / file)
+            key = (type(self), name)
+            if key not in _SHIPPED:                 # the shipped charts are read once a process
+                file, loader = self.CHARTS[name]
+                _SHIPPED[key] = loader(self.DEFAULTS / file)
+            self._charts[name] = _SHIPPED[key]
         return self._charts[name]
 
     def __getitem__(self, name: str) -> Any:
@@ -137,6 +152,7 @@ class Ruleset:
         for k, v in readings.items():
             if k not in self.READINGS:
                 raise DataError("ruleset", f"readings.{k}", f"is not a reading of {self.GAME}")
+            self.READINGS[k].check(k, v)
             new.readings[k] = v
         return new
 
@@ -406,6 +422,7 @@ class Game:
             self._precheck(action)
             with reaching() as reached, watching():
                 self._dispatch(action, rec, res)
+                self.result()                       # victory rules that the action brings into play
             if isinstance(dice, ScriptedDice):
                 dice.finish()
         except DiceError:

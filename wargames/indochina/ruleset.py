@@ -6,10 +6,8 @@ to the procedures it calls (through the position's ``charts``), so an edited CRT
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
-from ..core.errors import DataError
 from ..core.game import Reading, Ruleset as CoreRuleset
 from .assistance import load_assistance, load_full_chart
 from .atomic import load_atomic_table
@@ -28,12 +26,6 @@ def _us(path: Path):
 
 def _chinese(path: Path):
     return load_assistance(Side.COMMUNIST, path)
-
-
-@lru_cache(maxsize=None)
-def _shipped(name: str):
-    file, loader = Ruleset.CHARTS[name]
-    return loader(DATA / file)
 
 
 class Ruleset(CoreRuleset):
@@ -57,41 +49,16 @@ class Ruleset(CoreRuleset):
     READINGS = {
         "baseline": Reading(Readings.ONE_THIRD.value, "IC 13.22",
                             "the lower baseline: '1/3' (ours: odds below the lowest column start there) or "
-                            "'3/1' (as printed: any starting odds below 3/1 start at 3/1)"),
+                            "'3/1' (as printed: any starting odds below 3/1 start at 3/1)",
+                            tuple(x.value for x in Readings)),
         "overruns": Reading(True, "IC 27.0", "optional rule 27, overruns, on or off"),
         "ambushes": Reading(True, "IC 28.0", "optional rule 28, ambushes, on or off"),
         "general_offensive": Reading(True, "IC 31.0", "optional rule 31, the General Offensive, on or off"),
         "air_transport_mp": Reading("errata", "IC 12.43",
                                     "movement points an air-transported unit keeps: 'errata' (the TEC errata) "
-                                    "or '12.43' (the rule as printed)"),
+                                    "or '12.43' (the rule as printed)", tuple(AIR_TRANSPORT_MP)),
         "bombardment_errata": Reading(True, "IC Errata", "the errata's corrections to the Bombardment Table"),
     }
-
-    def __init__(self, charts=None, readings=None, sources=None):
-        super().__init__(charts, readings, sources)
-        self.check_readings()
-
-    def check_readings(self) -> None:
-        r = self.readings
-        if r["baseline"] not in {x.value for x in Readings}:
-            raise DataError("ruleset", "readings.baseline", f"must be '1/3' or '3/1', not {r['baseline']!r}")
-        for k in ("overruns", "ambushes", "general_offensive", "bombardment_errata"):
-            if not isinstance(r[k], bool):
-                raise DataError("ruleset", f"readings.{k}", f"must be true or false, not {r[k]!r}")
-        if r["air_transport_mp"] not in AIR_TRANSPORT_MP:
-            raise DataError("ruleset", "readings.air_transport_mp",
-                            f"must be one of {', '.join(AIR_TRANSPORT_MP)}, not {r['air_transport_mp']!r}")
-
-    def chart(self, name: str):
-        """A chart by name; the shipped defaults are read once and shared (charts are never changed)."""
-        if name not in self._charts and self.sources.get(name) == "default" and name in self.CHARTS:
-            self._charts[name] = _shipped(name)
-        return super().chart(name)
-
-    def with_readings(self, **readings) -> "Ruleset":
-        new = super().with_readings(**readings)
-        new.check_readings()
-        return new
 
     @property
     def baseline(self) -> Readings:

@@ -143,6 +143,7 @@ class Game(BaseGame):
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
     POSITION = ("seq", "fire_side", "pending", "days_left")
+    NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)"}
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the
     #: day ends, they hold a hex of Anne-Marie (AM-1: 1316, 1416; AM-2: 1414) with no French unit left in it.

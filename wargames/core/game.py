@@ -282,6 +282,16 @@ class Game:
     RULESET: ClassVar[type[Ruleset]] = Ruleset
     POSITION: ClassVar[tuple[str, ...]] = ()           # attributes that make up the position (snapshotted)
     UNDO_SNAPSHOTS: ClassVar[int] = 256                # older positions are rebuilt by replay
+    #: Why implemented rules are not reached in play: rule id (or a prefix such as "IC 7") -> reason.
+    NOT_IN_PLAY: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def why_not_in_play(cls, rule_id: str) -> str:
+        """The stated reason an implemented rule is not reached in play ("" if none is stated)."""
+        for key, reason in cls.NOT_IN_PLAY.items():
+            if rule_id == key or rule_id.startswith(key + ".") or rule_id.startswith(key + " "):
+                return reason
+        return ""
     _HANDLERS: ClassVar[dict[type, Callable]] = {}
 
     def __init_subclass__(cls, **kw):

@@ -221,6 +221,23 @@ class Game(CoreGame):
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces")
+    NOT_IN_PLAY = {
+        **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
+           for r in ("IC 4", "IC 8")},
+        "IC 20": "building and using bases is not yet a phase action",
+        "IC 7": "the mobilization phase's chart and assistance rolls are not yet phase actions",
+        **{r: "the air phases offer only EndPhase so far" for r in ("IC 12", "IC 19", "IC Bombardment Table")},
+        "IC 14.5": "the recovery phase offers only EndPhase so far",
+        "IC 15": "supply is not yet traced in the game loop",
+        "IC 16": "building fortifications is not yet a phase action",
+        "IC 18": "the demonstration map has no riverine units or DNA",
+        "IC 23": "the staging area is not in the demonstration scenario",
+        "IC 29": "intervention is not in the demonstration scenario",
+        "IC 30": "atomic bombs are not yet a phase action",
+        "IC Exp": "the experimental rules are switches not yet offered in the game loop",
+        "IC 38": "the rulebook scenarios give their set-ups in words only, with no hexes or counter values",
+        "IC 21": "fog of war runs in Game.view, outside the actions",
+    }
 
     def setup(self, scenario: str) -> None:
         self.state, self.points, calendar = setup_scenario(scenario)

@@ -459,3 +459,17 @@ def test_the_us_player_brings_the_medevac_in_where_he_chooses(tmp_path):
     g.apply(fte.MedevacEntry("17.23", "high"))
     slick = g.state.units[g.state.medevac_unit]
     assert g.state.label(slick.hex) == "17.23" and slick.altitude == "high" and g.prompt.kind == "draw"
+
+
+@pytest.mark.rule("F 19.9")
+def test_the_nva_player_targets_the_artillery_of_the_random_event(tmp_path):
+    units = [ft("M", "US", "17.23"), ft("A", "NVA", "25.25")]
+    g = fte.Game.for_frago(frago(tmp_path, units, random_event=True, chits={"US": 1, "NVA/VC": 1})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Pass())
+    g.apply(fte.Draw(), ScriptedDice([3, 1, 7]))            # the event chit, an odd roll (NVA/VC), 7: NVA Artillery
+    assert g.prompt.side == "NVA/VC" and g.prompt.rule == "F 19.9"
+    assert fte.EventTarget("17.22") in g.legal_actions and fte.EventTarget("17.23") in g.legal_actions
+    g.apply(fte.EventTarget("17.22"), ScriptedDice([4]))      # delay ceil(4/3) = 2 turns
+    (mission,) = g.state.fire_missions
+    assert g.state.label(mission.target) == "17.22" and mission.turn == 3 and mission.mission == "ARTY"

@@ -391,6 +391,13 @@ class Conceal(Action):
 
 
 @dataclass(frozen=True)
+class EventTarget(Action):
+    """Answer to the NVA Artillery event's prompt: the hex the NVA player targets (F 19.9)."""
+
+    hex: str
+
+
+@dataclass(frozen=True)
 class EventChoice(Action):
     """Answer to a random event's prompt: the unit that gets the marker (None: decline, where the rule lets
     the chooser decline) (F 19.1-19.4)."""
@@ -402,8 +409,9 @@ ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", 
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
 ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
-           FireMissionOrder, MedevacEntry)
-EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4"}
+           FireMissionOrder, MedevacEntry, EventTarget)
+EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
+               "NVA Artillery": "F 19.9"}
 
 
 # --------------------------------------------------------------------------- pending decisions
@@ -590,7 +598,7 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry)
+               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -765,6 +773,8 @@ class Game(CoreGame):
                                             "call it off?", "fire_mission")
         if isinstance(top, ConcealStep):
             return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
+        if isinstance(top, EventStep) and top.event == "NVA Artillery":
+            return Prompt("NVA/VC", "F 19.9", "NVA artillery: which hex does it target?", "event")
         if isinstance(top, EventStep):
             verb = "take" if chooser(top.side, top.event) == top.side else "give"
             return Prompt(chooser(top.side, top.event), EVENT_RULES[top.event],
@@ -909,6 +919,8 @@ class Game(CoreGame):
         if isinstance(top, ConcealStep):
             able = tuple(self._may_conceal(top.player))
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
+        if isinstance(top, EventStep) and top.event == "NVA Artillery":
+            return [EventTarget(s.label(h)) for h in self._artillery_targets()]
         if isinstance(top, EventStep):
             out = [EventChoice(u.id) for u in eligible_units(s, top.side, top.event)]
             return out + ([EventChoice()] if UNIT_CHOICES[top.event][1] else [])
@@ -1008,7 +1020,8 @@ class Game(CoreGame):
             if who == "event":
                 drawn = random_event(self.state, dice, res, defer=True)
                 side, event = drawn["side"], drawn["event"]
-                if event in UNIT_CHOICES and eligible_units(self.state, side, event):
+                if event in UNIT_CHOICES and eligible_units(self.state, side, event) or (
+                        event == "NVA Artillery" and side == "NVA/VC" and self._artillery_targets()):
                     self.pending.append(EventStep(side, event))      # the player the rule names chooses
                     return
                 resolve_event(self.state, side, event, dice, res)
@@ -1343,11 +1356,28 @@ class Game(CoreGame):
         else:
             self._finish_turn(res)
 
+    def _artillery_targets(self) -> list[Hex]:
+        """Hexes holding or next to a Visible US unit (any hex an NVA leader sees is accepted as well)."""
+        s = self.state
+        out = set()
+        for u in s.on_map("US"):
+            if not u.concealed:
+                out |= {h for h in [u.hex, *s.map.neighbors(u.hex)] if h in s.map}
+        return sorted(out, key=s.label)
+
+    @handles(EventTarget)
+    def _on_event_target(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, EventStep) or top.event != "NVA Artillery":
+            raise RuleViolation("F 19.9", "no NVA artillery waits for a target")
+        resolve_event(self.state, top.side, top.event, dice, res, action.hex)
+        self.pending.pop()
+
     @handles(EventChoice)
     def _on_event_choice(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
-        if not isinstance(top, EventStep):
-            raise RuleViolation("F 19.0", "no random event waits for a choice")
+        if not isinstance(top, EventStep) or top.event not in UNIT_CHOICES:
+            raise RuleViolation("F 19.0", "no random event waits for the choice of a unit")
         s = self.state
         if action.unit is None:
             if not UNIT_CHOICES[top.event][1]:
@@ -1484,7 +1514,8 @@ class Game(CoreGame):
                 self.pending.pop()
                 self._conceal(top.player, set(), dice, res)
             elif isinstance(top, EventStep):
-                if eligible_units(s, top.side, top.event):
+                if (self._artillery_targets() if top.event == "NVA Artillery"
+                        else eligible_units(s, top.side, top.event)):
                     return
                 self.pending.pop()
                 resolve_event(s, top.side, top.event, dice, res)
@@ -1596,4 +1627,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]

@@ -473,3 +473,23 @@ def test_the_nva_player_targets_the_artillery_of_the_random_event(tmp_path):
     g.apply(fte.EventTarget("17.22"), ScriptedDice([4]))      # delay ceil(4/3) = 2 turns
     (mission,) = g.state.fire_missions
     assert g.state.label(mission.target) == "17.22" and mission.turn == 3 and mission.mission == "ARTY"
+
+
+@pytest.mark.rule("F 26.0")
+def test_plotted_booby_traps_go_off_and_claymores_are_fired_in_play(tmp_path):
+    units = [ft("M", "US", "19.17"), ft("N", "US", "21.22"), ft("A", "NVA", "22.22")]
+    g = fte.Game.for_frago(frago(tmp_path, units, booby_traps=["19.18"], claymores=["22.22"],
+                                 chits={"US": 2, "NVA/VC": 0})).new(seed=1)
+    assert g.state.booby_traps and g.state.claymores
+    assert "19.18" not in json.dumps(g.view("US")["position"]["state"]["booby_traps"])     # secret
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("M",)))
+    # a claymore is no action of a unit: fired during the US activation, a 4-strength HE attack on A
+    assert fte.DetonateClaymore("22.22") in g.legal_actions
+    g.apply(fte.DetonateClaymore("22.22"), ScriptedDice([10]))              # a miss
+    assert not g.state.claymores
+    g.apply(fte.Move(("M",), ("19.18",)), ScriptedDice([9]))                # the trap: TQ check 9 fails
+    assert not g.state.booby_traps and g.state.units["M"].reduced
+    assert any(c.kind == "WIA" for c in g.state.casualties.values())
+    with pytest.raises(DataError, match="claymores"):
+        fte.Game.for_frago(frago(tmp_path, units, name="bad.yaml", claymores=["25.25"])).new()

@@ -53,6 +53,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
                       reveal_shown)
 from .state import FteState, place
 from .terrain import demo_map, load_fte_map
+from .traps import detonate_claymore, plot_booby_trap, plot_claymore
 from .units import Site, Unit
 from .victory import winner
 
@@ -77,6 +78,8 @@ class Frago:
     reinforcements: list[dict] = field(default_factory=list)   # {turn, hexes, units}
     key_terrain: list[dict] = field(default_factory=list)      # {hex, player, points}: held at the end
     us_may_carry_off: bool = False
+    booby_traps: list[str] = field(default_factory=list)     # hexes the NVA/VC player plotted (F 26.0)
+    claymores: list[str] = field(default_factory=list)       # hexes the US player plotted (F 26.0)
     map_path: str | None = None
     source: str = "<memory>"
 
@@ -138,9 +141,15 @@ def load_frago(path: str | Path) -> Frago:
         require(k, "hex", str, file, f"key_terrain[{i}]")
         require(k, "player", str, file, f"key_terrain[{i}]")
         require(k, "points", int, file, f"key_terrain[{i}]")
+    plots = {}
+    for k in ("booby_traps", "claymores"):
+        plots[k] = data.get(k) or []
+        if not isinstance(plots[k], list) or not all(isinstance(x, str) for x in plots[k]):
+            raise DataError(file, k, "must be a list of hex labels")
     return Frago(name, note, turns, first, {p: chits[p] for p in ("US", "NVA/VC")},
                  bool(data.get("random_event", True)), units, sites, reinf, key,
-                 bool(data.get("us_may_carry_off", False)), data.get("map"), file)
+                 bool(data.get("us_may_carry_off", False)), plots["booby_traps"], plots["claymores"],
+                 data.get("map"), file)
 
 
 def demo_frago() -> Frago:
@@ -165,6 +174,13 @@ def setup(frago: Frago, readings: Readings = ERRATA) -> FteState:
     for i, spec in enumerate(frago.sites):
         h = _hex(m, spec["hex"], frago.source, f"sites[{i}].hex")
         state.sites[spec["id"]] = Site(spec["id"], spec["kind"], spec["side"], h, bool(spec.get("revealed", False)))
+    for k, plot in (("booby_traps", plot_booby_trap), ("claymores", plot_claymore)):
+        for i, label in enumerate(getattr(frago, k)):
+            h = _hex(m, label, frago.source, f"{k}[{i}]")
+            try:
+                plot(state, h, Resolution())
+            except RuleViolation as e:
+                raise DataError(frago.source, f"{k}[{i}]", e.reason) from None
     return state
 
 
@@ -221,6 +237,13 @@ class Abandon(Action):
     """The Move action of an immobilized vehicle: its crew and passengers get out and it is removed (F 6.10)."""
 
     vehicle: str
+
+
+@dataclass(frozen=True)
+class DetonateClaymore(Action):
+    """The US player fires a plotted claymore during his activation; it takes no unit's action (F 26.0)."""
+
+    hex: str
 
 
 @dataclass(frozen=True)
@@ -596,7 +619,7 @@ class Game(CoreGame):
 
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
-    ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, Fire, Assault, Search, Recover, DestroyCache,
+    ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
                AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
     SCENARIOS = _scenarios()
@@ -808,6 +831,10 @@ class Game(CoreGame):
         active = [u for u in active if u.on_map]
         for u in active:
             out += self._unit_candidates(u)
+        if ph.active.player == "US":
+            s = self.state
+            out += [DetonateClaymore(s.label(h)) for h in sorted(s.claymores, key=s.label)
+                    if any(e.player != "US" for e in s.units_at(h))]
         combat = [u.id for u in active if u.is_combat]
         if len(combat) > 1:
             for e in self._enemies(active[0].player):
@@ -1076,6 +1103,13 @@ class Game(CoreGame):
         self._actor_checks(action)
         self._acted(action, res)
         abandon(self.state, action.vehicle, res)
+
+    @handles(DetonateClaymore)
+    def _on_claymore(self, action, dice, res):
+        ph = self.phase
+        if ph is None or ph.active is None or ph.active.player != "US":
+            raise RuleViolation("F 26.0", "the American player fires claymores during his activations")
+        detonate_claymore(self.state, self.state.hex(action.hex), dice, res)
 
     @handles(Fire)
     def _on_fire(self, action, dice, res):
@@ -1625,6 +1659,6 @@ class Game(CoreGame):
         res.add("F 20.0", f"turn marker advanced to {s.turn}; every chit returns to the cup", result=s.turn)
         self._start_turn(res)
 
-__all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon",
+__all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
            "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]

@@ -493,3 +493,19 @@ def test_plotted_booby_traps_go_off_and_claymores_are_fired_in_play(tmp_path):
     assert any(c.kind == "WIA" for c in g.state.casualties.values())
     with pytest.raises(DataError, match="claymores"):
         fte.Game.for_frago(frago(tmp_path, units, name="bad.yaml", claymores=["25.25"])).new()
+
+
+@pytest.mark.rule("F 5.1")
+def test_helicopters_activated_together_take_the_same_actions(tmp_path):
+    heli = lambda uid, hx: {"id": uid, "side": "US", "kind": "helicopter", "role": "slick", "altitude": "ground",
+                            "tq": 5, "defense": 1, "hex": hx}
+    units = [heli("H1", "17.23"), heli("H2", "17.22"), ft("M", "US", "17.22"), ft("A", "NVA", "25.25")]
+    g = fte.Game.for_frago(frago(tmp_path, units)).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("helicopters", ("H1", "H2")))
+    g.apply(fte.Move(("H1",)))                                 # a hover counts as its Move
+    while g.pending:
+        g.apply(fte.HoldFire())
+    with pytest.raises(RuleViolation, match="same actions"):
+        g.apply(fte.Load("H2", ("M",)))
+    g.apply(fte.Move(("H2",)))

@@ -1000,6 +1000,12 @@ class Game(CoreGame):
             if uid in self.ended:
                 raise RuleViolation("F 7.4", f"opportunity fire ended {uid}'s activation")
             check_unit_action(s, u, name, self.acted[uid], ph.active)
+            if ph.active.how == "helicopters":
+                k = len(self.acted[uid])
+                done = [acts[k] for o, acts in self.acted.items() if o != uid and len(acts) > k]
+                if done and done[0] != name:
+                    raise RuleViolation("F 5.1", f"helicopters activated together take the same actions: the "
+                                                 f"others' action {k + 1} was {done[0].replace('_', ' ')}")
         return actors
 
     @staticmethod

@@ -509,3 +509,27 @@ def test_helicopters_activated_together_take_the_same_actions(tmp_path):
     with pytest.raises(RuleViolation, match="same actions"):
         g.apply(fte.Load("H2", ("M",)))
     g.apply(fte.Move(("H2",)))
+
+
+@pytest.mark.rule("F 24.0", "F 25.0", "F 21.0")
+def test_units_get_into_and_out_of_cover_as_part_of_a_move_under_fire_outside(tmp_path):
+    units = [ft("M", "US", "17.23"), ft("A", "NVA", "17.24")]
+    sites = [{"id": "fox", "kind": "foxholes", "side": "US", "hex": "17.22"}]
+    g = fte.Game.for_frago(frago(tmp_path, units, sites=sites, turns=2, chits={"US": 0, "NVA/VC": 0})).new(seed=1)
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("M",)))
+    assert isinstance(g.why_illegal(fte.Move(("M",), ("17.22",), fort="bunker")), RuleViolation)   # none there
+    g.apply(fte.Move(("M",), ("17.22",), fort="foxholes"))
+    seen = []
+    while g.prompt.kind == "opportunity_fire":
+        seen.append(g.state.units["M"].fort)
+        g.apply(fte.HoldFire())
+    assert seen == [None, None]          # at the hex entered, then outside the foxholes before getting in
+    assert g.state.units["M"].fort == "foxholes" and "M" in g.state.sites["fox"].occupants
+    g.apply(fte.EndActivation())
+    while g.prompt.kind != "activate":                       # on to the next turn's first activation
+        g.apply(fte.Conceal() if g.prompt.kind == "conceal" else next(iter(g.legal_actions)))
+    g.apply(fte.Activate("unit", ("M",)))
+    assert isinstance(g.why_illegal(fte.Move(("M",), ("17.21",))), RuleViolation)   # leave the cover first
+    g.apply(fte.Move(("M",), ("17.21",), leave_fort=True))
+    assert g.state.units["M"].fort is None and "M" not in g.state.sites["fox"].occupants

@@ -48,7 +48,7 @@ from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopp
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import place_unit
 from .ruleset import Ruleset
-from .sites import enter_fort, public_sites, sites_at
+from .sites import enter_fort, exit_fort, public_sites, sites_at
 from .special import (check_interrogation, check_shown, interrogation_candidates, question, remove_civilians,
                       reveal_shown)
 from .state import FteState, place
@@ -220,7 +220,9 @@ class EndActivation(Action):
 @dataclass(frozen=True)
 class Move(Action):
     """A Move action (F 6.0): the hexes entered in order; a helicopter may hover (no hexes) or change
-    altitude at the start or the end; ``drop`` leaves carried markers in hexes of the move (F 7.5.2)."""
+    altitude at the start or the end; ``drop`` leaves carried markers in hexes of the move (F 7.5.2);
+    infantry may leave a bunker or foxholes at the start and enter one at the end, for no MP, drawing
+    opportunity fire outside the cover (F 24.0, F 25.0)."""
 
     units: tuple[str, ...]
     path: tuple[str, ...] = ()
@@ -230,6 +232,8 @@ class Move(Action):
     altitude_end: str | None = None
     exit_map: bool = False
     drop: tuple[tuple[str, str], ...] = ()
+    leave_fort: bool = False            # leave a bunker or foxholes at the start (F 24.0, F 25.0)
+    fort: str | None = None             # enter the bunker or foxholes of the last hex at the end
 
 
 @dataclass(frozen=True)
@@ -448,6 +452,20 @@ class MoveStep:
 
     def copy(self, state: FteState) -> "MoveStep":
         return MoveStep(self.plan.copy(), self.asked)
+
+
+@dataclass
+class FortStep:
+    """At the end of a Move the units get into the bunker or foxholes of their hex, opportunity fire first
+    (at them still outside, F 24.0, F 25.0)."""
+
+    units: list[str]
+    kind: str
+    fired: bool = False
+    stopped: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "FortStep":
+        return FortStep(list(self.units), self.kind, self.fired, list(self.stopped))
 
 
 @dataclass
@@ -862,7 +880,15 @@ class Game(CoreGame):
                 out.append(Move((u.id,), altitude_start=alt))
             out += [Move((u.id,), (lab(n),)) for n in nbrs]
         else:
-            out += [Move((u.id,), (lab(n),)) for n in nbrs]
+            out += [Move((u.id,), (lab(n),), leave_fort=bool(u.fort)) for n in nbrs]
+            if u.infantry:
+                if u.fort:
+                    out.append(Move((u.id,), leave_fort=True))
+                for h in [u.hex, *nbrs]:
+                    for kind in ("bunker", "foxholes"):
+                        if sites_at(s, h, kind) and not (h == u.hex and u.fort):
+                            out.append(Move((u.id,), () if h == u.hex else (lab(h),), fort=kind,
+                                            leave_fort=bool(u.fort)))
             if u.kind == "vehicle" and u.immobilized:
                 out.append(Abandon(u.id))
             if u.infantry and u.concealed:
@@ -1033,9 +1059,36 @@ class Game(CoreGame):
             if len(pair) != 2:
                 raise RuleViolation("F 7.5.2", "each dropped marker is given as [marker, hex]")
             drop[pair[0]] = s.hex(pair[1])
-        return plan_move(s, list(a.units), [s.hex(h) for h in a.path], double_time=a.double_time,
+        plan = plan_move(s, list(a.units), [s.hex(h) for h in a.path], double_time=a.double_time,
                          stealthy=a.stealthy, drop=drop, altitude_start=a.altitude_start,
-                         altitude_end=a.altitude_end, exit_map=a.exit_map)
+                         altitude_end=a.altitude_end, exit_map=a.exit_map, stay=a.leave_fort or a.fort is not None)
+        self._check_forts(a, plan)
+        return plan
+
+    def _check_forts(self, a: Move, plan: MovePlan) -> None:
+        """Leaving and entering cover as part of a Move (F 24.0, F 25.0), checked before anything moves."""
+        s = self.state
+        movers = [s.unit(u) for u in a.units]
+        if a.leave_fort and not all(u.fort for u in movers):
+            raise RuleViolation("F 24.0", "only units in a bunker or foxholes can leave one")
+        if a.fort is None:
+            if a.path and any(u.fort for u in movers) and not a.leave_fort:
+                raise RuleViolation("F 24.0", "a unit in a bunker or foxholes leaves it (leave_fort) before moving on")
+            return
+        if a.exit_map:
+            raise RuleViolation("F 24.0", "a unit leaving the map enters no bunker or foxholes")
+        if a.fort not in ("bunker", "foxholes"):
+            raise RuleViolation("F 24.0", f"{a.fort!r} is neither a bunker nor foxholes")
+        rule = "F 24.0" if a.fort == "bunker" else "F 25.0"
+        end = plan.hexes[-1] if plan.hexes else plan.start
+        if any(u.fort for u in movers) and not a.leave_fort:
+            raise RuleViolation(rule, "a unit already in cover leaves it before entering another")
+        found = [x for x in sites_at(s, end, a.fort) if x.revealed or (x.side == "US") == (movers[0].player == "US")]
+        if not found:
+            raise RuleViolation("F 23.0", f"no {a.fort} known to {movers[0].player} is in {s.label(end)}")
+        inside = [o for o in found[0].occupants if o in s.units and s.units[o].on_map and o not in a.units]
+        if not all(u.infantry for u in movers) or len(inside) + len(movers) > 2:
+            raise RuleViolation(rule, f"a {a.fort} holds up to two infantry units")
 
     # ------------------------------------------------------------------ the activation phase
     @handles(Draw)
@@ -1102,7 +1155,13 @@ class Game(CoreGame):
         self._actor_checks(action)
         plan = self._plan(action)
         self._acted(action, res)
+        if action.fort is not None:
+            self.pending.append(FortStep(list(action.units), action.fort))
         self.pending.append(MoveStep(plan))
+        if action.leave_fort:
+            for uid in action.units:
+                exit_fort(self.state, uid, res)
+            self.pending.append(OpFireStep(list(action.units), plan.start, "move"))   # outside the cover
 
     @handles(Abandon)
     def _on_abandon(self, action, dice, res):
@@ -1255,6 +1314,8 @@ class Game(CoreGame):
         below = self.pending[-1] if self.pending else None
         if step.why == "move" and isinstance(below, MoveStep):
             movers_stopped(self.state, below.plan, step.hex, step.stopped, res)
+        if step.why == "fort" and isinstance(below, FortStep):
+            below.stopped = list(step.stopped)
         if step.why == "retreat" and isinstance(below, RetreatStep) and below.unit == step.targets[0]:
             below.used = list(step.used)
 
@@ -1528,6 +1589,27 @@ class Game(CoreGame):
             elif isinstance(top, AssaultStep):
                 if self._assault_step(top, dice, res):
                     return
+            elif isinstance(top, FortStep):
+                live = [u for u in top.units if s.units[u].on_map and not s.units[u].destroyed]
+                if not top.fired:
+                    top.fired = True
+                    if live:
+                        here = s.units[live[0]].hex
+                        res.add("F 24.0" if top.kind == "bunker" else "F 25.0",
+                                f"{', '.join(live)} get into the {top.kind}: the enemy may fire first, outside the "
+                                "cover")
+                        self.pending.append(OpFireStep(live, here, "fort"))
+                    continue
+                self.pending.pop()
+                for uid in live:
+                    u = s.units[uid]
+                    if uid in top.stopped or uid in self.ended or u.fort is not None:
+                        res.add("F 24.0", f"{uid} does not get into the {top.kind}", unit=uid)
+                        continue
+                    try:
+                        enter_fort(s, uid, top.kind, res)
+                    except RuleViolation as e:
+                        res.add(e.rule, f"{uid} does not get into the {top.kind}: {e.reason}", unit=uid)
             elif isinstance(top, InterrogateStep):
                 civ = s.units.get(top.civilians)
                 if civ is not None and civ.on_map:

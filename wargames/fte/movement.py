@@ -215,7 +215,7 @@ class MovePlan:
 def plan_move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str | Hex], *,
               double_time: bool = False, stealthy: bool = False, drop: dict[str, str | Hex] | None = None,
               altitude_start: str | None = None, altitude_end: str | None = None, exit_map: bool = False,
-              scenario_exit: bool = False) -> MovePlan:
+              scenario_exit: bool = False, stay: bool = False) -> MovePlan:
     """Check a whole Move before anything changes (raises RuleViolation) and return its plan.
 
     Every mover pays each hex's cost for its class and must have the MP left to enter it (F 6.4, F 6.5);
@@ -259,7 +259,7 @@ def plan_move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str
     if altitude_start and altitude_end:
         raise RuleViolation("F 6.8", "a helicopter changes altitude once in a Move: at its start or at its end")
     hexes = _hexes(state, path)
-    if not hexes and kind != "helicopter" and not exit_map and not drop:
+    if not hexes and kind != "helicopter" and not exit_map and not drop and not stay:
         raise RuleViolation("F 6.4", "the path enters no hex")
     if stealthy and (len(hexes) != 1 or exit_map):
         raise RuleViolation("F 6.7", f"stealthy movement enters exactly one hex, not {len(hexes)}")

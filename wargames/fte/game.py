@@ -12,9 +12,15 @@ history. A stack of pending decisions (``Game.pending``) holds the procedures th
   asked after the previous group's result (F 6.1, F 21.0);
 - a broken unit's owner chooses its retreat path, and each hex of the retreat is open to opportunity fire
   (F 7.4, F 21.0);
-- an assault waits for the defenders' opportunity fire, for the retreats of its broken units, and for the
-  attacker's choice to advance into a cleared hex (F 8.0);
-- Search, Destroy Cache, Load and Unload are open to opportunity fire after they are done (F 21.0).
+- an assault waits for the defenders' opportunity fire, for each round's targets, for the retreats of its
+  broken units, and for the attacker's choice to advance into a cleared hex (F 8.0);
+- Search, Destroy Cache, Load and Unload are open to opportunity fire after they are done, and so is getting
+  into or out of a bunker or foxholes during a Move (F 21.0, F 24.0, F 25.0);
+- a downed helicopter's owner sets it down (F 7.4); an American unit that entered a Civilians hex may question
+  them and the NVA/VC player chooses what to show (F 28.0);
+- random events ask the player the rule names for their unit or target (F 19.1-19.4, F 19.9); the medevac's
+  arrival hex is the US player's (F 12.0); each fire mission due may be called off (F 16.0); each player
+  chooses which units try to become concealed (F 18.0).
 
 The turn's steps after the activation phase (fire missions, casualty checks, concealment, end of turn) run
 when the cup is empty.

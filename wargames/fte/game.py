@@ -900,7 +900,7 @@ class Game(CoreGame):
             if u.infantry and u.concealed:
                 out += [Move((u.id,), (lab(n),), stealthy=True) for n in nbrs]
             if u.carrying or any(v.loaded_in == u.id for v in s.units.values()) or u.injury:
-                out.append(Move((u.id,), exit_map=True))
+                out.append(Move((u.id,), exit_map=True, leave_fort=bool(u.fort)))
         if u.is_combat:
             out += [Fire((u.id,), e.id) for e in self._enemies(u.player)]
             if u.role == "mortar":
@@ -1078,7 +1078,7 @@ class Game(CoreGame):
         if a.leave_fort and not all(u.fort for u in movers):
             raise RuleViolation("F 24.0", "only units in a bunker or foxholes can leave one")
         if a.fort is None:
-            if a.path and any(u.fort for u in movers) and not a.leave_fort:
+            if (a.path or a.exit_map) and any(u.fort for u in movers) and not a.leave_fort:
                 raise RuleViolation("F 24.0", "a unit in a bunker or foxholes leaves it (leave_fort) before moving on")
             return
         if a.exit_map:

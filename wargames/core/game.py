@@ -423,6 +423,11 @@ class Game:
 
         A refused action raises RuleViolation (an unknown unit or hex: :class:`IllegalName`) and changes
         nothing. A ScriptedDice must be used up by this one action: left-over rolls are a DiceError.
+
+        The position is put back from a snapshot, so after a refusal (or an undo) the attributes in
+        ``POSITION`` are new objects: look units up again rather than keep references across a refusal.
+        Legality must not depend on the dice: a handler checks everything before its first roll (the
+        legality probe, :meth:`check_action`, runs with one fixed set of dice and cannot see the others).
         """
         snap = self._snapshot()
         rng = self.dice.getstate()

@@ -8,7 +8,7 @@ from typing import Iterable
 
 from ..core import Hex, implements
 from ..core.errors import DataError
-from ..core.mapdata import MapData, copy_sharing_map, load_map
+from ..core.mapdata import MapData, copy_sharing, load_map
 from .charts import default_charts
 from .combat import Side
 from .units import Counter, UnitState
@@ -94,10 +94,5 @@ class IndochinaState:
         return self.tables()[2]
 
     def copy(self) -> "IndochinaState":
-        charts, self.charts = self.charts, None
-        try:
-            new, new.map = copy_sharing_map(self)
-        finally:
-            self.charts = charts
-        new.charts = charts
-        return new
+        """An independent copy; the map and the charts, which never change, are shared."""
+        return copy_sharing(self, "map", "charts")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from ..core.errors import DataError
 from ..core.game import Reading
 from ..core.game import Ruleset as CoreRuleset
 from .charts import (DATA, Charts, default_charts, load_fire_request, load_marker_drms, load_medevac, load_random_events,
@@ -45,10 +44,7 @@ class Ruleset(CoreRuleset):
         return super().chart(name)
 
     def errata(self) -> Readings:
-        """The readings as the procedures take them."""
-        for name, value in self.readings.items():
-            if not isinstance(value, bool):
-                raise DataError("ruleset", f"readings.{name}", f"must be true or false, not {value!r}")
+        """The readings as the procedures take them (the core checked each is true or false)."""
         return Readings(**self.readings)
 
     def charts(self) -> Charts:

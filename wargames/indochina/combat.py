@@ -15,6 +15,7 @@ from fractions import Fraction
 from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
+from ..core.sequence import Side as BaseSide
 from .charts import RESULTS, default_charts
 
 MAX_SHIFTS = 5          # per player per combat (13.21)
@@ -22,13 +23,11 @@ TOP_START = "7/1"       # 13.22: starting odds above 7/1 start at 7/1
 TABLES = ("Mobile", "Assault")
 
 
-class Side(str, Enum):
+class Side(BaseSide):
+    """The two players (``side.enemy`` is the other)."""
+
     FEF = "FEF"
     COMMUNIST = "Communist"
-
-    @property
-    def enemy(self) -> "Side":
-        return Side.COMMUNIST if self is Side.FEF else Side.FEF
 
 
 class Readings(str, Enum):

@@ -114,3 +114,16 @@ def test_assault_rounds_static_widget_responds(open_page):
     info = book.page.locator("div:has-text('exact chance of each result')").last.inner_text()
     assert "cleared" in info and "repulsed" in info
     book.assert_clean()
+
+
+def test_coverage_appendix_shows_rules_reached_in_play_as_tables(open_page):
+    """The coverage appendix renders one real table a game, with the "Reached in play" column filled in."""
+    book = open_page("book/appendix/coverage.html")
+    tables = book.page.locator("table")
+    assert tables.count() >= 3
+    head = tables.first.locator("th").all_inner_texts()
+    assert head[:4] == ["Rule", "Title", "Status", "Reached in play"]
+    cells = {r.split("\t")[0]: r.split("\t") for r in tables.first.locator("tr").all_inner_texts()[1:]}
+    assert cells["C 8"][3] == "yes" and cells["C 19.C"][3] == "no" and cells["C 11"][3] == "—"
+    assert "the demonstration scenario has no tanks" in book.page.inner_text("body")
+    book.assert_clean()

@@ -249,3 +249,14 @@ if (sweep) {
   sweep.source.data = data;
 }
 """
+
+
+def markdown_html(text: str):
+    """Markdown (tables included) rendered to HTML for a notebook output.
+
+    A ``text/markdown`` output reaches the built book without its tables, so generated tables go out as HTML.
+    """
+    from IPython.display import HTML
+    from markdown_it import MarkdownIt
+    return HTML(MarkdownIt("commonmark").enable("table").render(text))
+

@@ -40,6 +40,10 @@ def test_page_loads_offline_and_renders(open_page, path):
             assert plot["canvasArea"] > 0, f"{path}: bokeh plot without a sized canvas {plot}"
             assert plot["colours"] >= 2, f"{path}: bokeh canvas is blank {plot}"
 
+    # A generated Markdown table that was not rendered shows its pipes and rules as text.
+    outputs = book.page.locator(".cell_output").all_inner_texts()
+    raw = [o for o in outputs if re.search(r"\|\s*(---|—)\s*\|", o)]
+    assert not raw, f"{path}: an output shows an unrendered Markdown table: {raw[0][:120]!r}"
     book.assert_clean()
 
 

@@ -467,15 +467,16 @@ class Game(BaseGame):
 
     # ------------------------------------------------------------------ the sequence of play
     def _next_phase(self, res: Resolution) -> None:
-        st = self.state
-        before = st.date
+        self._advance(res)
+        self._open_phase(res)
+
+    def _advance(self, res: Resolution) -> None:
+        """End the current phase (C 7); after the last phase of a day, one day of the scenario is over (C 2)."""
+        before = self.state.date
         self.seq.advance()
-        if st.date != before:
+        if self.state.date != before:
             self.days_left -= 1
             res.add("C 2", f"the day ends: {before.isoformat()} is over")
-            if self.days_left <= 0:
-                return
-        self._open_phase(res)
 
     def _open_phase(self, res: Resolution) -> None:
         """Begin the current phase, stepping over phases this edition cannot play or in which nobody can act."""
@@ -500,11 +501,7 @@ class Game(BaseGame):
             else:
                 res.add("C 7", f"{p.name}: not executable in this edition ({NOT_YET.get(p.kind, 'a later rule')}); "
                                f"stepped over")
-            before = self.state.date
-            self.seq.advance()
-            if self.state.date != before:
-                self.days_left -= 1
-                res.add("C 2", f"the day ends: {before.isoformat()} is over")
+            self._advance(res)
         self.fire_side = None
 
 

@@ -562,7 +562,6 @@ class Game:
                 raise DataError(e.file, e.field, e.reason) from None
             except RuleViolation as e:
                 raise DataError(source, f"history[{i}]", f"{h.action} is refused on replay: {e}") from None
-        game.dice = RandomDice(self.seed)
         return game
 
     def replay(self) -> "Game":

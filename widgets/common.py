@@ -44,18 +44,55 @@ def fraction_text(p: Fraction) -> str:
 
 
 def odds_html(dist: Distribution, label: Callable[[Any], str] = str, order: Iterable[Hashable] | None = None,
-              caption: str = "") -> str:
-    """A table of every outcome with its exact probability (as a fraction and a percentage)."""
-    keys = list(order) if order is not None else sorted(dist, key=lambda o: -dist[o])
-    rows = "".join(f"<tr><td>{html.escape(label(o))}</td><td>{fraction_text(dist[o])}</td>"
-                   f"<td>{float(dist[o]):.1%}</td></tr>" for o in keys if dist[o])
+              caption: str = "", limit: int | None = None) -> str:
+    """Every outcome with its exact probability, as a percentage and a bar; the exact fraction is on hover.
+
+    With ``limit``, only the ``limit`` likeliest outcomes get a row of their own and the rest are summed in
+    one "other outcomes" row (its hover lists them).
+    """
+    keys = [o for o in (list(order) if order is not None else sorted(dist, key=lambda o: -dist[o])) if dist[o]]
+    rest: list[Hashable] = []
+    if limit is not None and len(keys) > limit:
+        by_chance = sorted(keys, key=lambda o: -dist[o])
+        kept = set(by_chance[:limit - 1])
+        rest = [o for o in keys if o not in kept]
+        keys = [o for o in keys if o in kept]
+    shown = [(label(o), dist[o], f"exactly {fraction_text(dist[o])}") for o in keys]
+    if rest:
+        p = sum((dist[o] for o in rest), Fraction(0))
+        shown.append((f"{len(rest)} other outcomes", p, f"exactly {fraction_text(p)}: "
+                      + "; ".join(f"{label(o)} {fraction_text(dist[o])}" for o in rest)))
+    top = max((p for _, p, _ in shown), default=Fraction(1)) or Fraction(1)
+    rows = "".join(f"<tr><td>{html.escape(name)}</td><td class='wg-pct' title='{html.escape(tip)}'>"
+                   f"<i class='wg-bar' style='width:{float(p / top) * 8:.2f}em'></i>{percent_text(p)}</td></tr>"
+                   for name, p, tip in shown)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return (f"<table class='wg-odds'>{cap}<thead><tr><th>outcome</th><th>exact</th><th>%</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+    return (f"<style>{BAR_CSS}</style><table class='wg-odds'>{cap}<thead><tr><th>outcome</th><th>chance (hover "
+            f"for the exact fraction)</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+# A style block travels with each odds table, so its bars draw alike in the page, inside bokeh's shadow roots
+# and in JupyterLab (a page stylesheet reaches none of the last two).
+BAR_CSS = (".wg-bar{display:inline-block;vertical-align:middle;height:.8em;background:#3584e4;margin-right:.4em}"
+           ".wg-pct{white-space:nowrap}")
+
+
+def percent_text(p: Fraction) -> str:
+    """A probability as a percentage: one decimal, more when that would show a possible outcome as 0.0%."""
+    if p == 0 or p == 1:
+        return f"{float(p):.0%}"
+    for digits in (1, 2, 3, 4):
+        text = f"{float(p) * 100:.{digits}f}%"
+        if float(text[:-1]) != 0:
+            return text
+    return "<0.0001%"
 
 
 def chart_html(table: ColumnTable, highlight: tuple[str, int] | None = None) -> str:
-    """A column table with every cell's provenance marked (reconstructed cells carry a visible R)."""
+    """A column table with every cell's provenance: the commonest kind is stated once in the caption, and only
+    the other cells carry a mark (set apart from the value, so "2P" with a mark never reads as a result "2PR")."""
+    kinds = [table.cells[(c.label, r)].provenance.kind for c in table.columns for r in table.rows]
+    usual = max(sorted(set(kinds)), key=kinds.count)
     head = "".join(
         f"<th>{html.escape(c.label)}"
         + (f"<sup title='{PROVENANCE_STYLE[table.column_provenance[c.label].kind][1]}'>"
@@ -69,9 +106,15 @@ def chart_html(table: ColumnTable, highlight: tuple[str, int] | None = None) -> 
             mark, meaning = PROVENANCE_STYLE[cell.provenance.kind]
             cls = f"wg-{cell.provenance.kind}" + (" wg-hl" if highlight == (c.label, r) else "")
             tip = html.escape(f"{meaning}: {cell.provenance.source}" if cell.provenance.source else meaning)
-            cells.append(f"<td class='{cls}' title='{tip}'>{html.escape(str(cell.value))}<sup>{mark}</sup></td>")
+            note = ("" if cell.provenance.kind == usual else
+                    f"<sup class='wg-mark' aria-label='{html.escape(meaning)}'>{mark}</sup>")
+            cells.append(f"<td class='{cls}' title='{tip}'><span class='wg-value'>"
+                         f"{html.escape(str(cell.value))}</span>{note}</td>")
         body.append(f"<tr><th>{r}</th>{''.join(cells)}</tr>")
-    legend = " · ".join(f"<sup>{m}</sup> {d}" for m, d in PROVENANCE_STYLE.values())
+    others = sorted({k for k in kinds if k != usual})
+    legend = (f"Unmarked cells: {PROVENANCE_STYLE[usual][1]}"
+              + "".join(f"; <sup>{PROVENANCE_STYLE[k][0]}</sup> {PROVENANCE_STYLE[k][1]}" for k in others)
+              + ". Hover a cell for its source.")
     return (f"<table class='wg-chart'><caption>{html.escape(table.name)} ({html.escape(table.rule)}). "
             f"{legend}</caption><thead><tr><th>roll</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
@@ -83,11 +126,12 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
 
     ``options(node)`` returns None at a leaf, else a list of (option value,
     option label, advance) where ``advance(node)`` returns the next node.
-    Nodes are memoised on ``key`` so equal positions are stored once.
-    ``describe(node)`` gives what a choice shows (title, odds HTML);
-    ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column: values}},
-    "html": [fragment, ...]}``. Every column and HTML fragment is stored once in ``data``, and views
-    refer to them by id.
+    Nodes are memoised on ``key``, so ``key`` must cover everything ``describe`` and ``view`` show for the
+    node and every node below it: two nodes with equal keys share one stored subtree.
+    ``describe(node)`` gives what a choice shows (title, odds HTML; optional "hint", one short line shown beside
+    the control); ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column:
+    values}}, "html": [fragment, ...], "summary": one-line HTML, "alt": plain-text position in words}`` (the last
+    two optional). Every column and HTML fragment is stored once in ``data``, and views refer to them by id.
     """
     nodes: dict[str, dict] = {}
     views: dict[str, dict] = {}
@@ -111,13 +155,16 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
         opts = options(n)
         if opts is None:
             v = view(n)
-            v = {"sources": {name: {col: pooled(_rounded(vals)) for col, vals in d.items()}
-                             for name, d in v.get("sources", {}).items()},
-                 "html": [pooled(part) for part in v.get("html", [])]}
-            vkey = repr(sorted(v.items(), key=lambda kv: kv[0]))
+            stored = {"sources": {name: {col: pooled(_rounded(vals)) for col, vals in d.items()}
+                                  for name, d in v.get("sources", {}).items()},
+                      "html": [pooled(part) for part in v.get("html", [])]}
+            for extra in ("summary", "alt"):
+                if extra in v:
+                    stored[extra] = pooled(v[extra])
+            vkey = repr(sorted(stored.items(), key=lambda kv: kv[0]))
             if vkey not in view_ids:
                 view_ids[vkey] = f"v{len(view_ids)}"
-                views[view_ids[vkey]] = v
+                views[view_ids[vkey]] = stored
             nodes[nid] = {"view": view_ids[vkey]}
         else:
             nodes[nid] = {**describe(n), "next": {}}
@@ -137,7 +184,12 @@ def _rounded(values: Any) -> Any:
 
 
 def walk_graph(graph: dict, values: list[str]) -> tuple[dict | None, list[str]]:
-    """The Python twin of :data:`WALKER_JS` (for the page's first render and for tests)."""
+    """The Python twin of :data:`WALKER_JS` (for the page's first render and for tests).
+
+    Returns the leaf's view (sources, html, the ids of its HTML fragments as "parts", and summary/alt when the
+    view has them) and the choice notes. Put "parts" in the output Div's ``tags`` (``out.tags = [parts]``) so
+    the page's first change highlights what differs from the first render.
+    """
     nid, notes = graph["start"], []
     for i, value in enumerate(values):
         node = graph["nodes"][nid]
@@ -151,41 +203,77 @@ def walk_graph(graph: dict, values: list[str]) -> tuple[dict | None, list[str]]:
     if "view" not in node:
         return None, notes
     view = graph["views"][node["view"]]
-    return {"sources": {name: {col: graph["data"][i] for col, i in cols.items()} for name, cols in view["sources"].items()},
-            "html": "".join(graph["data"][i] for i in view["html"])}, notes
+    out = {"sources": {name: {col: graph["data"][i] for col, i in cols.items()} for name, cols in view["sources"].items()},
+           "html": "".join(graph["data"][i] for i in view["html"]), "parts": list(view["html"])}
+    for extra in ("summary", "alt"):
+        if extra in view:
+            out[extra] = graph["data"][view[extra]]
+    return out, notes
 
 
-# The generic walker. args: graph, choices (list of bokeh Select), sources (dict name -> ColumnDataSource),
-# info (Div for the text of each choice), out (Div for the leaf's HTML). No rules logic: it follows the
-# options the reader picked and copies precomputed data into the page.
+def graph_hints(graph: dict, values: list[str], labels: list[str]) -> str:
+    """The Python twin of the hints :data:`WALKER_JS` writes beside the controls (one line per control)."""
+    nid, lines = graph["start"], []
+    for value, label in zip(values, labels):
+        node = graph["nodes"].get(nid) if nid else None
+        if node is None or "next" not in node:
+            lines.append(f"<li><b>{html.escape(label)}</b>: not needed</li>")
+            continue
+        lines.append(f"<li><b>{html.escape(label)}</b>: {node.get('hint', node['title'])}</li>")
+        nid = node["next"].get(value)
+    return f"<ul class='wg-hints'>{''.join(lines)}</ul>"
+
+
+# The generic walker. args: graph, choices (list of bokeh Select; each one's tags[0] is its short name for the
+# hints), sources (dict name -> ColumnDataSource), info (Div for the text of each choice), out (Div for the leaf's
+# HTML), and optionally hints (Div beside the controls: what each choice decides now), summary (Div: the leaf's
+# one-line result), fig (the map: its aria-label follows the leaf's position in words). No rules logic: it follows
+# the options the reader picked and copies precomputed data into the page. It never writes a control's title
+# (in bokeh that is the control's visible label). Fragments new since the last view get class wg-changed.
 WALKER_JS = """
 let id = graph.start;
 const notes = [];
+const hintLines = [];
 for (let i = 0; i < choices.length; i++) {
-  const node = graph.nodes[id];
   const sel = choices[i];
-  if (node.next === undefined) {
+  const node = id === null ? undefined : graph.nodes[id];
+  if (node === undefined || node.next === undefined) {
     sel.disabled = true;
-    sel.title = sel.tags[0] + ': not needed';
+    hintLines.push('<li><b>' + sel.tags[0] + '</b>: not needed</li>');
     continue;
   }
   sel.disabled = false;
-  sel.title = sel.tags[0] + ': ' + node.title;
+  hintLines.push('<li><b>' + sel.tags[0] + '</b>: ' + (node.hint !== undefined ? node.hint : node.title) + '</li>');
   notes.push('<div class="wg-choice"><b>choice ' + (i + 1) + '.</b> ' + node.title + node.odds + '</div>');
   const nextId = node.next[sel.value];
-  if (nextId === undefined) { id = null; break; }
-  id = nextId;
+  id = (nextId === undefined) ? null : nextId;
 }
-if (id !== null && graph.nodes[id].view !== undefined) {
-  const view = graph.views[graph.nodes[id].view];
+if (typeof hints !== 'undefined' && hints !== null) {
+  hints.text = "<ul class='wg-hints'>" + hintLines.join('') + '</ul>';
+}
+const leaf = (id === null) ? undefined : graph.nodes[id];
+if (leaf !== undefined && leaf.view !== undefined) {
+  const view = graph.views[leaf.view];
   for (const name in view.sources) {
     const cols = {};
     for (const col in view.sources[name]) { cols[col] = graph.data[view.sources[name][col]]; }
     sources[name].data = Object.assign({}, sources[name].data, cols);
   }
-  out.text = view.html.map(function (part) { return graph.data[part]; }).join('');
+  const before = new Set(out.tags.length ? out.tags[0] : view.html);
+  out.text = view.html.map(function (part) {
+    const text = graph.data[part];
+    return before.has(part) ? text : text.replace(/^<(tr|li)>/, '<$1 class="wg-changed">');
+  }).join('');
+  out.tags = [view.html.slice()];
+  if (typeof summary !== 'undefined' && summary !== null && view.summary !== undefined) {
+    summary.text = graph.data[view.summary];
+  }
+  if (typeof fig !== 'undefined' && fig !== null && view.alt !== undefined) {
+    fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': graph.data[view.alt]});
+  }
 } else {
   out.text = '<p>Pick a value for every choice.</p>';
+  out.tags = [];
 }
 info.text = notes.join('');
 """

@@ -1,0 +1,186 @@
+"""One layout for every map widget of the book, fit for a laptop and a projector.
+
+:func:`map_widget` puts the controls (with their buttons and a hints panel) in a column beside the map, a
+one-line result above it, the legend decoding every result code under it, and the details below. The panel
+sizes to the window; bokeh draws each piece in its own shadow root, so :data:`STYLE` is attached to every
+piece: it follows the book's light and dark themes (the pydata theme's colour variables, JupyterLab's outside
+the book) and gives every control a visible focus ring.
+
+The helpers around it are the static page's own: :func:`reset_button` brings back the printed example,
+:func:`roll_button` rolls the dice in the page (then the page's precomputed lookup answers), and
+:func:`url_state` keeps the choices in the URL hash, so a teacher's link opens the widget in that state.
+None of their scripts knows a rule: they only set control values.
+"""
+from __future__ import annotations
+
+import html
+from typing import Mapping, Sequence
+
+from bokeh.layouts import column, row
+from bokeh.document import Document
+from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, UIElement
+
+CONTROL_WIDTH = 300
+MIN_TEXT_PX = 11
+
+# Colours come from the book theme when there is one (they switch with its light/dark toggle), else from
+# JupyterLab's theme, else plain light defaults.
+_FG = "var(--pst-color-text-base, var(--jp-ui-font-color1, #222))"
+_SURFACE = "var(--pst-color-surface, var(--jp-layout-color1, #f3f4f6))"
+_BORDER = "var(--pst-color-border, var(--jp-border-color1, #999))"
+_ACCENT = "var(--pst-color-primary, var(--jp-brand-color1, #1a5fb4))"
+_MUTED = "var(--pst-color-text-muted, var(--jp-ui-font-color2, #555))"
+
+STYLE = InlineStyleSheet(css=f"""
+:host {{ color: {_FG}; font-size: 15px; }}
+select, input, button, .bk-input, .bk-btn {{
+  background: {_SURFACE}; color: {_FG}; border: 1px solid {_BORDER}; font-size: 15px;
+}}
+select option {{ background: {_SURFACE}; color: {_FG}; }}
+.bk-btn-default:hover {{ filter: brightness(0.95); }}
+select:focus-visible, input:focus-visible, button:focus-visible, .bk-btn:focus-visible, select:focus, .bk-btn:focus {{
+  outline: 3px solid {_ACCENT}; outline-offset: 2px;
+}}
+label, .bk-input-group > label {{ color: {_FG}; font-weight: 600; }}
+table {{ border-collapse: collapse; margin: 0.3em 0; }}
+th, td {{ border-bottom: 1px solid {_BORDER}; padding: 2px 6px; text-align: left; vertical-align: top; }}
+caption {{ caption-side: top; text-align: left; color: {_MUTED}; font-size: 0.9em; }}
+.wg-summary {{ font-size: 1.1em; font-weight: 600; margin: 0; padding: 0.3em 0.5em;
+  border-left: 4px solid {_ACCENT}; background: {_SURFACE}; }}
+.wg-changed, .wg-changed td {{ background: rgba(255, 200, 0, 0.28); }}
+.wg-hints {{ margin: 0.2em 0; padding-left: 1.1em; font-size: 0.9em; color: {_MUTED}; }}
+.wg-hints li {{ margin-bottom: 0.25em; }}
+.wg-legend {{ font-size: 0.92em; }}
+.wg-legend dl {{ display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 0.8em; margin: 0.2em 0; }}
+.wg-legend dt {{ font-weight: 700; font-family: monospace; }}
+.wg-legend dd {{ margin: 0; }}
+.wg-pct {{ min-width: 12em; white-space: nowrap; }}
+.map-alt-text {{ font-size: 0.92em; color: {_MUTED}; }}
+.wg-error {{ color: #c01c28; font-weight: 600; }}
+""")
+
+
+def styled(layout):
+    """Attach :data:`STYLE` to every bokeh element of ``layout`` (each draws in its own shadow root)."""
+    for model in layout.references():
+        if isinstance(model, UIElement) and STYLE not in model.stylesheets:
+            model.stylesheets = [*model.stylesheets, STYLE]
+    return layout
+
+
+def summary_div(name: str, text: str = "") -> Div:
+    """The one-line result shown above the map."""
+    return Div(text=text, name=f"{name}-summary", sizing_mode="stretch_width", css_classes=["wg-summary-box"])
+
+
+def hints_div(name: str, text: str = "") -> Div:
+    """What each control decides at the moment, shown under the controls (never in a control's label)."""
+    return Div(text=text, name=f"{name}-hints", width=CONTROL_WIDTH)
+
+
+def summary_html(text: str) -> str:
+    return f"<p class='wg-summary'>{text}</p>"
+
+
+def legend_html(title: str, codes: Mapping[str, str], note: str = "") -> str:
+    """A legend decoding result codes: ``codes`` maps each code as shown to its meaning (our words)."""
+    items = "".join(f"<dt>{html.escape(code)}</dt><dd>{html.escape(meaning)}</dd>" for code, meaning in codes.items())
+    tail = f"<p>{note}</p>" if note else ""
+    return f"<div class='wg-legend'><b>{html.escape(title)}</b><dl>{items}</dl>{tail}</div>"
+
+
+def reset_button(name: str, controls: Mapping[str, UIElement], printed: Mapping[str, str],
+                 label: str = "Printed example") -> Button:
+    """A button that puts every control back to the printed example's choice."""
+    button = Button(label=label, name=f"{name}-reset", width=CONTROL_WIDTH // 2 - 12)
+    button.js_on_click(CustomJS(args={"controls": dict(controls), "printed": {k: str(v) for k, v in printed.items()}},
+                                code="for (const k in printed) { controls[k].value = printed[k]; }"))
+    return button
+
+
+def roll_button(name: str, dice: Sequence[UIElement], label: str = "Roll the dice") -> Button:
+    """A button that gives every die control a random face (each option equally likely) in the static page."""
+    button = Button(label=label, name=f"{name}-roll", width=CONTROL_WIDTH // 2 - 12)
+    button.js_on_click(CustomJS(args={"dice": list(dice)}, code="""
+for (const d of dice) {
+  const opts = d.options.map(function (o) { return Array.isArray(o) ? o[0] : o; });
+  d.value = opts[Math.floor(Math.random() * opts.length)];
+}
+"""))
+    return button
+
+
+# The hash holds one widget's state: #<name>:<key>=<value>&<key>=<value> (values URI-encoded).
+URL_WRITE_JS = """
+const parts = [];
+for (const k in controls) { parts.push(k + '=' + encodeURIComponent(String(controls[k].value))); }
+const hash = '#' + name + ':' + parts.join('&');
+if (window.location.hash !== hash) { history.replaceState(null, '', hash); }
+"""
+URL_READ_JS = """
+const h = decodeURIComponent(window.location.hash.slice(1));
+if (h.startsWith(name + ':')) {
+  for (const pair of window.location.hash.slice(1 + encodeURIComponent(name).length + 1).split('&')) {
+    const i = pair.indexOf('=');
+    const k = pair.slice(0, i), v = decodeURIComponent(pair.slice(i + 1));
+    const w = controls[k];
+    if (w === undefined) continue;
+    const opts = (w.options || []).map(function (o) { return Array.isArray(o) ? o[0] : o; });
+    if (opts.length === 0 || opts.includes(v)) { w.value = v; }
+  }
+}
+"""
+
+
+def url_state(name: str, controls: Mapping[str, UIElement], anchor: UIElement) -> None:
+    """Keep the controls' values in the URL hash, and restore them from it when the page opens.
+
+    ``anchor`` is the widget's root layout: it is put in a document of its own (unless it has one), whose
+    "document ready" event runs the restore; ``show(anchor)`` then shows that document.
+    Unknown keys and values that are not an option are ignored, so an old link cannot break the page.
+    """
+    args = {"name": name, "controls": dict(controls)}
+    write = CustomJS(args=args, code=URL_WRITE_JS)
+    for control in controls.values():
+        control.js_on_change("value", write)
+    doc = anchor.document
+    if doc is None:
+        doc = Document()
+        doc.add_root(anchor)
+    doc.js_on_event("document_ready", CustomJS(args=args, code=URL_READ_JS))
+
+
+def aria_map(fig, alt: str) -> None:
+    """Give the map an accessible name: its position in words."""
+    fig.html_attributes = {**fig.html_attributes, "role": "img", "aria-label": alt}
+
+
+def map_widget(name: str, *, controls: Sequence[UIElement], fig, summary: Div, details: Sequence[UIElement] = (),
+               legend: str = "", hints: Div | None = None, buttons: Sequence[Button] = (),
+               map_max_width: int | None = None):
+    """The book's map-widget layout: controls beside the map, a one-line result above it, a legend below.
+
+    The map keeps its aspect ratio and scales to the space beside the controls; the details run under
+    it at full width, never wider than ``map_max_width`` (default: 1.3 times the figure's own width, so a
+    projector enlarges it without pushing the result below the fold). Returns the styled bokeh layout (named
+    ``name``).
+    """
+    side = [*controls]
+    if buttons:
+        side.append(row(*buttons, width=CONTROL_WIDTH))
+    if hints is not None:
+        side.append(hints)
+    fig.max_width = map_max_width or int(fig.width * 1.3)
+    fig.sizing_mode = "scale_width"
+    main = [summary, fig]
+    if legend:
+        main.append(Div(text=legend, name=f"{name}-legend", sizing_mode="stretch_width"))
+    panel = row(column(*side, width=CONTROL_WIDTH, name=f"{name}-controls"),
+                column(*main, sizing_mode="stretch_width", name=f"{name}-main"),
+                sizing_mode="stretch_width")
+    layout = column(panel, *details, sizing_mode="stretch_width", name=name)
+    for d in details:
+        if getattr(d, "sizing_mode", None) is None:
+            d.sizing_mode = "stretch_width"
+    return styled(layout)
+

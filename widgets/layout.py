@@ -175,10 +175,11 @@ def map_widget(name: str, *, controls: Sequence[UIElement], fig, summary: Div, d
     main = [summary, fig]
     if legend:
         main.append(Div(text=legend, name=f"{name}-legend", sizing_mode="stretch_width"))
-    panel = row(column(*side, width=CONTROL_WIDTH, name=f"{name}-controls"),
-                column(*main, sizing_mode="stretch_width", name=f"{name}-main"),
-                sizing_mode="stretch_width")
-    layout = column(panel, *details, sizing_mode="stretch_width", name=name)
+    panel = row(column(*side, width=CONTROL_WIDTH, name=f"{name}-controls", css_classes=["wg-controls"]),
+                column(*main, sizing_mode="stretch_width", name=f"{name}-main", css_classes=["wg-main"]),
+                sizing_mode="stretch_width", css_classes=["wg-panel"])
+    # The classes let the browser tests find every widget built with this layout (bokeh names stay internal).
+    layout = column(panel, *details, sizing_mode="stretch_width", name=name, css_classes=["wg-widget", f"wg-{name}"])
     for d in details:
         if getattr(d, "sizing_mode", None) is None:
             d.sizing_mode = "stretch_width"

@@ -70,11 +70,16 @@ def browser(book_html: Path):
 
 @pytest.fixture
 def open_page(browser, book_server):
-    """Function that loads a page (path relative to _build/html) until the network is idle."""
+    """Function that loads a page (path relative to _build/html, optionally with a ``#hash``) until the
+    network is idle: ``open_page(path, viewport=(1366, 768), dark=False)``. ``dark`` sets the book theme's
+    dark mode before the page's scripts run, as a reader's click on the theme toggle would persist it."""
     contexts = []
 
-    def _open(path: str) -> BookPage:
-        context = browser.new_context()
+    def _open(path: str, viewport: tuple[int, int] | None = None, dark: bool = False) -> BookPage:
+        options = {"viewport": {"width": viewport[0], "height": viewport[1]}} if viewport else {}
+        context = browser.new_context(**options)
+        if dark:
+            context.add_init_script("localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
@@ -98,6 +103,8 @@ def open_page(browser, book_server):
         def on_console(message):
             if message.type == "error":
                 visit.console_errors.append(f"{message.text} [{message.location.get('url', '')}]")
+            elif message.type == "warning":
+                visit.console_warnings.append(f"{message.text} [{message.location.get('url', '')}]")
 
         context.route("**/*", route)
         page.on("request", lambda request: record_external(request.url))

@@ -25,6 +25,9 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
 PAGE_TIMEOUT_MS = 30_000
+# A laptop and a projector: every named widget is checked at both, light and dark.
+VIEWPORTS = [(1366, 768), (1920, 1080)]
+SCREENSHOTS = REPO / "_build" / "screenshots"
 
 
 def chromium_path() -> str | None:
@@ -99,6 +102,7 @@ class BookPage:
     page: object  # playwright.sync_api.Page
     url: str
     console_errors: list[str] = field(default_factory=list)
+    console_warnings: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
     external_requests: list[str] = field(default_factory=list)
     failed_local: list[str] = field(default_factory=list)
@@ -107,6 +111,7 @@ class BookPage:
     def problems(self) -> list[str]:
         return (
             [f"console error: {m}" for m in self.console_errors]
+            + [f"console warning: {m}" for m in self.console_warnings]
             + [f"page error: {m}" for m in self.page_errors]
             + [f"external request: {u}" for u in self.external_requests]
             + [f"local request failed: {u}" for u in self.failed_local]
@@ -159,3 +164,101 @@ class BookPage:
     def text(self, selector: str) -> str:
         """Visible text of the first element matching a CSS selector (pierces shadow DOM)."""
         return self.page.locator(selector).first.inner_text()
+
+    # what a reader sees
+    def labels(self) -> list[str]:
+        """The visible text of every bokeh control label and button, in page order (pierces shadow roots)."""
+        return self.page.evaluate(LABELS_JS)
+
+    def overlaps(self, root_selector: str = "body") -> list[str]:
+        """Pairs of visible text boxes that overlap one another inside ``root_selector`` (shadow roots included).
+
+        Each text node's own rectangles are compared, so a label written over another (as a bokeh title
+        changed into a sentence once did) is found; nested elements do not count as overlapping.
+        """
+        return self.page.evaluate(OVERLAPS_JS, root_selector)
+
+    def box(self, selector: str) -> dict:
+        """The page-coordinate box of the first element matching ``selector`` (pierces shadow roots)."""
+        handle = self.page.locator(selector).first
+        handle.wait_for(timeout=15_000)
+        b = handle.bounding_box()
+        scroll = self.page.evaluate("window.scrollY")
+        return {"top": b["y"] + scroll, "bottom": b["y"] + b["height"] + scroll, "height": b["height"],
+                "left": b["x"], "right": b["x"] + b["width"]}
+
+    def viewport_height(self) -> int:
+        return self.page.evaluate("window.innerHeight")
+
+    def screenshot(self, name: str, selector: str | None = None) -> Path:
+        """Save a screenshot (of one element, or the window) to _build/screenshots/<name>.png."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        if selector:
+            self.page.locator(selector).first.screenshot(path=str(path))
+        else:
+            self.page.screenshot(path=str(path))
+        return path
+
+    def hash(self) -> str:
+        return self.page.evaluate("decodeURIComponent(window.location.hash)")
+
+
+def deep_all_js() -> str:
+    return """
+  const all = (root, out = []) => {
+    for (const el of root.querySelectorAll("*")) {
+      out.push(el);
+      if (el.shadowRoot) all(el.shadowRoot, out);
+    }
+    return out;
+  };"""
+
+
+LABELS_JS = "() => {" + deep_all_js() + """
+  return all(document)
+    .filter((el) => (el.tagName === "LABEL" && el.closest && el.getRootNode().host) ||
+                    (el.tagName === "BUTTON" && el.getRootNode().host))
+    .filter((el) => el.checkVisibility ? el.checkVisibility() : true)
+    .map((el) => el.innerText.trim());
+}
+"""
+
+OVERLAPS_JS = "(sel) => {" + deep_all_js() + """
+  const roots = [...document.querySelectorAll(sel)];
+  const texts = [];
+  const walk = (node) => {
+    const it = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    let t;
+    while ((t = it.nextNode())) {
+      if (!t.textContent.trim()) continue;
+      const el = t.parentElement;
+      if (!el || (el.checkVisibility && !el.checkVisibility())) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || Number(style.opacity) === 0) continue;
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) {
+        if (r.width > 1 && r.height > 1) texts.push({text: t.textContent.trim().slice(0, 40), r: r});
+      }
+    }
+  };
+  for (const root of roots) {
+    walk(root);
+    for (const el of all(root)) { if (el.shadowRoot) walk(el.shadowRoot); }
+  }
+  const found = [];
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i].r, b = texts[j].r;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 2 && h > 2) {
+        found.push(`${JSON.stringify(texts[i].text)} over ${JSON.stringify(texts[j].text)}`);
+        if (found.length > 10) return found;
+      }
+    }
+  }
+  return found;
+}
+"""

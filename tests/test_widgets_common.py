@@ -9,7 +9,7 @@ from wargames.core import enumerate_outcomes
 from wargames.core.charts import Cell, Column, ColumnTable, Provenance
 from widgets.common import (WALKER_JS, build_decision_graph, chart_html, graph_hints, odds_html, percent_text,
                             walk_graph)
-from widgets.layout import (STYLE, URL_READ_JS, URL_WRITE_JS, legend_html, map_widget, reset_button, roll_button,
+from widgets.layout import (STYLE_CSS, URL_READ_JS, URL_WRITE_JS, legend_html, map_widget, reset_button, roll_button,
                             summary_div, url_state)
 
 
@@ -100,9 +100,9 @@ def test_map_widget_styles_every_piece_and_puts_controls_beside_the_map():
     assert panel.children[0].name == "w-controls" and panel.children[1].name == "w-main"
     assert panel.children[1].children[1] is fig and fig.sizing_mode == "scale_width" and fig.max_width == 520
     for model in (sel, summary, detail, fig):
-        assert STYLE in model.stylesheets
+        assert [x.css for x in model.stylesheets if getattr(x, "name", "") == "wg-style"] == [STYLE_CSS]
     assert sel.title == "Die"
-    assert "--pst-color-surface" in STYLE.css and "outline" in STYLE.css
+    assert "--pst-color-surface" in STYLE_CSS and "outline" in STYLE_CSS
     legend = lay.select_one({"name": "w-legend"}).text
     assert "<dt>2P</dt><dd>two steps, pinned</dd>" in legend
 

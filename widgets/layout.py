@@ -2,7 +2,7 @@
 
 :func:`map_widget` puts the controls (with their buttons and a hints panel) in a column beside the map, a
 one-line result above it, the legend decoding every result code under it, and the details below. The panel
-sizes to the window; bokeh draws each piece in its own shadow root, so :data:`STYLE` is attached to every
+sizes to the window; bokeh draws each piece in its own shadow root, so :data:`STYLE_CSS` is attached to every
 piece: it follows the book's light and dark themes (the pydata theme's colour variables, JupyterLab's outside
 the book) and gives every control a visible focus ring.
 
@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 
 from bokeh.layouts import column, row
 from bokeh.document import Document
-from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, UIElement
+from bokeh.models import Button, Checkbox, CustomJS, Div, InlineStyleSheet, UIElement
 
 CONTROL_WIDTH = 300
 MIN_TEXT_PX = 11
@@ -31,7 +31,7 @@ _BORDER = "var(--pst-color-border, var(--jp-border-color1, #999))"
 _ACCENT = "var(--pst-color-primary, var(--jp-brand-color1, #1a5fb4))"
 _MUTED = "var(--pst-color-text-muted, var(--jp-ui-font-color2, #555))"
 
-STYLE = InlineStyleSheet(css=f"""
+STYLE_CSS = f"""
 :host {{ color: {_FG}; font-size: 15px; }}
 select, input, button, .bk-input, .bk-btn {{
   background: {_SURFACE}; color: {_FG}; border: 1px solid {_BORDER}; font-size: 15px;
@@ -57,14 +57,18 @@ caption {{ caption-side: top; text-align: left; color: {_MUTED}; font-size: 0.9e
 .wg-pct {{ min-width: 12em; white-space: nowrap; }}
 .map-alt-text {{ font-size: 0.92em; color: {_MUTED}; }}
 .wg-error {{ color: #c01c28; font-weight: 600; }}
-""")
+"""
 
 
 def styled(layout):
-    """Attach :data:`STYLE` to every bokeh element of ``layout`` (each draws in its own shadow root)."""
+    """Attach :data:`STYLE_CSS` to every bokeh element of ``layout`` (each draws in its own shadow root).
+
+    One stylesheet model per widget: a bokeh model belongs to one document, and each widget has its own.
+    """
+    sheet = InlineStyleSheet(css=STYLE_CSS, name="wg-style")
     for model in layout.references():
-        if isinstance(model, UIElement) and STYLE not in model.stylesheets:
-            model.stylesheets = [*model.stylesheets, STYLE]
+        if isinstance(model, UIElement) and not any(getattr(x, "name", None) == "wg-style" for x in model.stylesheets):
+            model.stylesheets = [*model.stylesheets, sheet]
     return layout
 
 
@@ -93,8 +97,8 @@ def reset_button(name: str, controls: Mapping[str, UIElement], printed: Mapping[
                  label: str = "Printed example") -> Button:
     """A button that puts every control back to the printed example's choice."""
     button = Button(label=label, name=f"{name}-reset", width=CONTROL_WIDTH // 2 - 12)
-    button.js_on_click(CustomJS(args={"controls": dict(controls), "printed": {k: str(v) for k, v in printed.items()}},
-                                code="for (const k in printed) { controls[k].value = printed[k]; }"))
+    button.js_on_click(CustomJS(args={"controls": dict(controls), "printed": {k: _text(v) for k, v in printed.items()}},
+                                code=CONTROL_JS + "for (const k in printed) { setValue(controls[k], printed[k]); }"))
     return button
 
 
@@ -110,23 +114,47 @@ for (const d of dice) {
     return button
 
 
+# A control's state as text and back: a Checkbox's "active" as 1/0, a Slider's number, a Select's value.
+CONTROL_JS = """
+function valueOf(w) { return (typeof w.active === 'boolean') ? (w.active ? '1' : '0') : String(w.value); }
+function setValue(w, v) {
+  if (typeof w.active === 'boolean') { w.active = (v === '1'); }
+  else if (typeof w.value === 'number') { const n = Number(v); if (!Number.isNaN(n)) { w.value = n; } }
+  else {
+    const opts = (w.options || []).map(function (o) { return Array.isArray(o) ? o[0] : o; });
+    if (opts.length === 0 || opts.includes(v)) { w.value = v; }
+  }
+}
+"""
+
+
+def _text(value) -> str:
+    """A printed choice as the text CONTROL_JS compares (booleans as 1/0, as a Checkbox's state reads)."""
+    return ("1" if value else "0") if isinstance(value, bool) else str(value)
+
+
+def _watched(control) -> str:
+    """The property that holds a control's state."""
+    return "active" if isinstance(control, Checkbox) else "value"
+
+
 # The hash holds one widget's state: #<name>:<key>=<value>&<key>=<value> (values URI-encoded).
-URL_WRITE_JS = """
+URL_WRITE_JS = CONTROL_JS + """
 const parts = [];
-for (const k in controls) { parts.push(k + '=' + encodeURIComponent(String(controls[k].value))); }
+for (const k in controls) { parts.push(k + '=' + encodeURIComponent(valueOf(controls[k]))); }
 const hash = '#' + name + ':' + parts.join('&');
 if (window.location.hash !== hash) { history.replaceState(null, '', hash); }
 """
-URL_READ_JS = """
-const h = decodeURIComponent(window.location.hash.slice(1));
-if (h.startsWith(name + ':')) {
-  for (const pair of window.location.hash.slice(1 + encodeURIComponent(name).length + 1).split('&')) {
+URL_READ_JS = CONTROL_JS + """
+const raw = window.location.hash.slice(1);
+const head = encodeURIComponent(name) + ':';
+if (raw.startsWith(head) || decodeURIComponent(raw).startsWith(name + ':')) {
+  const body = raw.startsWith(head) ? raw.slice(head.length) : raw.slice(raw.indexOf(':') + 1);
+  for (const pair of body.split('&')) {
     const i = pair.indexOf('=');
-    const k = pair.slice(0, i), v = decodeURIComponent(pair.slice(i + 1));
-    const w = controls[k];
-    if (w === undefined) continue;
-    const opts = (w.options || []).map(function (o) { return Array.isArray(o) ? o[0] : o; });
-    if (opts.length === 0 || opts.includes(v)) { w.value = v; }
+    if (i < 0) continue;
+    const w = controls[decodeURIComponent(pair.slice(0, i))];
+    if (w !== undefined) { setValue(w, decodeURIComponent(pair.slice(i + 1))); }
   }
 }
 """
@@ -136,18 +164,36 @@ def url_state(name: str, controls: Mapping[str, UIElement], anchor: UIElement) -
     """Keep the controls' values in the URL hash, and restore them from it when the page opens.
 
     ``anchor`` is the widget's root layout: it is put in a document of its own (unless it has one), whose
-    "document ready" event runs the restore; ``show(anchor)`` then shows that document.
+    "document ready" event runs the restore; show it with :func:`show_widget`.
     Unknown keys and values that are not an option are ignored, so an old link cannot break the page.
     """
     args = {"name": name, "controls": dict(controls)}
     write = CustomJS(args=args, code=URL_WRITE_JS)
     for control in controls.values():
-        control.js_on_change("value", write)
+        control.js_on_change(_watched(control), write)
     doc = anchor.document
     if doc is None:
         doc = Document()
         doc.add_root(anchor)
     doc.js_on_event("document_ready", CustomJS(args=args, code=URL_READ_JS))
+
+
+def show_widget(layout) -> None:
+    """Show a widget in the notebook with its own document (so its "document ready" restore comes along).
+
+    bokeh's ``show`` adds a layout to the notebook's current document unless that document is the layout's own,
+    and a model cannot belong to two documents.
+    """
+    from bokeh.io import show
+    from bokeh.io.state import curstate
+    state = curstate()
+    previous = state.document
+    if layout.document is not None:
+        state.document = layout.document
+    try:
+        show(layout)
+    finally:
+        state.document = previous
 
 
 def aria_map(fig, alt: str) -> None:

@@ -61,12 +61,21 @@ def test_sidebar_has_one_collapsible_part_per_game(open_page):
         assert _doc_of(e["href"], "book/intro") == f"book/{name}/index"
         expected = [d for d in toc_files() if d.startswith(f"book/{name}/") and d != f"book/{name}/index"]
         assert [_doc_of(c["href"], "book/intro") for c in e["children"]] == expected, name
+        short = toc_titles()
+        for child in e["children"]:
+            assert child["title"] == short[_doc_of(child["href"], "book/intro")]
+            assert len(child["title"]) <= 48 and not child["title"].startswith(e["title"]), child
         if expected:
             # Collapsed on a page outside the game: the chapters are there but not shown.
             assert e["collapsible"] and e["open"] is False, e
             assert not any(c["visible"] for c in e["children"]), name
     # The whole sidebar of the intro is short: the games, then the pages across them.
     assert sum(1 for c in entries) <= 8, titles
+    # A click on the Citadel chevron opens its chapters in place.
+    book.page.locator("nav.bd-docs-nav li.toctree-l1", has_text="Citadel").first.locator(
+        ":scope > details > summary .toctree-toggle").click()
+    citadel = next(e for e in _sidebar(book) if e["title"] == "Citadel")
+    assert citadel["open"] is True and all(c["visible"] for c in citadel["children"])
     book.assert_clean()
 
 

@@ -141,7 +141,7 @@ def test_interactive_index_lists_every_map_and_widget():
     linked = set(re.findall(r"\{doc\}`([^`]+)`", text))
     for doc in toc_files():
         body = (REPO / f"{doc}.md").read_text(encoding="utf-8")
-        if re.search(r"^show\(", body, re.M) or re.search(r"import \w+Live\b", body):
+        if re.search(r"^\s*show\w*\(", body, re.M) or re.search(r"import \w+Live\b", body):
             assert doc.removeprefix("book/") in linked, f"{doc} has a map or widget but is not in interactive.md"
     for target in linked:
         assert f"book/{target}" in toc_files(), target

@@ -9,8 +9,9 @@ import pytest
 
 from wargames.citadel.examples import PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
 from wargames.core import ScriptedDice
-from widgets.common import WALKER_JS, walk_graph
-from widgets.citadel import PRESETS, AnneMarieLive, anne_marie_static, resolve, shot_odds
+from widgets.common import WALKER_JS, _rounded, walk_graph
+from widgets.citadel import (MAX_SHOTS, PRESETS, AnneMarieLive, alt_html, anne_marie_static, outcome_html,
+                             outcome_sources, resolve, shot_odds)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,6 +54,55 @@ def test_every_leaf_matches_a_fresh_engine_run(static):
         ex = resolve(PRINTED_ASSIGNMENT, dice).example
         from widgets.citadel import outcome_html
         assert view["html"].startswith(outcome_html(ex))
+
+
+def _leaves(ex: MovementExample, dice: list[int]):
+    """Every way the phase can end from ``ex``: (dice, example at the end), depth first.
+
+    The example is copied at each die, so all sequences that share a prefix share its engine work.
+    """
+    if not ex.pending:
+        yield dice, ex
+        return
+    for d in range(1, 7):
+        nxt = ex.copy() if d < 6 else ex        # the last branch may use the original
+        nxt.shoot(ScriptedDice([d]))
+        yield from _leaves(nxt, dice + [d])
+
+
+@pytest.mark.rule("C 8")
+def test_every_dice_sequence_of_the_static_graph_matches_the_engine(static):
+    """All 12,132 sequences (both presets, every die): the page's lookup shows what the engine computes.
+
+    The graph used to key nodes on the position only, so two histories ending in the same position showed
+    the first one's shots (2,292 sequences wrong, e.g. printed reading with 6-6-3-4-1).
+    """
+    _, graph = static
+    count = 0
+    for preset, (_, assignment) in PRESETS.items():
+        for dice, ex in _leaves(MovementExample(assignment), []):
+            page = [preset, *map(str, dice), *["1"] * (MAX_SHOTS - len(dice))]   # unused dice keep a value
+            view, _ = walk_graph(graph, page)
+            assert view is not None, (preset, dice)
+            assert view["html"] == outcome_html(ex) + alt_html(ex), (preset, dice)
+            assert view["sources"] == {name: {col: _rounded(vals) for col, vals in cols.items()}
+                                       for name, cols in outcome_sources(ex).items()}, (preset, dice)
+            count += 1
+    assert count == 12_132
+
+
+@pytest.mark.rule("C 9")
+def test_the_issue_example_shows_the_engine_results(static):
+    """Printed reading, dice 6-6-3-4-1: the shots table gives what a fresh engine run gives."""
+    _, graph = static
+    dice = [6, 6, 3, 4, 1]
+    ex = resolve(PRINTED_ASSIGNMENT, dice).example
+    codes = {s["firer"]: s["code"] for s in ex.run.shots}
+    view, _ = walk_graph(graph, ["printed", *map(str, dice)])
+    for s in ex.run.shots:
+        assert f"<td>{s['firer']}</td><td>{s['target']}</td><td>{s['hex']}</td><td>{s['column']}</td>" \
+               f"<td>{s['code']}</td>" in view["html"]
+    assert codes["105-A"] == "-" and codes["120-B"] == "2P"     # as the C 9 chart in the book gives
 
 
 @pytest.mark.rule("C 8")

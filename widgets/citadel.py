@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from bokeh.layouts import column, row
 from bokeh.models import CustomJS, Div, Select
 
-from wargames.citadel.examples import BATTERIES, PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
+from wargames.citadel.examples import (BATTERIES, FIRST_LEGS, ONWARD_ROUTES, PRINTED_ASSIGNMENT, PRINTED_DICE,
+                                       MovementExample)
 from wargames.core import Distribution, ScriptedDice, enumerate_outcomes
 from wargames.core.errors import RuleViolation
-from wargames.viz.hexmap import DYNAMIC_TILE_COLUMNS, citadel_marks, movement_example_map, overlay_data
+from wargames.viz.hexmap import (DYNAMIC_TILE_COLUMNS, PathMark, action_hexes, citadel_marks, describe,
+                                 movement_example_map, overlay_data)
 
 from .common import WALKER_JS, build_decision_graph, walk_graph, fraction_text, odds_html, resolution_html
 
@@ -95,7 +97,33 @@ def outcome_html(ex: MovementExample) -> str:
     return "".join(outcome_parts(ex))
 
 
+def crop_hexes(ex: MovementExample) -> list:
+    """The hexes the map shows: every hex any outcome can use (starts, first legs, onward routes, batteries).
+
+    One crop for every outcome, so that the static page can swap per-hex columns between outcomes.
+    """
+    st = ex.state
+    routes = [PathMark(b, tuple([st.label(ex.phase.records[b].start), *FIRST_LEGS[b]]
+                                + [h for r in ONWARD_ROUTES[b] for h in r])) for b in BATTALIONS]
+    marks = citadel_marks(st)[0]
+    return action_hexes(st.map, marks, routes, margin=1)
+
+
+def battery_hexes(ex: MovementExample) -> dict[str, str]:
+    """Where each battery stands: our reconstruction (the example does not give the positions)."""
+    return {b: ex.state.label(ex.state.unit(b).hex) for b in BATTERIES}
+
+
+def batteries_text(ex: MovementExample) -> str:
+    return ("The battery positions are our reconstruction (the example does not print them): "
+            + "; ".join(f"{b} in {h}" for b, h in battery_hexes(ex).items()) + ".")
+
+
 def map_for(ex: MovementExample, **kw):
+    """The map of this outcome, cropped to the action, with the reconstructed battery hexes outlined."""
+    kw.setdefault("hexes", _crop(ex))
+    kw.setdefault("highlight", sorted(set(battery_hexes(ex).values())))
+    kw.setdefault("highlight_label", "battery position (reconstructed, R)")
     return movement_example_map(ex.run, **kw)
 
 
@@ -108,13 +136,12 @@ def alt_html(ex: MovementExample) -> str:
 
 
 def _alt_text(ex: MovementExample) -> str:
-    from wargames.viz.hexmap import describe
     phase = ex.phase
     starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
-    alt = describe(phase.state.map, *citadel_marks(phase.state, phase.summary(), _dieless(ex), starts),
-                   title="C 8 Movement Example: the Anne-Marie assault")
     # The map itself (terrain, strongpoints) is the same for every outcome: keep only what this one changes.
-    return alt[alt.index("French units:"):] if "French units:" in alt else alt
+    alt = describe(phase.state.map, *citadel_marks(phase.state, phase.summary(), _dieless(ex), starts),
+                   map_part=False)
+    return alt + " " + batteries_text(ex)
 
 
 def alt_parts(alt: str) -> list[str]:
@@ -129,13 +156,22 @@ def _dieless(ex: MovementExample) -> list[dict]:
     return [{**s, "roll": None} for s in ex.run.shots]
 
 
+_CROP: list = []
+
+
+def _crop(ex: MovementExample) -> list:
+    """:func:`crop_hexes`, computed once (the map and the routes are the same in every outcome)."""
+    if not _CROP:
+        _CROP.extend(crop_hexes(ex))
+    return _CROP
+
+
 def outcome_sources(ex: MovementExample) -> dict[str, dict]:
     """The map data that differs between outcomes: the dynamic overlay columns, by source name."""
     phase = ex.phase
     starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
     marks = citadel_marks(phase.state, phase.summary(), _dieless(ex), starts)
-    data = overlay_data(phase.state.map, *marks)
-    data["hex-tiles"] = {k: data["hex-tiles"][k] for k in DYNAMIC_TILE_COLUMNS}
+    data = overlay_data(phase.state.map, *marks, hexes=_crop(ex), dynamic_only=True)
     return data
 
 
@@ -164,7 +200,7 @@ def _graph(width: int):
         return [(str(d), str(d), lambda ex, d=d: _shot(ex, d)) for d in range(1, 7)]
 
     def key(node):
-        return "root" if node == "root" else node.key()
+        return "root" if node == "root" else shown_key(node)
 
     def describe(node):
         if node == "root":
@@ -175,6 +211,18 @@ def _graph(width: int):
         return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + alt_parts_of(ex)}
 
     return build_decision_graph("root", options, key, view, describe)
+
+
+def shown_key(ex: MovementExample) -> tuple:
+    """What a node of the static graph stands for: the position *and* everything its views display.
+
+    ``MovementExample.key()`` is the position only, and two shot histories can reach the same position (a
+    "-" and a "1" both leave a battalion unpinned, say). Keyed on that alone, the graph gave the second
+    history the first one's shots table. The shots without their dice, and each battalion's end reason,
+    are what the views show beyond the position, so they are part of the key.
+    """
+    ends = tuple((uid, rec.end_reason) for uid, rec in ex.phase.records.items())
+    return ex.key(), repr(_dieless(ex)), ends
 
 
 def _shot(ex: MovementExample, die: int) -> MovementExample:

@@ -188,17 +188,47 @@ def unit_positions(m: MapData, units: Iterable[UnitMark], size: float = 1.0) -> 
 DYNAMIC_TILE_COLUMNS = ("code_x", "code_align", "vps")
 
 
+def _sorted_hexes(m: MapData, hexes: Iterable[Hex] | None = None) -> list[Hex]:
+    """The drawn hexes in label order: all of the map's, or the crop ``hexes`` (kept in its order if a list)."""
+    if isinstance(hexes, list):
+        return [h for h in hexes if h in m.hexes]
+    return sorted((h for h in (m.hexes if hexes is None else hexes) if h in m.hexes), key=m.label)
+
+
+def action_hexes(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
+                 vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), margin: int = 1) -> list[Hex]:
+    """The hexes of the smallest column-row rectangle holding every mark, widened by ``margin`` hexes.
+
+    A map cropped to these shows the action at a larger scale than the whole sheet would. The list is in
+    label order (the order :func:`draw_map` and :func:`overlay_data` draw hexes in).
+    """
+    marked = [u.hex for u in units if u.hex is not None and not u.eliminated]
+    marked += [h for p in paths for h in p.hexes] + [v.hex for v in vps]
+    marked += [h for f in fire_lines for h in (f.source, f.target_hex)]
+    if not marked:
+        return list(m.hexes)
+    offs = [m.layout.to_offset(_hex(m, h)) for h in marked]
+    c0, c1 = min(c for c, _ in offs) - margin, max(c for c, _ in offs) + margin
+    r0, r1 = min(r for _, r in offs) - margin, max(r for _, r in offs) + margin
+    inside = [h for h in m.hexes if c0 <= m.layout.to_offset(h)[0] <= c1 and r0 <= m.layout.to_offset(h)[1] <= r1]
+    return sorted(inside, key=m.label)
+
+
 def overlay_data(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
-                 vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), size: float = 1.0) -> dict:
+                 vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), size: float = 1.0,
+                 hexes: Iterable[Hex] | None = None, dynamic_only: bool = False) -> dict:
     """The column data of every source :func:`draw_map` draws, by renderer name, as plain Python.
 
     ``hex-tiles`` (terrain plus the units and VPs each hex holds, for the hover), ``units`` (shared by the
     ``unit-labels`` and ``unit-status`` text), ``pin-badges``, ``vps`` (shared by ``vp-labels``),
     ``fire-lines`` (shared by ``fire-labels``) and ``path-arrows``. Pages that swap between precomputed
-    outcomes use this without building a figure per outcome.
+    outcomes use this without building a figure per outcome. ``hexes`` crops the map to those hexes
+    (see :func:`action_hexes`; a list is taken to be in label order already, as that function returns
+    it); by default every hex of ``m`` is drawn. ``dynamic_only`` keeps, of the
+    ``hex-tiles`` columns, only :data:`DYNAMIC_TILE_COLUMNS` (the ones that depend on the overlays).
     """
     units = list(units)
-    hexes = sorted(m.hexes, key=lambda h: m.label(h))
+    hexes = _sorted_hexes(m, hexes)
     xs, ys = zip(*(center(h, size) for h in hexes))
     here: dict[Hex, list[UnitMark]] = defaultdict(list)
     for u in units:
@@ -208,29 +238,32 @@ def overlay_data(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     vps_in: dict[Hex, list[VPMark]] = defaultdict(list)
     for vp in vps:
         vps_in[_hex(m, vp.hex)].append(vp)
-    infos = [m.hexes[h] for h in hexes]
-    codes = []
-    for info in infos:
-        code = TERRAIN_CODES.get(info.terrain, info.terrain[:1].upper())
-        code += "".join(c for f, c in FEATURE_CODES.items() if f in info.features)
-        sp = info.attr("strongpoint")
-        codes.append(f"{code} {sp}".strip() if sp else code)
     out: dict[str, dict[str, list]] = {}
     out["hex-tiles"] = dict(
-        q=[h.q for h in hexes], r=[h.r for h in hexes], x=list(xs), y=list(ys),
-        label=[m.label(h) for h in hexes],
-        terrain=[_name(i.terrain) for i in infos],
-        color=[TERRAIN_COLORS.get(i.terrain, "#FFFFFF") for i in infos],
-        code=codes,
         # A hex with a vulnerability point shows its code to the left of the VP star (both on the bottom row).
         code_x=[x - 0.38 * size if h in vps_in and stack.get(h) else x for h, x in zip(hexes, xs)],
         code_align=["right" if h in vps_in and stack.get(h) else "center" for h in hexes],
-        features=[", ".join([_name(f) for f in sorted(i.features)]
-                            + [f"{k} {v}" for k, v in i.attrs]) or "none" for i in infos],
         vps=["; ".join(f"{v.unit} VP{v.number}" + (f" ({', '.join(v.reasons)})" if v.reasons else "")
                        for v in vps_in.get(h, ())) or "none" for h in hexes],
-        provenance=[i.provenance.kind for i in infos],
     )
+    if not dynamic_only:
+        infos = [m.hexes[h] for h in hexes]
+        codes = []
+        for info in infos:
+            code = TERRAIN_CODES.get(info.terrain, info.terrain[:1].upper())
+            code += "".join(c for f, c in FEATURE_CODES.items() if f in info.features)
+            sp = info.attr("strongpoint")
+            codes.append(f"{code} {sp}".strip() if sp else code)
+        out["hex-tiles"].update(
+            q=[h.q for h in hexes], r=[h.r for h in hexes], x=list(xs), y=list(ys),
+            label=[m.label(h) for h in hexes],
+            terrain=[_name(i.terrain) for i in infos],
+            color=[TERRAIN_COLORS.get(i.terrain, "#FFFFFF") for i in infos],
+            code=codes,
+            features=[", ".join([_name(f) for f in sorted(i.features)]
+                                + [f"{k} {v}" for k, v in i.attrs]) or "none" for i in infos],
+            provenance=[i.provenance.kind for i in infos],
+        )
     src: dict[str, list] = {k: [] for k in ("x0", "y0", "x1", "y1", "lx", "ly", "angle", "text")}
     n = len(fire_lines)
     for i, f in enumerate(fire_lines):
@@ -295,17 +328,22 @@ def overlay_data(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
 def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
              vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), title: str | None = None,
              width: int = 900, highlight: Iterable[str | Hex] = (), name: str = "hexmap",
-             size: float = 1.0):
+             size: float = 1.0, hexes: Iterable[Hex] | None = None,
+             highlight_label: str = "highlighted"):
     """Draw a map with its overlays; return ``(figure, alt_text)``.
 
     Renderers are named for tests and browser checks: ``hex-tiles``, ``hex-labels``, ``terrain-codes``,
     ``hexside-<feature>``, ``strongpoints``, ``highlight``, ``units``, ``unit-labels``, ``pin-badges``,
     ``vps``, ``fire-lines``; the movement arrows are one :class:`~bokeh.models.Arrow` named ``path-arrows``
-    with one row per step.
+    with one row per step. ``hexes`` crops the map (see :func:`action_hexes`); ``highlight_label`` is the
+    legend entry of the ``highlight`` outlines.
+
+    Every text on the map is at least 11 px high.
     """
     title = title or m.name
     units = list(units)
-    hexes = sorted(m.hexes, key=lambda h: m.label(h))
+    hexes = _sorted_hexes(m, None if hexes is None else set(hexes))
+    crop = set(hexes)
     xs, ys = zip(*(center(h, size) for h in hexes))
     aspect = (max(ys) - min(ys) + SQRT3 * size) / (max(xs) - min(xs) + 2 * size)
 
@@ -316,7 +354,7 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
     p.axis.visible = False
     p.outline_line_color = None
 
-    data = overlay_data(m, units, paths, vps, fire_lines, size)
+    data = overlay_data(m, units, paths, vps, fire_lines, size, hexes=hexes)
     infos = [m.hexes[h] for h in hexes]
     tiles = ColumnDataSource(data["hex-tiles"])
     tile_r = p.hex_tile(q="q", r="r", size=size, orientation="flattop", source=tiles, fill_color="color",
@@ -324,9 +362,9 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
     p.add_tools(HoverTool(renderers=[tile_r], tooltips=[
         ("hex", "@label"), ("terrain", "@terrain"), ("features", "@features"),
         ("vulnerability points", "@vps"), ("map data", "@provenance")]))
-    p.text(x="x", y=dodge("y", 0.66 * size), text="label", source=tiles, text_font_size="6.5pt",
+    p.text(x="x", y=dodge("y", 0.66 * size), text="label", source=tiles, text_font_size="11px",
            text_align="center", text_baseline="middle", text_color="#444444", name="hex-labels")
-    p.text(x="code_x", y=dodge("y", -0.6 * size), text="code", source=tiles, text_font_size="8pt",
+    p.text(x="code_x", y=dodge("y", -0.6 * size), text="code", source=tiles, text_font_size="12px",
            text_font_style="bold", text_align="code_align", text_baseline="middle", text_color="#222222",
            name="terrain-codes")
 
@@ -352,11 +390,12 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
         r = p.hex_tile(q=[h.q for h in hl], r=[h.r for h in hl], size=size, scale=0.92, orientation="flattop",
                        fill_color=None, line_color=HIGHLIGHT_COLOR, line_width=4, line_dash="dashed",
                        name="highlight")
-        legend.append(LegendItem(label="highlighted", renderers=[r]))
+        legend.append(LegendItem(label=highlight_label, renderers=[r]))
 
     # -- hexside features (two features on one side are drawn side by side)
     segs: dict[str, dict[str, list]] = defaultdict(lambda: {"xs": [], "ys": [], "between": []})
-    for key, side in sorted(m.hexsides.items(), key=lambda kv: sorted(m.label(h) for h in kv[0])):
+    shown_sides = {k: v for k, v in m.hexsides.items() if any(h in crop for h in k)}
+    for key, side in sorted(shown_sides.items(), key=lambda kv: sorted(m.label(h) for h in kv[0])):
         a, b = sorted(key)
         feats = sorted(side.features, key=lambda f: list(SIDE_STYLES).index(f) if f in SIDE_STYLES else 99)
         for k, feat in enumerate(feats):
@@ -375,7 +414,7 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
     fsrc = ColumnDataSource(data["fire-lines"])
     r = p.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=fsrc, line_color=FIRE_COLOR, line_width=2,
                   line_dash="dashed", line_alpha=0.9, name="fire-lines")
-    p.text(x="lx", y="ly", text="text", angle="angle", source=fsrc, text_font_size="7.5pt",
+    p.text(x="lx", y="ly", text="text", angle="angle", source=fsrc, text_font_size="11px",
            text_align="center", text_baseline="bottom", text_color=FIRE_COLOR, text_font_style="bold",
            background_fill_color="white", background_fill_alpha=0.75, name="fire-labels")
     if fire_lines:
@@ -398,19 +437,19 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
                       line_color="black", line_width=1.2, name="units", level="overlay")
     p.add_tools(HoverTool(renderers=[counters], tooltips=[("unit", "@text"), ("hex", "@hex"), ("status", "@detail")]))
     p.text(x="x", y=dodge("y", 0.12 * size), text="text", source=usrc, text_color="text_color",
-           text_font_size="7.5pt", text_font_style="bold", text_align="center", text_baseline="middle",
+           text_font_size="11px", text_font_style="bold", text_align="center", text_baseline="middle",
            name="unit-labels", level="overlay")
     p.text(x="x", y=dodge("y", -0.15 * size), text="status", source=usrc,
-           text_color="text_color", text_font_size="6.5pt", text_align="center", text_baseline="middle",
+           text_color="text_color", text_font_size="11px", text_align="center", text_baseline="middle",
            name="unit-status", level="overlay")
     first = {}
     for i, side in enumerate(data["units"]["side"]):
         first.setdefault(side, i)
     legend += [LegendItem(label=f"{side} unit", renderers=[counters], index=i) for side, i in first.items()]
     bsrc = ColumnDataSource(data["pin-badges"])
-    r = p.scatter(x="x", y="y", source=bsrc, marker="circle", size=13, fill_color="white",
+    r = p.scatter(x="x", y="y", source=bsrc, marker="circle", size=16, fill_color="white",
                   line_color="black", line_width=1.5, name="pin-badges", level="overlay")
-    p.text(x="x", y="y", text="text", source=bsrc, text_font_size="7pt", text_font_style="bold",
+    p.text(x="x", y="y", text="text", source=bsrc, text_font_size="11px", text_font_style="bold",
            text_align="center", text_baseline="middle", level="overlay")
     if any(u.pinned for u in units):
         legend.append(LegendItem(label="P  pinned", renderers=[r]))
@@ -419,19 +458,19 @@ def draw_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
     vsrc = ColumnDataSource(data["vps"])
     r = p.scatter(x="x", y="y", source=vsrc, marker="star", size=13, fill_color=VP_COLOR,
                   line_color="black", line_width=1.2, name="vps")
-    p.text(x=dodge("x", 0.16 * size), y="y", text="text", source=vsrc, text_font_size="7pt",
+    p.text(x=dodge("x", 0.16 * size), y="y", text="text", source=vsrc, text_font_size="11px",
            text_font_style="bold", text_align="left", text_baseline="middle", name="vp-labels")
     if vps:
         legend.append(LegendItem(label="vulnerability point (VPn)", renderers=[r]))
 
     # Room below the map for the legend (about 22 px a row) and the codes line.
-    p.height += 80 + 22 * math.ceil(len(legend) / 4)
-    p.add_layout(Legend(items=legend, ncols=4, location="center", label_text_font_size="8pt",
+    p.height += 90 + 26 * math.ceil(len(legend) / 4)
+    p.add_layout(Legend(items=legend, ncols=4, location="center", label_text_font_size="12px",
                         glyph_width=30, spacing=2, padding=6, margin=4, border_line_color=None), "below")
     present = sorted({f for i in infos for f in i.features if f in FEATURE_CODES})
     if present:
         p.add_layout(Title(text="Codes in hexes: " + ", ".join(f"{FEATURE_CODES[f]} {_name(f)}" for f in present)
-                           + "; hexes are labelled column-row as printed.", text_font_size="8pt",
+                           + "; hexes are labelled column-row as printed.", text_font_size="12px",
                            text_font_style="normal"), "below")
     alt = describe(m, units, paths, vps, fire_lines, title)
     p.tags = [{"alt": alt}]
@@ -452,10 +491,7 @@ def with_alt_text(fig, alt: str):
 
 # --------------------------------------------------------------------------- alt text
 
-def describe(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
-             vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), title: str | None = None) -> str:
-    """The position in words: map extent, terrain, strongpoints, units, paths, vulnerability points, shots."""
-    lab = lambda h: m.label(_hex(m, h))  # noqa: E731
+def _describe_map(m: MapData, title: str | None) -> list[str]:
     labels = sorted(m.label(h) for h in m.hexes)
     counts = defaultdict(int)
     for info in m.hexes.values():
@@ -470,6 +506,18 @@ def describe(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMar
     if sps:
         out.append("Strongpoints: " + "; ".join(f"{k} in {', '.join(sorted(v))}" for k, v in sorted(sps.items()))
                    + ".")
+    return out
+
+
+def describe(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
+             vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), title: str | None = None,
+             map_part: bool = True) -> str:
+    """The position in words: map extent, terrain, strongpoints, units, paths, vulnerability points, shots.
+
+    ``map_part=False`` leaves out the map itself (extent, terrain, strongpoints) and starts with the units.
+    """
+    lab = lambda h: m.label(_hex(m, h))  # noqa: E731
+    out = _describe_map(m, title) if map_part else []
     sides: dict[str, list[str]] = defaultdict(list)
     for u in units:
         if u.eliminated:

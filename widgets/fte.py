@@ -23,9 +23,11 @@ from wargames.core.errors import RuleViolation
 from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault, assault_distribution
 from wargames.fte.errata import ERRATA, ORIGINAL, SWITCHES
 from wargames.fte.examples import ASSAULT_DICE, assault_example
-from wargames.viz.fte import draw_fte_map, unit_marks, units_data
+from wargames.viz.fte import STATUS_CODES, describe_fte, draw_fte_map, region_map, unit_marks, units_data
 
-from .common import WALKER_JS, build_decision_graph, fraction_text, odds_html, resolution_html, walk_graph
+from .common import WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, resolution_html, walk_graph
+from .layout import (CONTROL_WIDTH, aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
+                     summary_html, url_state)
 
 READINGS = {"errata": ERRATA, "original": ORIGINAL}
 TARGET = "20.19"
@@ -34,7 +36,42 @@ PRINTED_PLAN = AssaultPlan(("US FT 20.20", "US FT 19.19"), TARGET, combine=True,
                            defender_targets=(("NVA FT", "US FT 19.19"),))
 DICE_PRESETS = {"printed": "the printed dice " + " ".join(map(str, ASSAULT_DICE)),
                 **{f"seed {i}": f"rolled dice (seed {i})" for i in range(1, 13)}}
-REGION = (17, 23)
+REGION = (17, 22, 18, 21)   # columns 17-22, rows 18-21: every hex a unit starts in or retreats to (a test checks)
+MAP_TITLE = "Assault on 20.19 (demonstration map, reconstructed)"
+
+# The two errata switches the assault depends on, in our words, for each reading (rule F 8.0).
+READING_NOTES = {
+    "assault_needs_unsuppressed": {
+        "errata": "a unit with a Suppressed marker may not be activated to assault; only unsuppressed units "
+                  "can start one",
+        "original": "a suppressed unit may still be activated to assault",
+    },
+    "suppressed_defenders_fight_on": {
+        "errata": "during the fire rounds only suppressed attackers drop out; a suppressed defender keeps "
+                  "firing, with its marker's penalty",
+        "original": "a suppressed unit on either side drops out of the fire rounds, defenders included",
+    },
+}
+
+# Every code the map, the round tables and the summary can show, in our words with the rule that defines it.
+RESULT_CODES = {
+    "KIA": "killed: a full 3-man team is flipped to its reduced side, a smaller or reduced unit is removed, and a "
+           "KIA marker is placed (F 7.4, F 7.5.1)",
+    "WIA": "wounded: like KIA for the unit, with a WIA marker instead (F 7.4, F 7.5.1)",
+    "B": "broken: the unit retreats two hexes and is marked Activation Complete (F 7.4, F 8.0)",
+    "S": "suppressed: the unit fires with a penalty and is marked Activation Complete; a second S breaks it "
+         "(F 7.4)",
+    "S?": "possible suppression: the target takes a Troop Quality check and is suppressed only if it fails "
+          "(F 7.4, F 1.2)",
+    "C": "concealed: the unit is hidden and harder to hit; assaulting units drop it first, defenders after "
+         "round 1 (F 18.1, F 8.0)",
+    "AC": "activation complete: the unit has acted this turn (F 5.0)",
+    "TQ": "Troop Quality: a check passes on a d10 roll at or under the unit's TQ; a 1 always passes and a 10 "
+          "always fails (F 1.2, F 8.0)",
+    "cleared": "every defender is broken or gone; unsuppressed, unbroken attackers may advance in (F 8.0)",
+    "repulsed": "no assaulting unit is left in the fight (F 8.0)",
+    "unresolved": "both sides are still in the fight after the third round (F 8.0)",
+}
 
 
 def plan_of(attackers=PRINTED_PLAN.attackers, combine: bool = True, primary: str | None = "US FT 20.20",
@@ -121,35 +158,133 @@ def outcome_label(o: AssaultOutcome) -> str:
     return o.text()
 
 
+CASUALTY_ROWS = 4   # per result: the likeliest casualty counts, then one row for the rest
+
+
 def distribution_html(dist: Distribution) -> str:
-    """The chance of each result, then of each result with its casualty counts."""
+    """The chance of each result; then, for each result, its likeliest casualty counts and one row summing the
+    others (every chance is of the whole assault; the exact fraction is on hover)."""
     by_result = dist.map(lambda o: o.result)
-    return (odds_html(by_result, order=[r for r in RESULTS if by_result[r]],
-                      caption="exact chance of each result (cleared, repulsed, unresolved after 3 rounds)")
-            + odds_html(dist, label=outcome_label, caption="exact chance of each result with its casualties"))
+    parts = [odds_html(by_result, order=[r for r in RESULTS if by_result[r]],
+                       caption="Exact chance of each result (cleared, repulsed, or unresolved after 3 rounds)")]
+    for r in RESULTS:
+        if not by_result[r]:
+            continue
+        part = {o: dist[o] for o in dist if o.result == r and dist[o]}   # a part of the whole: not a Distribution
+        parts.append(odds_html(part, label=casualty_label, limit=CASUALTY_ROWS,
+                               caption=f"{r}: the casualties (each chance is of the whole assault)"))
+    return "".join(parts)
 
 
 def reading_note(reading: str) -> str:
-    changed = [k for k in ("assault_needs_unsuppressed", "suppressed_defenders_fight_on")]
-    rows = "".join(f"<li><code>{SWITCHES[k][0]}</code> {html.escape(SWITCHES[k][2 if reading == 'errata' else 1])}</li>"
-                   for k in changed)
-    return f"<p>Reading: <b>{reading}</b></p><ul>{rows}</ul>"
+    """What the chosen reading says on the two points of F 8.0 the errata changed (whole sentences)."""
+    rows = "".join(f"<li><code>{SWITCHES[k][0]}</code> {html.escape(notes[reading])}.</li>"
+                   for k, notes in READING_NOTES.items())
+    name = "with the official errata" if reading == "errata" else "as first printed"
+    return f"<p>Reading: <b>the rulebook {name}</b></p><ul>{rows}</ul>"
+
+
+def casualty_label(o: AssaultOutcome) -> str:
+    """The casualties of an outcome, without its result (the group it sits in names that)."""
+    def side(kia, wia):
+        bits = [f"{kia} KIA"] * bool(kia) + [f"{wia} WIA"] * bool(wia)
+        return " and ".join(bits) or "no casualties"
+    return f"US {side(o.attacker_kia, o.attacker_wia)}; NVA {side(o.defender_kia, o.defender_wia)}"
+
+
+RESULT_WORDS = {"cleared": "Hex 20.19 cleared", "repulsed": "Assault repulsed",
+                "unresolved": "Unresolved after three rounds"}
+
+
+def summary_text(run: AssaultRun | None, reading: str, msg: str = "") -> str:
+    """One line: the assault's result and what became of each unit that was hit (HTML)."""
+    if run is None:
+        return f"<b>Not played out</b>: {html.escape(msg)}"
+    start = assault_example(READINGS[reading])
+    bits = []
+    for u in sorted(run.state.units.values(), key=lambda u: (u.player, u.id)):
+        before = start.units[u.id]
+        if not u.on_map:
+            bits.append(f"{u.id} removed")
+        elif u.broken:
+            bits.append(f"{u.id} broken, now in {run.state.label(u.hex)}")
+        elif u.suppressed:
+            bits.append(f"{u.id} suppressed")
+        if u.on_map and u.reduced and not before.reduced:
+            bits.append(f"{u.id} reduced")
+    cas = [f"{c.kind} marker in {run.state.label(c.hex)}" for c in run.state.casualties.values() if c.hex]
+    tail = "; ".join(bits + cas) or "no unit hit"
+    return f"<b>{RESULT_WORDS[run.result]}</b>: {html.escape(tail)}."
+
+
+def alt_text(state) -> str:
+    """The position in words: the map's accessible name, also shown under it."""
+    return describe_fte(region_map(state.map, REGION), unit_marks(state), title=MAP_TITLE)
+
+
+def alt_html(alt: str) -> str:
+    """The position in words, shown on the page (the same text is the map's aria-label)."""
+    return f"<p class='map-alt-text'><b>The position in words.</b> {html.escape(alt)}</p>"
+
+
+def legend_codes(codes=None) -> dict[str, str]:
+    """The codes to decode beside the map (all of :data:`RESULT_CODES` unless named)."""
+    return {c: RESULT_CODES[c] for c in (codes or RESULT_CODES)}
 
 
 # ---------------------------------------------------------------- map
 
+def counter_label(unit_id: str, side: str) -> str:
+    """The text on a counter: the id, less its side when the id would not fit the counter at 11 px (the colour,
+    the hover and the position in words give the side)."""
+    return unit_id[len(side) + 1:] if len(unit_id) > 8 and unit_id.startswith(side + " ") else unit_id
+
+
 def map_for(run_or_state, width: int = 640):
+    """The map of the assault's hexes (columns 17-22, rows 18-21) for a position; returns ``(figure, alt)``."""
+    from bokeh.core.property.vectorization import field
+    from bokeh.models import Legend
     state = run_or_state.state if isinstance(run_or_state, AssaultRun) else run_or_state
-    return draw_fte_map(state.map, unit_marks(state), region=REGION, width=width,
-                        title="Assault on 20.19 (demonstration map, reconstructed)", highlight=[TARGET])
+    fig, alt = draw_fte_map(state.map, unit_marks(state), region=REGION, width=width, title=MAP_TITLE,
+                            highlight=[TARGET])
+    fig.select_one({"name": "unit-labels"}).glyph.text = field("short")
+    src = fig.select_one({"name": "units"}).data_source
+    src.data = {**src.data, "short": units_source(state)["short"]}
+    for legend in fig.select(type=Legend):       # three columns fit beside the controls at 11 px
+        rows = -(-len(legend.items) // legend.ncols)
+        legend.ncols = 3
+        fig.height += 22 * (-(-len(legend.items) // 3) - rows)
+    return fig, alt
 
 
 def units_source(state) -> dict:
     """The map's counter data for a position (swapped into the page's map)."""
-    return units_data(state.map, unit_marks(state), REGION)
+    data = units_data(state.map, unit_marks(state), REGION)
+    data["short"] = [counter_label(t, s) for t, s in zip(data["text"], data["side"])]
+    return data
 
 
 # ---------------------------------------------------------------- static (book) version
+
+def leaf_view(reading: str, plan: AssaultPlan, preset: str) -> dict:
+    """What the static page shows for one set of choices, from a fresh engine run (the decision graph stores
+    this for every leaf; the tests compare the two)."""
+    run, msg = replay(reading, plan, _dice(preset))
+    if run is None and preset == "printed":
+        msg = ("the rulebook prints 12 dice, enough for the example as played; these choices need more rolls, "
+               "so pick one of the seeded rolls. (" + msg.strip() + ")")
+    note = f"<p class='wg-note'>{html.escape(msg)}</p>" if msg else ""
+    if run is None:
+        start = assault_example(READINGS[reading])
+        alt = alt_text(start)
+        return {"sources": {"units": units_source(start)}, "html": [note, alt_html(alt)],
+                "summary": summary_html(summary_text(None, reading, msg)), "alt": alt}
+    alt = alt_text(run.state)
+    return {"sources": {"units": units_source(run.state)},
+            "html": [note, status_html(run), alt_html(alt), rounds_html(run),
+                     resolution_html(run.res, "Resolution, step by step")],
+            "summary": summary_html(summary_text(run, reading)), "alt": alt}
+
 
 def _graph():
     def options(node):
@@ -179,49 +314,72 @@ def _graph():
         return {"title": "the dice (the exact odds below cover every possible roll)", "odds": distribution_html(dist)}
 
     def view(node):
-        run, msg = replay(node[1], plan(node), _dice(node[4]))
-        note = f"<p class='wg-note'>{html.escape(msg)}</p>" if msg else ""
-        if run is None:
-            return {"html": [note]}
-        return {"sources": {"units": units_source(run.state)},
-                "html": [note, status_html(run), rounds_html(run),
-                         resolution_html(run.res, "Resolution, step by step")]}
+        return leaf_view(node[1], plan(node), node[4])
 
     return build_decision_graph(("root",), options, lambda n: n, view, describe)
 
 
+PRINTED_CHOICES = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "dice": "printed"}
+LEGEND_TITLE = "Codes on the map, in the tables and in the summary"
+
+
 def assault_static(width: int = 640):
-    """A bokeh layout that responds in a static page: reading, combined fire, the defender's target, dice."""
+    """A bokeh layout that responds in a static page: reading, combined fire, the defender's target, dice.
+
+    Returns ``(layout, graph)``. The controls sit beside the map with a "Printed example" reset and a roll
+    button (it picks one of the seeded dice presets at random); the choices live in the URL hash
+    (``#fa:reading=...&fire=...&target=...&dice=...``).
+    """
     graph = _graph()
-    run, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
-    fig, alt = map_for(run, width=width)
-    choices = [
-        Select(title="Reading", value="errata", options=[("errata", "with the errata"), ("original", "as printed")],
-               tags=["reading"], name="fa-reading", width=170),
-        Select(title="US fire", value="combined", options=["combined", "separate"], tags=["US fire"],
-               name="fa-combine", width=150),
-        Select(title="NVA target", value="US FT 19.19", options=["US FT 19.19", "US FT 20.20"], tags=["NVA target"],
-               name="fa-target", width=150),
-        Select(title="Dice", value="printed", options=list(DICE_PRESETS.items()), tags=["dice"], name="fa-dice",
-               width=260),
-    ]
-    info = Div(text="", width=width, name="fa-info")
-    out = Div(text="", width=width, name="fa-outcome")
-    sources = {"units": fig.select_one({"name": "units"}).data_source}
-    cb = CustomJS(args={"graph": graph, "choices": choices, "sources": sources, "info": info, "out": out},
-                  code=WALKER_JS)
-    for s in choices:
-        s.js_on_change("value", cb)
-    first, notes = walk_graph(graph, [c.value for c in choices])
-    out.text = first["html"]
-    info.text = "".join(notes)
-    return column(row(*choices), fig, out, info, name="fte-assault-static"), graph
+    printed, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
+    fig, _ = map_for(printed, width=width)
+    choices = {
+        "reading": Select(title="Reading", value="errata", options=[("errata", "with the errata"),
+                                                                     ("original", "as printed")],
+                          tags=["Reading"], name="fa-reading", width=CONTROL_WIDTH),
+        "fire": Select(title="US fire", value="combined", options=["combined", "separate"], tags=["US fire"],
+                       name="fa-combine", width=CONTROL_WIDTH),
+        "target": Select(title="NVA target", value="US FT 19.19", options=["US FT 19.19", "US FT 20.20"],
+                         tags=["NVA target"], name="fa-target", width=CONTROL_WIDTH),
+        "dice": Select(title="Dice", value="printed", options=list(DICE_PRESETS.items()), tags=["Dice"],
+                       name="fa-dice", width=CONTROL_WIDTH),
+    }
+    controls = list(choices.values())
+    values = [c.value for c in controls]
+    first, notes = walk_graph(graph, values)
+    units = fig.select_one({"name": "units"}).data_source
+    units.data = {**units.data, **first["sources"]["units"]}
+    aria_map(fig, first["alt"])
+    summary = summary_div("fa", first["summary"])
+    hints = hints_div("fa", graph_hints(graph, values, [c.tags[0] for c in controls]))
+    out = Div(text=first["html"], name="fa-outcome")
+    out.tags = [first["parts"]]
+    info = Div(text="".join(notes), name="fa-info")
+    sources = {"units": units}
+    cb = CustomJS(args={"graph": graph, "choices": controls, "sources": sources, "info": info, "out": out,
+                        "hints": hints, "summary": summary, "fig": fig}, code=WALKER_JS)
+    for c in controls:
+        c.js_on_change("value", cb)
+    buttons = [reset_button("fa", choices, PRINTED_CHOICES), roll_button("fa", [choices["dice"]])]
+    layout = map_widget("fa", controls=controls, fig=fig, summary=summary, details=[out, info],
+                        legend=legend_html(LEGEND_TITLE, legend_codes()), hints=hints, buttons=buttons)
+    # show() in a notebook adds the layout to the current document; url_state hooks the restore on the layout's
+    # document, so the layout joins the current one first (a document of its own could not be shown there).
+    from bokeh.io import curdoc
+    if layout.document is None:
+        curdoc().add_root(layout)
+    url_state("fa", choices, layout)
+    return layout, graph
 
 
 # ---------------------------------------------------------------- live (JupyterLab) version
 
 class AssaultLive:
-    """ipywidgets front end: every change re-runs the engine; the exact odds are enumerated (and cached)."""
+    """ipywidgets front end: every change re-runs the engine; the exact odds are enumerated (and cached).
+
+    Like the static page it shows a one-line summary above the map, the legend of every code under it, the
+    position in words (also the map's aria-label), and a "Printed example" button that restores every choice
+    and die of the rulebook's example."""
 
     def __init__(self, width: int = 640):
         import ipywidgets as w
@@ -236,16 +394,24 @@ class AssaultLive:
         self.reading = w.ToggleButtons(options=[("errata", "errata"), ("as printed", "original")], value="errata")
         self.dice = w.Text(value=" ".join(map(str, ASSAULT_DICE)), description="dice")
         self.roll = w.Button(description="Roll the dice")
+        self.printed = w.Button(description="Printed example")
         self.odds_button = w.Button(description="Exact odds")
         self.message, self.steps, self.odds = w.HTML(), w.HTML(), w.HTML()
+        self.summary, self.alt = w.HTML(), w.HTML()
+        self.legend = w.HTML(legend_html(LEGEND_TITLE, legend_codes()))
         run, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
         self.fig, _ = map_for(run, width=width)
         self.source = self.fig.select_one({"name": "units"}).data_source
-        for c in (self.attackers, self.combine, self.primary, self.target, self.opfire, self.reading, self.dice):
+        self.controls = (self.attackers, self.combine, self.primary, self.target, self.opfire, self.reading,
+                         self.dice)
+        self.printed_values = [c.value for c in self.controls]
+        for c in self.controls:
             c.observe(lambda _change: self.update(), names="value")
         self.roll.on_click(self._roll)
+        self.printed.on_click(lambda _b: self.reset())
         self.odds_button.on_click(lambda _b: self.show_odds())
         self.run = run
+        self._quiet = False
         self.update()
 
     def plan(self) -> AssaultPlan:
@@ -258,7 +424,19 @@ class AssaultLive:
         replay(self.reading.value, self.plan(), dice)
         self.dice.value = " ".join(str(v) for v in dice.script())
 
+    def reset(self) -> None:
+        """Back to the printed example: its units, fire, target, reading and dice (one update at the end)."""
+        self._quiet = True
+        try:
+            for c, v in zip(self.controls, self.printed_values):
+                c.value = v
+        finally:
+            self._quiet = False
+        self.update()
+
     def update(self):
+        if self._quiet:
+            return None
         try:
             values = [int(x) for x in self.dice.value.replace(",", " ").split()]
         except ValueError:
@@ -266,9 +444,13 @@ class AssaultLive:
             return None
         run, msg = replay(self.reading.value, self.plan(), ScriptedDice(values, "widget dice"))
         self.message.value = f"<p style='color:#a00'>{html.escape(msg)}</p>" if msg else ""
+        self.summary.value = summary_html(summary_text(run, self.reading.value, msg))
         if run is not None:
             self.run = run
             self.source.data = units_source(run.state)
+            alt = alt_text(run.state)
+            aria_map(self.fig, alt)
+            self.alt.value = alt_html(alt)
             self.steps.value = status_html(run) + rounds_html(run) + resolution_html(run.res, "Resolution")
         self.odds.value = "<p>Press <b>Exact odds</b> to enumerate every possible roll for these choices.</p>"
         return run
@@ -282,6 +464,7 @@ class AssaultLive:
     def widget(self):
         from jupyter_bokeh import BokehModel
         w = self.w
-        return w.VBox([w.HBox([self.attackers, w.VBox([self.combine, self.primary, self.target, self.opfire])]),
-                       self.reading, w.HBox([self.dice, self.roll, self.odds_button]), self.message,
-                       BokehModel(self.fig), self.odds, self.steps])
+        controls = w.VBox([self.attackers, self.combine, self.primary, self.target, self.opfire, self.reading,
+                           self.dice, w.HBox([self.printed, self.roll, self.odds_button]), self.message])
+        main = w.VBox([self.summary, BokehModel(self.fig), self.legend, self.alt])
+        return w.VBox([w.HBox([controls, main]), self.odds, self.steps])

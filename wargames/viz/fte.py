@@ -11,19 +11,22 @@ What this adds to the generic map:
   short codes (C concealed, S suppressed, B broken, Ex exhausted, AC activation complete, ...);
 - lines of sight: solid for a clear line, dashed with "no LoS" for a blocked one;
 - ``region``: a column range, so the west excerpt (columns 17-25) and the east one (57-63) of the
-  demonstration map can be drawn on their own.
+  demonstration map can be drawn on their own; a second pair of numbers also limits the rows, so a map can be
+  cropped to the hexes of one action;
+- every text on the map (hex labels, codes, counters, legend) is at least :data:`MIN_TEXT_PX` pixels high.
 
 The alt text is the generic description plus the slopes and the sight lines.
 """
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from bokeh.core.property.vectorization import value
-from bokeh.models import ColumnDataSource, HoverTool, Legend, LegendItem, Title
+from bokeh.models import ColumnDataSource, GlyphRenderer, HoverTool, Legend, LegendItem, Text, Title
 
 from ..core.hexgrid import Hex, hexside
 from ..core.mapdata import MapData, SideInfo
@@ -46,6 +49,30 @@ STATUS_CODES = {"concealed": "C", "suppressed": "S", "broken": "B", "exhausted":
                 "op_fired": "OF", "low_ammo": "LA", "hero": "Hero", "immobilized": "Imm", "downed": "Dn",
                 "injury": "Inj"}
 ALTITUDE_CODES = {"high": "High", "treetop": "TT", "ground": "Gnd"}
+MIN_TEXT_PX = 11   # the smallest text on a map a projector or a phone can still show legibly
+
+
+def _px(size) -> float | None:
+    """A CSS font size ("8pt", "13px", "1em") in pixels (None when it is not a plain length)."""
+    m = re.fullmatch(r"\s*([0-9.]+)\s*(px|pt|em|rem)\s*", str(size or ""))
+    if not m:
+        return None
+    return float(m[1]) * {"px": 1.0, "pt": 4 / 3, "em": 16.0, "rem": 16.0}[m[2]]
+
+
+def enlarge_text(fig, min_px: float = MIN_TEXT_PX):
+    """Raise every text size of a figure (text glyphs, legend, titles) to at least ``min_px`` pixels."""
+    def bigger(size):
+        px = _px(size)
+        return size if px is not None and px >= min_px else f"{min_px:g}px"
+    for r in fig.select(type=GlyphRenderer):
+        if isinstance(r.glyph, Text) and isinstance(r.glyph.text_font_size, str):
+            r.glyph.text_font_size = bigger(r.glyph.text_font_size)
+    for legend in fig.select(type=Legend):
+        legend.label_text_font_size = bigger(legend.label_text_font_size)
+    for title in fig.select(type=Title):
+        title.text_font_size = bigger(title.text_font_size)
+    return fig
 
 
 @dataclass(frozen=True)
@@ -97,10 +124,20 @@ def elevation(m: MapData, h: Hex) -> int:
     return int(m.info(h).attr("elevation", 0))
 
 
-def region_map(m: MapData, region: tuple[int, int] | None) -> MapData:
-    """The part of a map in a column range (inclusive), with every slope hexside marked as a ``slope``
-    feature so the generic drawer draws it."""
-    hexes = {h: i for h, i in m.hexes.items() if region is None or region[0] <= m.layout.to_offset(h)[0] <= region[1]}
+def _in_region(m: MapData, h: Hex, region: tuple[int, ...] | None) -> bool:
+    if region is None:
+        return True
+    col, row = m.layout.to_offset(h)
+    if not region[0] <= col <= region[1]:
+        return False
+    return len(region) < 4 or region[2] <= row <= region[3]
+
+
+def region_map(m: MapData, region: tuple[int, ...] | None) -> MapData:
+    """The part of a map in a column range (inclusive) and, when ``region`` has four numbers
+    ``(first column, last column, first row, last row)``, a row range too; every slope hexside is marked as a
+    ``slope`` feature so the generic drawer draws it."""
+    hexes = {h: i for h, i in m.hexes.items() if _in_region(m, h, region)}
     sides = {k: s for k, s in m.hexsides.items() if all(h in hexes for h in k)}
     for h in hexes:
         for n in h.neighbors():
@@ -109,7 +146,8 @@ def region_map(m: MapData, region: tuple[int, int] | None) -> MapData:
                 old = sides.get(key)
                 sides[key] = SideInfo((old.features if old else frozenset()) | {"slope"},
                                       old.provenance if old else hexes[h].provenance)
-    name = m.name if region is None else f"{m.name}, columns {region[0]}-{region[1]}"
+    name = m.name if region is None else f"{m.name}, columns {region[0]}-{region[1]}" + (
+        f", rows {region[2]}-{region[3]}" if len(region) >= 4 else "")
     return replace(m, name=name, hexes=hexes, hexsides=sides)
 
 
@@ -119,7 +157,7 @@ def _one(fig, name):
 
 
 def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
-                 sight: Sequence[SightMark] = (), *, region: tuple[int, int] | None = None,
+                 sight: Sequence[SightMark] = (), *, region: tuple[int, ...] | None = None,
                  title: str | None = None, width: int = 720, highlight: Iterable[str | Hex] = (),
                  name: str = "fte-map"):
     """Draw an FTE map (or the columns in ``region``) with counters, paths and sight lines; returns
@@ -186,7 +224,7 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
             r = fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=part, line_width=3,
                             line_color=CLEAR_COLOR if clear else BLOCKED_COLOR,
                             line_dash="solid" if clear else "dashed", name=f"sight-{'clear' if clear else 'blocked'}")
-            fig.text(x="lx", y="ly", text="text", angle="angle", source=part, text_font_size="8pt",
+            fig.text(x="lx", y="ly", text="text", angle="angle", source=part, text_font_size=f"{MIN_TEXT_PX}px",
                      text_align="center", text_baseline="bottom", text_font_style="bold",
                      text_color=CLEAR_COLOR if clear else BLOCKED_COLOR, background_fill_color="white",
                      background_fill_alpha=0.8)
@@ -197,7 +235,8 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
         names = {"activated": "activation complete"}
         fig.add_layout(Title(text="Counter codes: " + ", ".join(f"{STATUS_CODES[m]} {names.get(m, m.replace('_', ' '))}"
                                                                  for m in present),
-                             text_font_size="8pt", text_font_style="normal"), "below")
+                             text_font_size=f"{MIN_TEXT_PX}px", text_font_style="normal"), "below")
+    enlarge_text(fig)
     alt = describe_fte(sub, units, paths, sight, title)
     fig.tags = [{"alt": alt}]
     return fig, alt
@@ -211,7 +250,7 @@ def _fte_units(ud: dict, units: Sequence[UnitMark]) -> dict:
     return ud
 
 
-def units_data(m: MapData, units: Sequence[UnitMark], region: tuple[int, int] | None = None) -> dict:
+def units_data(m: MapData, units: Sequence[UnitMark], region: tuple[int, ...] | None = None) -> dict:
     """The ``units`` source columns of :func:`draw_fte_map` for these counters, without drawing a figure
     (pages that swap between precomputed positions use it)."""
     return _fte_units(overlay_data(region_map(m, region), units)["units"], units)
@@ -286,5 +325,5 @@ def tec_html(chart) -> str:
             f"</caption><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-__all__ = ["FteUnitMark", "SightMark", "draw_fte_map", "describe_fte", "region_map", "sight_marks", "tec_html",
-           "unit_marks", "with_alt_text"]
+__all__ = ["MIN_TEXT_PX", "FteUnitMark", "SightMark", "draw_fte_map", "describe_fte", "enlarge_text", "region_map",
+           "sight_marks", "tec_html", "unit_marks", "with_alt_text"]

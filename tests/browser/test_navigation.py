@@ -12,6 +12,8 @@ import pytest
 
 from widgets.status import ALL_TITLES, ORDER, all_status, toc_files, toc_titles
 
+from .helpers import VIEWPORTS
+
 pytestmark = pytest.mark.browser
 
 # The sidebar: pydata-sphinx-theme nests a chapter's sections in a <details> under its <li>.
@@ -26,6 +28,7 @@ SIDEBAR_JS = """
     return {
       title: a.textContent.trim(),
       href: a.getAttribute("href"),
+      shown: a.checkVisibility ? a.checkVisibility() : a.offsetParent !== null,
       collapsible: !!details,
       open: details ? details.open : null,
       children: kids.map((k) => ({title: k.textContent.trim(), href: k.getAttribute("href"),
@@ -48,8 +51,10 @@ def _sidebar(book):
     return book.page.evaluate(SIDEBAR_JS)
 
 
-def test_sidebar_has_one_collapsible_part_per_game(open_page):
-    book = open_page("book/intro.html")
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_sidebar_has_one_collapsible_part_per_game(open_page, viewport, dark):
+    book = open_page("book/intro.html", viewport=viewport, dark=dark)
     entries = _sidebar(book)
     titles = [e["title"] for e in entries]
     games = [ALL_TITLES[name] for name in ORDER]
@@ -58,6 +63,7 @@ def test_sidebar_has_one_collapsible_part_per_game(open_page):
         if e["title"] not in games:
             continue
         name = next(n for n in ORDER if ALL_TITLES[n] == e["title"])
+        assert e["shown"], f"{e['title']} is not visible in the sidebar at {viewport}"
         assert _doc_of(e["href"], "book/intro") == f"book/{name}/index"
         expected = [d for d in toc_files() if d.startswith(f"book/{name}/") and d != f"book/{name}/index"]
         assert [_doc_of(c["href"], "book/intro") for c in e["children"]] == expected, name
@@ -79,8 +85,9 @@ def test_sidebar_has_one_collapsible_part_per_game(open_page):
     book.assert_clean()
 
 
-def test_sidebar_opens_the_current_game_and_uses_short_titles(open_page):
-    book = open_page("book/fte/rule08.html")
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_sidebar_opens_the_current_game_and_uses_short_titles(open_page, viewport):
+    book = open_page("book/fte/rule08.html", viewport=viewport)
     entries = _sidebar(book)
     fte = next(e for e in entries if e["title"] == ALL_TITLES["fte"])
     assert fte["open"] is True

@@ -70,11 +70,16 @@ test: $(STAMP)
 # Chapters are MyST .md notebooks: jupytext's server extension (installed with jupytext) serves
 # them as notebooks, and these venv-level overrides make a double click open them as notebooks.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+# BOKEH_RESOURCES=inline: the kernels' output_notebook() puts BokehJS into the notebook itself (the
+# default fetches it from a CDN, and offline the live maps then fail with "Javascript Error: timeout").
+# tests/browser/test_lab.py runs this target with the network blocked.
 LAB_ARGS ?=
+LAB_DIR ?= book
+LAB_ENV := BOKEH_RESOURCES=inline
 lab: $(STAMP)
 	mkdir -p $(dir $(LAB_OVERRIDES))
 	echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab --allow-root --no-browser --notebook-dir=book $(LAB_ARGS)
+	$(LAB_ENV) $(BIN)/jupyter lab --allow-root --no-browser --notebook-dir=$(LAB_DIR) $(LAB_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --book

@@ -211,3 +211,32 @@ def test_citadel_map_without_a_run_draws_the_set_up():
     assert all(len(a.source.data["x0"]) == 0 for a in arrows)
     assert rows(renderer(fig, "units")) == len(st.units)
     assert "1st Bn in 0910" in alt and "pinned" not in alt
+
+
+def test_every_map_text_is_at_least_11_px(drawn):
+    """Hex labels, codes, counters, badges, VP and fire labels, legend and notes: nothing under 11 px."""
+    from bokeh.models import Legend, Text, Title
+    fig, _ = drawn
+
+    def px(size: str) -> float:
+        value = float(size[:-2])
+        return value * 4 / 3 if size.endswith("pt") else value
+    sizes = [r.glyph.text_font_size for r in fig.renderers if isinstance(r.glyph, Text)]
+    sizes += [lg.label_text_font_size for lg in fig.select({"type": Legend})]
+    sizes += [t.text_font_size for t in fig.select({"type": Title}) if t.text]
+    sizes = [s if isinstance(s, str) else s["value"] for s in sizes]
+    assert len(sizes) >= 8 and min(px(s) for s in sizes) >= 11, sizes
+
+
+@pytest.mark.rule("C 8")
+def test_the_map_can_be_cropped_to_the_action(run):
+    from wargames.viz.hexmap import action_hexes, citadel_marks
+    st = run.phase.state
+    units, paths, vps, fires = citadel_marks(st, run.phase.summary(), run.shots)
+    crop = action_hexes(st.map, units, paths, vps, fires, margin=0)
+    labels = {st.map.label(h) for h in crop}
+    assert len(crop) < len(st.map.hexes)
+    assert {"0419", "1316", "1819", "1721"} <= labels and "0307" not in labels
+    assert [st.map.label(h) for h in crop] == sorted(labels)          # in the order the map draws them
+    fig, _ = movement_example_map(run, hexes=crop)
+    assert rows(renderer(fig, "hex-tiles")) == len(crop)

@@ -10,8 +10,9 @@ import pytest
 from wargames.citadel.examples import PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
 from wargames.core import ScriptedDice
 from widgets.common import WALKER_JS, _rounded, walk_graph
-from widgets.citadel import (MAX_SHOTS, PRESETS, AnneMarieLive, alt_html, anne_marie_static, outcome_html,
-                             outcome_sources, resolve, shot_odds)
+from widgets.citadel import (MAX_SHOTS, PRESETS, AnneMarieLive, alt_html, anne_marie_static, batteries_text,
+                             crop_hexes, outcome_html, outcome_sources, resolve, shot_odds, summary_text)
+from widgets.layout import summary_html
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +78,8 @@ def test_every_dice_sequence_of_the_static_graph_matches_the_engine(static):
     The graph used to key nodes on the position only, so two histories ending in the same position showed
     the first one's shots (2,292 sequences wrong, e.g. printed reading with 6-6-3-4-1).
     """
-    _, graph = static
+    layout, graph = static
+    legend = layout.select_one({"name": "anne-marie-legend"}).text
     count = 0
     for preset, (_, assignment) in PRESETS.items():
         for dice, ex in _leaves(MovementExample(assignment), []):
@@ -87,6 +89,9 @@ def test_every_dice_sequence_of_the_static_graph_matches_the_engine(static):
             assert view["html"] == outcome_html(ex) + alt_html(ex), (preset, dice)
             assert view["sources"] == {name: {col: _rounded(vals) for col, vals in cols.items()}
                                        for name, cols in outcome_sources(ex).items()}, (preset, dice)
+            assert view["summary"] == summary_html(summary_text(ex)), (preset, dice)
+            for s in ex.run.shots:                              # every code shown is decoded in the legend
+                assert f"<dt>result {s['code']}</dt>" in legend and s["column"] in legend, (preset, dice)
             count += 1
     assert count == 12_132
 
@@ -142,3 +147,58 @@ def test_verbatim_check_finds_no_copied_rulebook_text():
         pytest.skip("the shared rulebooks are not beside this checkout")
     out = subprocess.run([sys.executable, str(tool)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.rule("C 8")
+def test_summary_names_the_pinned_battalions_and_where_the_others_stopped():
+    ex = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
+    text = summary_text(ex)
+    pinned = [b for b in ("1st Bn", "2nd Bn", "3rd Bn", "4th Bn") if ex.state.unit(b).pinned]
+    assert text.startswith("Pinned: " + ", ".join(f"{b} in {ex.state.label(ex.state.unit(b).hex)}" for b in pinned))
+    assert "Not pinned: 1st Bn stopped in 1413 (French zone of control)" in text
+
+
+@pytest.mark.rule("C 8")
+def test_static_page_marks_the_batteries_and_names_the_map(static):
+    layout, _ = static
+    fig = layout.select_one({"name": "citadel-map"})
+    printed = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
+    marked = fig.select_one({"name": "highlight"}).data_source.data
+    battery_hexes = {printed.state.unit(b).hex for b in ("105-A", "105-B", "105-C", "120-A", "120-B")}
+    assert {(q, r) for q, r in zip(marked["q"], marked["r"])} == {(h.q, h.r) for h in battery_hexes}
+    assert fig.html_attributes["role"] == "img"
+    assert batteries_text(printed) in fig.html_attributes["aria-label"]
+    out = layout.select_one({"name": "am-outcome"}).text
+    assert batteries_text(printed) in out                    # the position in words, on the page too
+    tiles = fig.select_one({"name": "hex-tiles"}).data_source.data
+    crop = crop_hexes(printed)
+    assert len(tiles["q"]) == len(crop) < len(printed.state.map.hexes)
+    assert all((u.hex.q, u.hex.r) in set(zip(tiles["q"], tiles["r"])) for u in printed.state.units.values() if u.hex)
+
+
+@pytest.mark.rule("C 8")
+def test_static_page_has_the_reset_and_roll_buttons_and_keeps_its_state_in_the_url(static):
+    layout, _ = static
+    from bokeh.models import Button
+    labels = [m.label for m in layout.references() if isinstance(m, Button)]
+    assert sorted(labels) == ["Printed example", "Roll the dice"]
+    reset = layout.select_one({"name": "anne-marie-reset"})
+    printed = reset.js_event_callbacks["button_click"][0].args["printed"]
+    assert printed == {"preset": "printed", **{f"d{i + 1}": str(d) for i, d in enumerate(PRINTED_DICE)}}
+    ready = layout.document.callbacks._js_event_callbacks["document_ready"]   # the hash restore on load
+    assert len(ready) == 1 and set(ready[0].args["controls"]) == {"preset", "d1", "d2", "d3", "d4", "d5"}
+
+
+@pytest.mark.rule("C 8")
+def test_live_widget_has_summary_legend_and_printed_button():
+    w = AnneMarieLive()
+    assert w.summary.value == summary_html(summary_text(w.outcome.example))
+    for code in ("-", "1", "2P", "P"):
+        assert f"<dt>result {code}</dt>" in w.legend.value
+    w.dice[0].value = 1
+    w.assign["4th Bn"].value = "120-B"
+    assert w.outcome.example.run.shots[0]["roll"] == 1
+    w.reset.click()
+    assert [d.value for d in w.dice] == PRINTED_DICE and w.assignment() == PRINTED_ASSIGNMENT
+    assert [s["code"] for s in w.outcome.example.run.shots] == [s["code"] for s in resolve(
+        PRINTED_ASSIGNMENT, PRINTED_DICE).example.run.shots]

@@ -18,10 +18,13 @@ from wargames.citadel.examples import (BATTERIES, FIRST_LEGS, ONWARD_ROUTES, PRI
                                        MovementExample)
 from wargames.core import Distribution, ScriptedDice, enumerate_outcomes
 from wargames.core.errors import RuleViolation
-from wargames.viz.hexmap import (DYNAMIC_TILE_COLUMNS, PathMark, action_hexes, citadel_marks, describe,
+from wargames.viz.hexmap import (PathMark, action_hexes, citadel_marks, describe,
                                  movement_example_map, overlay_data)
 
-from .common import WALKER_JS, build_decision_graph, walk_graph, fraction_text, odds_html, resolution_html
+from .common import (WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, percent_text,
+                     resolution_html, walk_graph)
+from .layout import (aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
+                     summary_html, url_state)
 
 BATTALIONS = ["1st Bn", "2nd Bn", "3rd Bn", "4th Bn"]
 MAX_SHOTS = len(BATTERIES)
@@ -97,6 +100,53 @@ def outcome_html(ex: MovementExample) -> str:
     return "".join(outcome_parts(ex))
 
 
+def summary_text(ex: MovementExample) -> str:
+    """The result in one line: who was pinned where, and where the others stopped."""
+    st, recs = ex.state, ex.phase.records
+    pinned = [b for b in BATTALIONS if st.unit(b).pinned]
+    free = [b for b in BATTALIONS if b not in pinned]
+    bits = []
+    if pinned:
+        bits.append("Pinned: " + ", ".join(f"{b} in {st.label(st.unit(b).hex)}" for b in pinned) + ".")
+    if free:
+        bits.append("Not pinned: " + ", ".join(
+            f"{b} stopped in {st.label(st.unit(b).hex)}"
+            + (" (French zone of control)" if recs[b].end_reason == "entered an enemy zone of control" else "")
+            for b in free) + ".")
+    return html.escape(" ".join(bits))
+
+
+def result_meaning(code: str) -> str:
+    """A C 9 result code in our words (the codes are losses, then P for a pin; "-" for nothing)."""
+    if code == "-":
+        return "no effect: not hurt, not pinned, moves on"
+    losses, pin = code.rstrip("P"), code.endswith("P")
+    bits = [f"loses {losses} strength point{'s' * (losses != '1')}"] if losses else []
+    bits.append("pinned: stays in its hex for the rest of the phase, and no other unit may enter it" if pin
+                else "not pinned, moves on")
+    return "; ".join(bits)
+
+
+def table_codes() -> tuple[list[str], list[str]]:
+    """Every result code and column of the fire table (the live widget can reach any of them)."""
+    from wargames.citadel.charts import load_fire_crt
+    crt = load_fire_crt()
+    return sorted({cell.value.code for cell in crt.cells.values()}), [c.label for c in crt.columns]
+
+
+def legend_for(codes, columns, ex: MovementExample) -> str:
+    """Every code the widget can show, decoded, and the reconstructed battery positions."""
+    def order(c):
+        return (c != "-", int(c.rstrip("P").strip("-") or 0), c.endswith("P"))
+    entries = {f"result {c}": result_meaning(c) for c in sorted(codes, key=order)}
+    entries.update({
+        ", ".join(columns): "fire table column of the shot (from the battery's strength and the target's terrain)",
+        "12 SP, -2": "on a counter: strength points left, and the losses taken so far",
+    })
+    return legend_html("What the codes mean (C 8, C 9)", entries,
+                       note=html.escape(batteries_text(ex)) + " The fire table values are ours too<sup>R</sup>.")
+
+
 def crop_hexes(ex: MovementExample) -> list:
     """The hexes the map shows: every hex any outcome can use (starts, first legs, onward routes, batteries).
 
@@ -106,7 +156,7 @@ def crop_hexes(ex: MovementExample) -> list:
     routes = [PathMark(b, tuple([st.label(ex.phase.records[b].start), *FIRST_LEGS[b]]
                                 + [h for r in ONWARD_ROUTES[b] for h in r])) for b in BATTALIONS]
     marks = citadel_marks(st)[0]
-    return action_hexes(st.map, marks, routes, margin=1)
+    return action_hexes(st.map, marks, routes, margin=0)
 
 
 def battery_hexes(ex: MovementExample) -> dict[str, str]:
@@ -204,13 +254,25 @@ def _graph(width: int):
 
     def describe(node):
         if node == "root":
-            return {"title": "which battery fires at which battalion in the first round", "odds": ""}
-        return {"title": html.escape(shot_title(node)), "odds": odds_block(node)}
+            return {"title": "which battery fires at which battalion in the first round", "odds": "",
+                    "hint": "which battery fires at which battalion in round 1"}
+        pin = shot_odds(node).prob(lambda c: "P" in c)
+        return {"title": html.escape(shot_title(node)), "odds": odds_block(node),
+                "hint": html.escape(f"{shot_title(node)}; pins with chance {percent_text(pin)}")}
 
     def view(ex):
-        return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + alt_parts_of(ex)}
+        codes.update(s["code"] for s in ex.run.shots)
+        columns.update(s["column"] for s in ex.run.shots)
+        # No "alt" entry: the position in words is already among the HTML fragments, and a second copy of
+        # it per outcome would add most of a megabyte to the page; ARIA_JS copies it to the map instead.
+        return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + alt_parts_of(ex),
+                "summary": summary_html(summary_text(ex))}
 
-    return build_decision_graph("root", options, key, view, describe)
+    codes: set[str] = set()
+    columns: set[str] = set()
+    graph = build_decision_graph("root", options, key, view, describe)
+    graph["codes"], graph["columns"] = sorted(codes), sorted(columns)
+    return graph
 
 
 def shown_key(ex: MovementExample) -> tuple:
@@ -231,24 +293,56 @@ def _shot(ex: MovementExample, die: int) -> MovementExample:
     return new
 
 
-def anne_marie_static(width: int = 700):
-    """A bokeh layout that responds in a static page: the reader picks a preset and the dice."""
+# After the walker: the map's accessible name is the position in words the outcome Div now shows (a copy,
+# no rules: it reads the paragraph and writes the attribute).
+ARIA_JS = """
+const doc = new DOMParser().parseFromString(out.text, 'text/html');
+const p = doc.querySelector('.map-alt-text');
+if (p !== null) {
+  const b = p.querySelector('b');
+  if (b !== null) { b.remove(); }
+  fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': p.textContent.trim()});
+}
+"""
+NAME = "anne-marie"
+DIE_LABELS = [f"Die for shot {i + 1}" for i in range(MAX_SHOTS)]
+
+
+def anne_marie_static(width: int = 640):
+    """A bokeh layout that responds in a static page: the reader picks a preset and the dice.
+
+    Built with :func:`widgets.layout.map_widget`: the controls, a "Printed example" button, a "Roll the
+    dice" button and the hints beside the map; the one-line result above it; the legend under it; the
+    shots, the position in words and each shot's odds below. The choices live in the URL hash
+    (``#anne-marie:preset=printed&d1=6&...``).
+    """
     graph = _graph(width)
     printed = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
-    fig, alt = map_for(printed, width=width)
+    fig, _ = map_for(printed, width=width)
     preset = Select(title="First-round assignment", value="printed", options=[(k, v[0]) for k, v in PRESETS.items()],
-                    tags=["assignment"], name="am-preset")
-    dice = [Select(title=f"Die for shot {i + 1}", value=str(PRINTED_DICE[i]), options=[str(d) for d in range(1, 7)],
-                   tags=[f"shot {i + 1}"], name=f"am-die-{i + 1}", width=120) for i in range(MAX_SHOTS)]
-    info = Div(text="", width=width, name="am-info")
-    out = Div(text=outcome_html(printed) + alt_html(printed), width=width, name="am-outcome")
-    cb = CustomJS(args={"graph": graph, "choices": [preset, *dice], "sources": _bind_sources(fig), "info": info, "out": out},
-                  code=WALKER_JS)
+                    tags=["assignment"], name="am-preset", width=280)
+    dice = [Select(title=DIE_LABELS[i], value=str(PRINTED_DICE[i]), options=[str(d) for d in range(1, 7)],
+                   tags=[f"shot {i + 1}"], name=f"am-die-{i + 1}", width=130) for i in range(MAX_SHOTS)]
+    values = ["printed", *map(str, PRINTED_DICE)]
+    view, notes = walk_graph(graph, values)
+    info = Div(text="".join(notes), name="am-info")
+    out = Div(text=view["html"], name="am-outcome", tags=[view["parts"]])
+    summary = summary_div(NAME, view["summary"])
+    hints = hints_div(NAME, graph_hints(graph, values, ["assignment", *(f"shot {i + 1}" for i in range(MAX_SHOTS))]))
+    aria_map(fig, _alt_text(printed))
+    _apply(_bind_sources(fig), view["sources"])         # the first render shows what the lookup shows
+    cb = CustomJS(args={"graph": graph, "choices": [preset, *dice], "sources": _bind_sources(fig), "info": info,
+                        "out": out, "hints": hints, "summary": summary, "fig": fig}, code=WALKER_JS)
+    aria = CustomJS(args={"out": out, "fig": fig}, code=ARIA_JS)
     for s in (preset, *dice):
-        s.js_on_change("value", cb)
-    _, notes = walk_graph(graph, [preset.value, *(d.value for d in dice)])
-    info.text = "".join(notes)
-    layout = column(preset, row(*dice), fig, out, info, name="anne-marie-static")
+        s.js_on_change("value", cb, aria)
+    keyed = {"preset": preset, **{f"d{i + 1}": d for i, d in enumerate(dice)}}
+    buttons = [reset_button(NAME, keyed, dict(zip(keyed, values))), roll_button(NAME, dice)]
+    controls = [preset, row(*dice[:2]), row(*dice[2:4]), dice[4]]
+    layout = map_widget(NAME, controls=controls, fig=fig, summary=summary, details=[out, info],
+                        legend=legend_for(graph["codes"], graph["columns"], printed), hints=hints, buttons=buttons,
+                        map_max_width=int(width * 1.1))
+    url_state(NAME, keyed, layout)
     return layout, graph
 
 
@@ -265,6 +359,8 @@ class AnneMarieLive:
         self.dice = [w.Dropdown(options=list(range(1, 7)), value=PRINTED_DICE[i], description=f"shot {i + 1}",
                                 layout=w.Layout(width="150px")) for i in range(MAX_SHOTS)]
         self.roll = w.Button(description="Roll the dice")
+        self.reset = w.Button(description="Printed example")
+        self.summary = w.HTML()
         self.steps = w.HTML()
         self.odds = w.HTML()
         self.message = w.HTML()
@@ -275,8 +371,17 @@ class AnneMarieLive:
         for c in [*self.assign.values(), *self.dice]:
             c.observe(lambda _change: self.update(), names="value")
         self.roll.on_click(self._roll)
+        self.reset.on_click(self.printed)
         self._rng = None
+        self.legend = w.HTML(legend_for(*table_codes(), first))
         self.update()
+
+    def printed(self, _button=None) -> None:
+        """Back to the printed example: its assignment and its dice."""
+        for b, dd in self.assign.items():
+            dd.value = PRINTED_ASSIGNMENT.get(b, "(none)")
+        for d, die in zip(self.dice, PRINTED_DICE):
+            d.value = die
 
     def _roll(self, _button) -> None:
         import random
@@ -292,7 +397,8 @@ class AnneMarieLive:
         _apply(self.sources, outcome_sources(oc.example))
         self.message.value = (f"<p style='color:#a00'><b>{oc.error.rule}</b>: {html.escape(oc.error.reason)}</p>"
                               if oc.error else "")
-        self.steps.value = outcome_html(oc.example) + resolution_html(oc.example.run.log, "Resolution, step by step")
+        self.summary.value = summary_html(summary_text(oc.example))
+        self.steps.value = outcome_html(oc.example) + alt_html(oc.example) + resolution_html(oc.example.run.log, "Resolution, step by step")
         self.odds.value = "".join(
             f"<p><b>Shot {i + 1}.</b> {html.escape(t)}: P(pin) = {fraction_text(d.prob(lambda c: 'P' in c))}</p>"
             + odds_html(d) for i, (t, d) in enumerate(oc.odds))
@@ -302,5 +408,5 @@ class AnneMarieLive:
     def widget(self):
         from jupyter_bokeh import BokehModel
         w = self.w
-        return w.VBox([w.HBox(list(self.assign.values())), w.HBox([*self.dice, self.roll]), self.message,
-                       BokehModel(self.fig), w.HBox([self.steps, self.odds])])
+        return w.VBox([w.HBox(list(self.assign.values())), w.HBox([*self.dice, self.roll, self.reset]), self.message,
+                       self.summary, BokehModel(self.fig), self.legend, w.HBox([self.steps, self.odds])])

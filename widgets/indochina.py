@@ -1,7 +1,8 @@
 """The odds-shifts widget for Indochina land combat (IC 13.0).
 
 - :func:`odds_shifts_static` precomputes, with the engine, every lookup the controls can need and wires them
-  to :data:`widgets.common.PIPELINE_JS`, so the static book responds without Python;
+  to :data:`widgets.common.PIPELINE_JS`, so the static book responds without Python. Text that only makes
+  sense for a legal combination is gated (:func:`gated`), so an illegal one shows its rule and nothing else;
 - :class:`OddsShiftsLive` (ipywidgets) calls the engine directly in JupyterLab, for any strengths.
 """
 from __future__ import annotations
@@ -11,7 +12,6 @@ import re
 from fractions import Fraction
 from itertools import product
 
-from bokeh.layouts import column, row
 from bokeh.models import Checkbox, ColumnDataSource, CustomJS, Div, Select, Slider
 from bokeh.plotting import figure
 
@@ -21,7 +21,7 @@ from wargames.indochina.charts import ATTACKER_RANK, RESULTS, default_charts
 from wargames.indochina.combat import (Combat, Readings, Shift, Side, crt_chooser, final_column, raw_odds,
                                        roll_on_crt, shifts)
 
-from .common import PIPELINE_JS, build_pipeline, fraction_text, odds_html, run_pipeline
+from .common import PIPELINE_JS, build_pipeline, odds_html, run_pipeline
 
 MAX_STRENGTH = 30
 TEC = default_charts()[2]
@@ -146,23 +146,20 @@ def _interned(name: str, inputs: list[str], table: dict) -> list:
 SLOT = re.compile(r"\{(\w+)\}")
 
 
-def gated(template: str, gate: str) -> tuple[list, str]:
+def gated(template: str, gate: str, prefix: str) -> tuple[list, str]:
     """Shown only when stage ``gate`` is "1": each stretch of the template's own text becomes a one-entry
-    lookup on the gate, so an illegal combination (no gate) leaves no words behind. Returns (stages, template)."""
+    lookup on the gate (stages named ``prefix0``, ``prefix1``...), so an illegal combination (no gate) leaves
+    no words behind. Returns (stages, template)."""
     stages, out, pos = [], [], 0
     for i, piece in enumerate(SLOT.split(template)):
         if i % 2:
             out.append("{" + piece + "}")
         elif piece.strip():
-            name = f"{gate}_text{pos}"
+            name = f"{prefix}{pos}"
             pos += 1
             stages.append((name, [gate], {"1": piece}))
             out.append("{" + name + "}")
     return stages, "".join(out)
-
-
-def situation_of(controls: dict[str, str]) -> tuple:
-    return tuple(controls[k] for k in SITUATION)
 
 
 SITUATION = ["attacker", "terrain", "fortified", "monsoon", "go", "mode", "dc", "light"]
@@ -254,10 +251,8 @@ HINTS = "<ul class='wg-hints'>{hint_chooser}{light_hint}</ul>"
 
 def templates() -> tuple[list, str, str]:
     """The stages behind the gated summary and detail, and the two templates the page fills."""
-    s_stages, summary = gated(SUMMARY, "legal")
-    d_stages, detail = gated(DETAIL, "legal")
-    d_stages = [(n.replace("legal_text", "legal_dtext"), i, t) for n, i, t in d_stages]
-    detail = detail.replace("{legal_text", "{legal_dtext")
+    s_stages, summary = gated(SUMMARY, "legal", "summary_text")
+    d_stages, detail = gated(DETAIL, "legal", "detail_text")
     return (s_stages + d_stages, f"<div class='wg-summary'>{summary}{{error}}</div>",
             f"<div class='wg-odds-steps'>{detail}</div>")
 
@@ -340,7 +335,7 @@ def odds_shifts_static(width: int = 700):
     src = ColumnDataSource({"a": [], "col": [], "p_def": [], "p_att": []})
     # Fixed ranges: an illegal combination leaves the plots empty, and auto-ranging on no data logs warnings.
     xr = (0.5, MAX_STRENGTH + 0.5)
-    p1 = figure(height=250, width=width, title="Final column as attacker strength rises (the step function)",
+    p1 = figure(height=340, width=460, title="Final column by attacker strength",
                 x_range=xr, y_range=(-0.5, len(labels) - 0.5), x_axis_label="attacker strength",
                 toolbar_location=None, name="ic-columns")
     p1.step(x="a", y="col", source=src, mode="center", line_width=2.5, color="#0072B2")

@@ -102,7 +102,7 @@ def test_map_widget_styles_every_piece_and_puts_controls_beside_the_map():
     for model in (sel, summary, detail, fig):
         assert [x.css for x in model.stylesheets if getattr(x, "name", "") == "wg-style"] == [STYLE_CSS]
     assert sel.title == "Die"
-    assert "--pst-color-surface" in STYLE_CSS and "outline" in STYLE_CSS
+    assert "color: inherit" in STYLE_CSS and "outline: 3px" in STYLE_CSS
     legend = lay.select_one({"name": "w-legend"}).text
     assert "<dt>2P</dt><dd>two steps, pinned</dd>" in legend
 

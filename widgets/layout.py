@@ -3,8 +3,8 @@
 :func:`map_widget` puts the controls (with their buttons and a hints panel) in a column beside the map, a
 one-line result above it, the legend decoding every result code under it, and the details below. The panel
 sizes to the window; bokeh draws each piece in its own shadow root, so :data:`STYLE_CSS` is attached to every
-piece: it follows the book's light and dark themes (the pydata theme's colour variables, JupyterLab's outside
-the book) and gives every control a visible focus ring.
+piece: it follows the book's light and dark themes and JupyterLab's (text colour from the container, translucent
+surfaces) and gives every control a visible focus ring.
 
 The helpers around it are the static page's own: :func:`reset_button` brings back the printed example,
 :func:`roll_button` rolls the dice in the page (then the page's precomputed lookup answers), and
@@ -23,39 +23,38 @@ from bokeh.models import Button, Checkbox, CustomJS, Div, InlineStyleSheet, UIEl
 CONTROL_WIDTH = 300
 MIN_TEXT_PX = 11
 
-# Colours come from the book theme when there is one (they switch with its light/dark toggle), else from
-# JupyterLab's theme, else plain light defaults.
-_FG = "var(--pst-color-text-base, var(--jp-ui-font-color1, #222))"
-_SURFACE = "var(--pst-color-surface, var(--jp-layout-color1, #f3f4f6))"
-_BORDER = "var(--pst-color-border, var(--jp-border-color1, #999))"
+# Text takes its colour from where the widget sits, so it follows every theme: the book's light pages, its
+# dark mode (pydata-sphinx-theme draws each HTML output on a light card with dark text there) and JupyterLab's
+# themes. Surfaces are translucent greys that read on a light or a dark ground; the accent is the theme's.
+_SURFACE = "rgba(128, 128, 128, 0.14)"
+_BORDER = "rgba(128, 128, 128, 0.6)"
 _ACCENT = "var(--pst-color-primary, var(--jp-brand-color1, #1a5fb4))"
-_MUTED = "var(--pst-color-text-muted, var(--jp-ui-font-color2, #555))"
 
 STYLE_CSS = f"""
-:host {{ color: {_FG}; font-size: 15px; }}
+:host {{ font-size: 15px; }}
 select, input, button, .bk-input, .bk-btn {{
-  background: {_SURFACE}; color: {_FG}; border: 1px solid {_BORDER}; font-size: 15px;
+  background: {_SURFACE}; color: inherit; border: 1px solid {_BORDER}; font-size: 15px;
 }}
-select option {{ background: {_SURFACE}; color: {_FG}; }}
-.bk-btn-default:hover {{ filter: brightness(0.95); }}
+select option {{ background: Canvas; color: CanvasText; }}
+.bk-btn-default:hover {{ background: rgba(128, 128, 128, 0.25); }}
 select:focus-visible, input:focus-visible, button:focus-visible, .bk-btn:focus-visible, select:focus, .bk-btn:focus {{
   outline: 3px solid {_ACCENT}; outline-offset: 2px;
 }}
-label, .bk-input-group > label {{ color: {_FG}; font-weight: 600; }}
+label, .bk-input-group > label, .bk-slider-title {{ color: inherit; font-weight: 600; }}
 table {{ border-collapse: collapse; margin: 0.3em 0; }}
 th, td {{ border-bottom: 1px solid {_BORDER}; padding: 2px 6px; text-align: left; vertical-align: top; }}
-caption {{ caption-side: top; text-align: left; color: {_MUTED}; font-size: 0.9em; }}
+caption {{ caption-side: top; text-align: left; opacity: 0.85; font-size: 0.9em; }}
 .wg-summary {{ font-size: 1.1em; font-weight: 600; margin: 0; padding: 0.3em 0.5em;
   border-left: 4px solid {_ACCENT}; background: {_SURFACE}; }}
-.wg-changed, .wg-changed td {{ background: rgba(255, 200, 0, 0.28); }}
-.wg-hints {{ margin: 0.2em 0; padding-left: 1.1em; font-size: 0.9em; color: {_MUTED}; }}
+.wg-changed, .wg-changed td {{ background: rgba(255, 190, 0, 0.35); }}
+.wg-hints {{ margin: 0.2em 0; padding-left: 1.1em; font-size: 0.9em; }}
 .wg-hints li {{ margin-bottom: 0.25em; }}
 .wg-legend {{ font-size: 0.92em; }}
 .wg-legend dl {{ display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 0.8em; margin: 0.2em 0; }}
 .wg-legend dt {{ font-weight: 700; font-family: monospace; }}
 .wg-legend dd {{ margin: 0; }}
 .wg-pct {{ min-width: 12em; white-space: nowrap; }}
-.map-alt-text {{ font-size: 0.92em; color: {_MUTED}; }}
+.map-alt-text {{ font-size: 0.92em; }}
 .wg-error {{ color: #c01c28; font-weight: 600; }}
 """
 

@@ -72,7 +72,12 @@ BOKEH_PLOTS_JS = """
     for (const c of inside.concat(all(el)).filter((e) => e.tagName === "CANVAS")) {
       if (!c.width || !c.height) continue;
       canvasArea += c.width * c.height;
-      const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      // Read a copy: reading the page's own canvases again and again makes Chrome log a warning.
+      const copy = document.createElement("canvas");
+      copy.width = c.width; copy.height = c.height;
+      const ctx = copy.getContext("2d", {willReadFrequently: true});
+      ctx.drawImage(c, 0, 0);
+      const data = ctx.getImageData(0, 0, c.width, c.height).data;
       for (let i = 0; i < data.length && colours.size < 3; i += 4 * 7) {
         if (data[i + 3] > 0) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
       }
@@ -207,11 +212,21 @@ class BookPage:
 def deep_all_js() -> str:
     return """
   const all = (root, out = []) => {
+    if (root.shadowRoot) all(root.shadowRoot, out);
     for (const el of root.querySelectorAll("*")) {
       out.push(el);
       if (el.shadowRoot) all(el.shadowRoot, out);
     }
     return out;
+  };
+  // The colour behind an element: the first opaque background up the tree, through shadow hosts.
+  const backdrop = (el) => {
+    for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null) {
+      const bg = getComputedStyle(e).backgroundColor;
+      const alpha = bg.startsWith("rgba") ? parseFloat(bg.split(",")[3]) : 1;
+      if (bg !== "transparent" && alpha > 0.5) return bg;
+    }
+    return getComputedStyle(document.body).backgroundColor;
   };"""
 
 

@@ -27,10 +27,20 @@ SELECTS_JS = "(root) => {" + deep_all_js() + """
   return all(host).filter((el) => el.tagName === "SELECT").map((el) => {
     const s = getComputedStyle(el);
     const label = el.getRootNode().querySelector("label");
-    return {color: s.color, background: s.backgroundColor, disabled: el.disabled,
+    return {color: s.color, background: s.backgroundColor, behind: backdrop(el.parentElement || el.getRootNode().host),
+            disabled: el.disabled,
             label: label ? label.innerText.trim() : "", options: [...el.options].map((o) => o.value),
             value: el.value};
   });
+}
+"""
+
+# Every control label, slider title and tick-box caption, with its colour and the colour behind it.
+LABEL_COLOURS_JS = "(root) => {" + deep_all_js() + """
+  const host = document.querySelector(root);
+  return all(host).filter((el) => el.tagName === "LABEL" || (el.classList && el.classList.contains("bk-slider-title")))
+    .filter((el) => el.innerText.trim())
+    .map((el) => ({text: el.innerText.trim().slice(0, 40), color: getComputedStyle(el).color, behind: backdrop(el)}));
 }
 """
 
@@ -79,9 +89,11 @@ def _luminance(rgb) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def contrast(fg: str, bg: str, page_bg: str) -> float:
-    """WCAG contrast of text colour over a background (a transparent background shows the page's)."""
-    back = _rgb(bg) if _rgb(bg)[3] > 0 else _rgb(page_bg)
+def contrast(fg: str, bg: str, behind: str) -> float:
+    """WCAG contrast of text colour over a background, a translucent one blended over what lies behind it."""
+    top, under = _rgb(bg), _rgb(behind)
+    alpha = top[3]
+    back = tuple(alpha * t + (1 - alpha) * u for t, u in zip(top[:3], under[:3]))
     a, b = _luminance(_rgb(fg)), _luminance(back)
     return (max(a, b) + 0.05) / (min(a, b) + 0.05)
 
@@ -111,12 +123,16 @@ def test_widget_as_a_reader_sees_it(open_page, path, viewport, dark):
     assert summary["top"] >= panel["top"] - 1 and summary["bottom"] <= panel["bottom"] + 1
 
     # dropdowns readable in this theme
-    page_bg = book.page.evaluate("getComputedStyle(document.body).backgroundColor")
     selects = book.page.evaluate(SELECTS_JS, root)
     assert selects, f"{path}: no dropdown in the widget"
     for s in selects:
-        ratio = contrast(s["color"], s["background"], page_bg)
-        assert ratio >= 4.5, f"{path}: dropdown {s['label']!r} has contrast {ratio:.1f} ({s['color']} on {s['background']})"
+        ratio = contrast(s["color"], s["background"], s["behind"])
+        assert ratio >= 4.5, (f"{path}: dropdown {s['label']!r} has contrast {ratio:.1f} "
+                              f"({s['color']} on {s['background']} over {s['behind']})")
+
+    for label in book.page.evaluate(LABEL_COLOURS_JS, root):
+        ratio = contrast(label["color"], "rgba(0, 0, 0, 0)", label["behind"])
+        assert ratio >= 4.5, f"{path}: label {label['text']!r} has contrast {ratio:.1f} ({label['color']} on {label['behind']})"
 
     # a visible focus ring on every dropdown
     for ring in book.page.evaluate(FOCUS_JS, root):

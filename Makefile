@@ -15,8 +15,9 @@ UNIT_TIMEOUT ?= 900
 BOOK_TIMEOUT ?= 1200
 BROWSER_TIMEOUT ?= 600
 
-# BokehJS is inlined into the pages so the book works offline.
-BOOK_ENV := BOKEH_RESOURCES=inline WARGAMES_BOOK_BUILD=1
+# BokehJS: the bokeh_static extension (book/_ext) serves it from _static and drops output_notebook()'s
+# loader, so the kernel only needs to name script URLs (server mode) rather than inline 3.9 MB per page.
+BOOK_ENV := BOKEH_RESOURCES=server WARGAMES_BOOK_BUILD=1
 # --all: fresh Sphinx environment, so every chapter is re-executed against the current engine
 # (otherwise unchanged chapters keep outputs from an older engine). -W --keep-going: any warning,
 # including a failed cell, fails the build after reporting all of them.

@@ -13,7 +13,8 @@ HTML := _build/html
 # Timeouts in seconds for each step (a stalled kernel must not hang CI).
 UNIT_TIMEOUT ?= 900
 BOOK_TIMEOUT ?= 1200
-BROWSER_TIMEOUT ?= 600
+# The browser layer loads every page twice (test_pages, test_weight) and starts JupyterLab (test_lab).
+BROWSER_TIMEOUT ?= 1200
 
 # BokehJS: the bokeh_static extension (book/_ext) serves it from _static and drops output_notebook()'s
 # loader, so the kernel only needs to name script URLs (server mode) rather than inline 3.9 MB per page.

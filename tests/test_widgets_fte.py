@@ -29,7 +29,9 @@ PATHS = list(itertools.product(READINGS, FIRE, TARGETS, DICE_PRESETS))
 
 @pytest.fixture(scope="module")
 def static():
-    return assault_static()
+    """The page's widget with every view and control; the odds shown with the dice choice are left out here
+    (enumerating the eight distributions takes minutes) and checked on their own below."""
+    return assault_static(odds=False)
 
 
 def _plan(fire, target):
@@ -133,6 +135,14 @@ def test_odds_are_percentages_grouped_by_result_with_exact_fractions_on_hover():
 
 
 @pytest.mark.rule("F 8.0")
+def test_the_dice_choice_shows_the_exact_odds_of_the_choices_above_it():
+    from widgets.fte import _graph, dice_choice_odds
+    html_ = dice_choice_odds("errata", PRINTED_PLAN)
+    assert html_ == distribution_html(distribution("errata", PRINTED_PLAN))
+    assert html_ != dice_choice_odds("errata", plan_of(nva_target="US FT 20.20"))      # the target matters
+
+
+@pytest.mark.rule("F 8.0")
 def test_map_is_cropped_readable_and_labelled(static):
     layout, graph = static
     fig = layout.select_one({"name": "fte-map"})
@@ -207,3 +217,17 @@ def test_live_widget_reruns_the_engine_and_resets_to_the_printed_example():
 
 def _engine_scripted(values):
     return assault(assault_example(READINGS["errata"]), PRINTED_PLAN, ScriptedDice(values, "test"))
+
+
+@pytest.mark.rule("F 8.0")
+def test_each_table_row_is_its_own_fragment_so_the_page_marks_what_changed(static):
+    """The walker marks fragments that are new since the previous view; the rows are fragments of their own, so
+    after a change only the rows that differ are marked (the table headers are shared)."""
+    _, graph = static
+    printed, _ = walk_graph(graph, list(PRINTED_CHOICES.values()))
+    rolled, _ = walk_graph(graph, [*list(PRINTED_CHOICES.values())[:3], "seed 3"])
+    new = [graph["data"][i] for i in rolled["parts"] if i not in printed["parts"]]
+    kept = [graph["data"][i] for i in rolled["parts"] if i in printed["parts"]]
+    assert any(p.startswith("<tr><td>") for p in new)                     # some rows changed
+    assert any(p.startswith("<tr><th>unit</th>") for p in kept)           # the status table's header did not
+    assert len(new) < len(rolled["parts"])

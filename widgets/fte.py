@@ -13,9 +13,9 @@ Both versions run the same engine code, :func:`wargames.fte.assault.assault` on 
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 
-from bokeh.layouts import column, row
 from bokeh.models import CustomJS, Div, Select
 
 from wargames.core import DataError, Distribution, RandomDice, ScriptedDice
@@ -23,13 +23,14 @@ from wargames.core.errors import RuleViolation
 from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault, assault_distribution
 from wargames.fte.errata import ERRATA, ORIGINAL, SWITCHES
 from wargames.fte.examples import ASSAULT_DICE, assault_example
-from wargames.viz.fte import STATUS_CODES, describe_fte, draw_fte_map, region_map, unit_marks, units_data
+from wargames.viz.fte import describe_fte, draw_fte_map, region_map, unit_marks, units_data
 
 from .common import WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, resolution_html, walk_graph
 from .layout import (CONTROL_WIDTH, aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
                      summary_html, url_state)
 
 READINGS = {"errata": ERRATA, "original": ORIGINAL}
+READING_LABELS = {"errata": "with the errata", "original": "as printed"}
 TARGET = "20.19"
 CANDIDATES = ("US FT 20.20", "US FT 19.19", "US Ldr")   # the US units adjacent to the NVA hex
 PRINTED_PLAN = AssaultPlan(("US FT 20.20", "US FT 19.19"), TARGET, combine=True, primary="US FT 20.20",
@@ -151,7 +152,7 @@ def status_html(run: AssaultRun) -> str:
     cas = ", ".join(f"{c.kind} ({c.side}) in {s.label(c.hex)}" for c in s.casualties.values() if c.hex) or "none"
     return (f"<p><b>Result: {html.escape(run.result or '')}</b>. Casualty markers: {html.escape(cas)}. "
             f"VP: US {s.vp['US']}, NVA/VC {s.vp['NVA/VC']}.</p><table class='wg-status'><thead><tr><th>unit</th>"
-            f"<th>hex</th><th>side</th><th>markers</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            f"<th>hex</th><th>strength</th><th>markers</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def outcome_label(o: AssaultOutcome) -> str:
@@ -266,6 +267,12 @@ def units_source(state) -> dict:
 
 # ---------------------------------------------------------------- static (book) version
 
+def row_parts(fragment: str) -> list[str]:
+    """An HTML fragment cut before each table row and list item: the page stores every row once, and the walker
+    highlights the rows that are new since the previous view."""
+    return [part for part in re.split(r"(?=<tr>|<li>)", fragment) if part]
+
+
 def leaf_view(reading: str, plan: AssaultPlan, preset: str) -> dict:
     """What the static page shows for one set of choices, from a fresh engine run (the decision graph stores
     this for every leaf; the tests compare the two)."""
@@ -281,12 +288,19 @@ def leaf_view(reading: str, plan: AssaultPlan, preset: str) -> dict:
                 "summary": summary_html(summary_text(None, reading, msg)), "alt": alt}
     alt = alt_text(run.state)
     return {"sources": {"units": units_source(run.state)},
-            "html": [note, status_html(run), alt_html(alt), rounds_html(run),
-                     resolution_html(run.res, "Resolution, step by step")],
+            "html": [note, *row_parts(status_html(run)), alt_html(alt), *row_parts(rounds_html(run)),
+                     *row_parts(resolution_html(run.res, "Resolution, step by step"))],
             "summary": summary_html(summary_text(run, reading)), "alt": alt}
 
 
-def _graph():
+def dice_choice_odds(reading: str, plan: AssaultPlan) -> str:
+    """What the page shows with the dice choice: the exact odds over every roll for the choices above it."""
+    return distribution_html(distribution(reading, plan))
+
+
+def _graph(odds: bool = True):
+    """The decision graph: reading, fire, NVA target, dice. ``odds=False`` leaves out the enumerated odds shown
+    with the dice choice (every view is the same; the tests use it, as the enumeration takes minutes)."""
     def options(node):
         kind = node[0]
         if kind == "root":
@@ -310,8 +324,8 @@ def _graph():
             return {"title": "combined or separate US fire", "odds": reading_note(node[1])}
         if kind == "combine":
             return {"title": "the NVA unit's target", "odds": ""}
-        dist = distribution(node[1], plan(node))
-        return {"title": "the dice (the exact odds below cover every possible roll)", "odds": distribution_html(dist)}
+        return {"title": "the dice (the exact odds below cover every possible roll)",
+                "odds": dice_choice_odds(node[1], plan(node)) if odds else ""}
 
     def view(node):
         return leaf_view(node[1], plan(node), node[4])
@@ -323,19 +337,18 @@ PRINTED_CHOICES = {"reading": "errata", "fire": "combined", "target": "US FT 19.
 LEGEND_TITLE = "Codes on the map, in the tables and in the summary"
 
 
-def assault_static(width: int = 640):
+def assault_static(width: int = 640, odds: bool = True):
     """A bokeh layout that responds in a static page: reading, combined fire, the defender's target, dice.
 
     Returns ``(layout, graph)``. The controls sit beside the map with a "Printed example" reset and a roll
     button (it picks one of the seeded dice presets at random); the choices live in the URL hash
     (``#fa:reading=...&fire=...&target=...&dice=...``).
     """
-    graph = _graph()
+    graph = _graph(odds)
     printed, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
     fig, _ = map_for(printed, width=width)
     choices = {
-        "reading": Select(title="Reading", value="errata", options=[("errata", "with the errata"),
-                                                                     ("original", "as printed")],
+        "reading": Select(title="Reading", value="errata", options=list(READING_LABELS.items()),
                           tags=["Reading"], name="fa-reading", width=CONTROL_WIDTH),
         "fire": Select(title="US fire", value="combined", options=["combined", "separate"], tags=["US fire"],
                        name="fa-combine", width=CONTROL_WIDTH),

@@ -147,3 +147,15 @@ def test_interactive_index_lists_every_map_and_widget():
 def test_module_reads_the_repo_toc():
     assert status.REPO == REPO
     assert toc_files()[0] == "book/intro"
+
+
+def test_rule_ids_of_a_page_title_become_search_entries():
+    """book/_ext/rule_index.py: the ids in a chapter title's parentheses (what makes a search for "C 8" rank it)."""
+    import sys
+    sys.path.insert(0, str(REPO / "book" / "_ext"))
+    from rule_index import rule_ids
+    assert rule_ids("Citadel, Rule 8 (C 8): movement and opportunity fire") == ["C 8"]
+    assert rule_ids("Indochina, Rules 5 and 7 (IC 5, IC 7): x") == ["IC 5", "IC 7"]
+    assert rule_ids("Front Toward Enemy, Rule 8 (F 8.0): the assault") == ["F 8.0"]
+    assert rule_ids("Rules coverage (by section)") == []
+    assert rule_ids("No parentheses") == []

@@ -376,12 +376,7 @@ def assault_static(width: int = 640, odds: bool = True):
     buttons = [reset_button("fa", choices, PRINTED_CHOICES), roll_button("fa", [choices["dice"]])]
     layout = map_widget("fa", controls=controls, fig=fig, summary=summary, details=[out, info],
                         legend=legend_html(LEGEND_TITLE, legend_codes()), hints=hints, buttons=buttons)
-    # show() in a notebook adds the layout to the current document; url_state hooks the restore on the layout's
-    # document, so the layout joins the current one first (a document of its own could not be shown there).
-    from bokeh.io import curdoc
-    if layout.document is None:
-        curdoc().add_root(layout)
-    url_state("fa", choices, layout)
+    url_state("fa", choices, layout)          # its own document: show it with widgets.layout.show_widget
     return layout, graph
 
 

@@ -155,7 +155,10 @@ def test_summary_names_the_pinned_battalions_and_where_the_others_stopped():
     text = summary_text(ex)
     pinned = [b for b in ("1st Bn", "2nd Bn", "3rd Bn", "4th Bn") if ex.state.unit(b).pinned]
     assert text.startswith("Pinned: " + ", ".join(f"{b} in {ex.state.label(ex.state.unit(b).hex)}" for b in pinned))
-    assert "Not pinned: 1st Bn stopped in 1413 (French zone of control)" in text
+    assert text.endswith("; not pinned: 1st Bn stopped in 1413.")
+    none = resolve(PRINTED_ASSIGNMENT, [6, 6, 6, 6, 6]).example
+    assert not any(none.state.unit(b).pinned for b in ("1st Bn", "2nd Bn", "3rd Bn", "4th Bn"))
+    assert summary_text(none).startswith("None pinned: 1st Bn stopped in ")
 
 
 @pytest.mark.rule("C 8")

@@ -101,19 +101,18 @@ def outcome_html(ex: MovementExample) -> str:
 
 
 def summary_text(ex: MovementExample) -> str:
-    """The result in one line: who was pinned where, and where the others stopped."""
-    st, recs = ex.state, ex.phase.records
+    """The result in one short line: who was pinned where, and where the others stopped."""
+    st = ex.state
+    where = {b: st.label(st.unit(b).hex) for b in BATTALIONS}
     pinned = [b for b in BATTALIONS if st.unit(b).pinned]
     free = [b for b in BATTALIONS if b not in pinned]
     bits = []
     if pinned:
-        bits.append("Pinned: " + ", ".join(f"{b} in {st.label(st.unit(b).hex)}" for b in pinned) + ".")
+        bits.append("Pinned: " + ", ".join(f"{b} in {where[b]}" for b in pinned))
     if free:
-        bits.append("Not pinned: " + ", ".join(
-            f"{b} stopped in {st.label(st.unit(b).hex)}"
-            + (" (French zone of control)" if recs[b].end_reason == "entered an enemy zone of control" else "")
-            for b in free) + ".")
-    return html.escape(" ".join(bits))
+        bits.append(("not pinned" if pinned else "None pinned") + ": " + ", ".join(f"{b} stopped in {where[b]}"
+                                                                               for b in free))
+    return html.escape("; ".join(bits) + ".")
 
 
 def result_meaning(code: str) -> str:

@@ -13,14 +13,12 @@ any request to them. In a test::
 
 from __future__ import annotations
 
-import functools
 import http.server
-import threading
 from pathlib import Path
 
 import pytest
 
-from .helpers import CHROMIUM_ARGS, HTML_DIR, PAGE_TIMEOUT_MS, BookPage, chromium_path, is_local
+from .helpers import CHROMIUM_ARGS, HTML_DIR, PAGE_TIMEOUT_MS, BookPage, chromium_path, is_local, serving
 
 
 def pytest_collection_modifyitems(config, items):
@@ -45,14 +43,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="session")
 def book_server(book_html: Path):
     """Base URL of a static server for the built book, on a free port of 127.0.0.1."""
-    handler = functools.partial(_QuietHandler, directory=str(book_html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serving(book_html, _QuietHandler) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

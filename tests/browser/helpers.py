@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
+import threading
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +32,21 @@ PAGE_TIMEOUT_MS = 30_000
 # A laptop and a projector: every named widget is checked at both, light and dark.
 VIEWPORTS = [(1366, 768), (1920, 1080)]
 SCREENSHOTS = REPO / "_build" / "screenshots"
+
+
+@contextlib.contextmanager
+def serving(directory: Path, handler_class, server_class=http.server.ThreadingHTTPServer):
+    """Serve ``directory`` on a free port of 127.0.0.1 with ``handler_class``; yields the base URL."""
+    handler = functools.partial(handler_class, directory=str(directory))
+    server = server_class(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 def chromium_path() -> str | None:
@@ -204,6 +223,17 @@ class BookPage:
         else:
             self.page.screenshot(path=str(path))
         return path
+
+    def settle(self, read, want, tries: int = 60):
+        """``read(self)`` again every 100 ms until it equals ``want`` (bokeh applies a change asynchronously);
+        returns the last value read, for the caller's assertion."""
+        got = read(self)
+        for _ in range(tries):
+            if got == want:
+                break
+            self.page.wait_for_timeout(100)
+            got = read(self)
+        return got
 
     def hash(self) -> str:
         return self.page.evaluate("decodeURIComponent(window.location.hash)")

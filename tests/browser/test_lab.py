@@ -25,24 +25,16 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import REPO, chromium_path
+from .helpers import CHROMIUM_ARGS, REPO, chromium_path
 
 pytestmark = pytest.mark.browser
 
 CHAPTER = REPO / "book" / "citadel" / "rule08.md"
 START_TIMEOUT_S = 60
 RUN_TIMEOUT_MS = 120_000
-LAB_CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-quic",
-    # The lab is served on localhost: MAP * also maps 127.0.0.1 away, so localhost is the one exception.
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost",
-]
+# The lab is served on localhost: MAP * also maps 127.0.0.1 away, so localhost is the one exception.
+LAB_CHROMIUM_ARGS = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules")] + [
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost"]
 
 # Every code cell has run: none waits ("[*]") and each shows an execution count.
 ALL_RAN_JS = """

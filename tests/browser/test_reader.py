@@ -121,6 +121,10 @@ def test_widget_as_a_reader_sees_it(open_page, path, viewport, dark):
     assert panel["height"] <= 1.5 * viewport[1], f"{path}: the widget's panel is {panel['height']:.0f} px tall"
     summary = book.box(f"{root} .wg-summary")
     assert summary["top"] >= panel["top"] - 1 and summary["bottom"] <= panel["bottom"] + 1
+    # the controls beside the map (or chart), the one-line result above it
+    controls, plot = book.box(f"{root} .wg-controls"), book.box(f"{root} .wg-main [role=img]")
+    assert controls["right"] <= plot["left"] + 5, f"{path}: the controls are not beside the map"
+    assert summary["bottom"] <= plot["top"] + 5, f"{path}: the one-line result is not above the map"
 
     # dropdowns readable in this theme
     selects = book.page.evaluate(SELECTS_JS, root)

@@ -20,7 +20,6 @@ this so.
 
 from __future__ import annotations
 
-import functools
 import gzip
 import http.server
 import io
@@ -32,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .helpers import HTML_DIR, REPO, built_pages
+from .helpers import HTML_DIR, REPO, built_pages, serving
 
 pytestmark = pytest.mark.browser
 
@@ -88,14 +87,8 @@ class _Server(http.server.ThreadingHTTPServer):
 
 @pytest.fixture(scope="module")
 def gzip_server(book_html: Path):
-    handler = functools.partial(_GzipHandler, directory=str(book_html))
-    server = _Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serving(book_html, _GzipHandler, _Server) as url:
+        yield url
 
 
 # ------------------------------------------------------------------ measuring one page

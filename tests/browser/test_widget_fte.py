@@ -56,13 +56,7 @@ def _shown(book) -> dict:
 
 
 def _wait_shown(book, expected: dict) -> dict:
-    shown = _shown(book)
-    for _ in range(60):                      # bokeh applies a change asynchronously
-        if shown == expected:
-            break
-        book.page.wait_for_timeout(100)
-        shown = _shown(book)
-    return shown
+    return book.settle(_shown, expected)
 
 
 def _set(book, choices: dict) -> None:
@@ -124,21 +118,4 @@ def test_a_link_with_the_widget_state_opens_that_state(open_page):
     expected = _expected(choices)
     assert _wait_shown(book, expected) == expected
     assert _values(book) == choices
-    book.assert_clean()
-
-
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_controls_map_and_summary_fit_in_one_and_a_half_screens(open_page, viewport, dark):
-    book = _open(open_page, viewport, dark=dark)
-    first = book.box("select")
-    summary = book.box("p.wg-summary")
-    fig = book.box("[role=img][aria-label^='Assault on 20.19']")
-    top = min(first["top"], summary["top"], fig["top"])
-    bottom = max(first["bottom"], summary["bottom"], fig["bottom"])
-    assert bottom - top <= 1.5 * book.viewport_height(), (top, bottom)
-    assert summary["bottom"] <= fig["top"] + 40                     # the summary is above the map
-    assert first["right"] <= fig["left"] + 5                        # the controls are beside the map
-    book.page.evaluate(f"window.scrollTo(0, {max(0, top - 100)})")      # below the theme's sticky header
-    book.screenshot(f"fte-assault-{viewport[0]}x{viewport[1]}-{'dark' if dark else 'light'}")
     book.assert_clean()

@@ -23,22 +23,14 @@ BASE = dict(A="14", D="5", attack_enh="0", defence_enh="0", attacker="Communist"
 
 def expected(ch: dict) -> dict:
     """The engine's answer for these choices, computed here: the summary line and the final column."""
-    from wargames.core import enumerate_outcomes
-    from wargames.core.errors import RuleViolation
-    from wargames.indochina import Combat, Side, final_odds
-    from wargames.indochina.combat import Readings, roll_on_crt, shifts
+    from tests.test_widgets_indochina import engine
     from widgets.indochina import summary_text
-    c = Combat(Side(ch["attacker"]), (int(ch["A"]),), (int(ch["D"]),), attack_enhanced=ch["attack_enh"] == "1",
-               defence_enhanced=ch["defence_enh"] == "1", terrain=ch["terrain"], fortified=ch["fortified"] == "1",
-               monsoon=ch["monsoon"] == "1", general_offensive=ch["go"] == "1", mode=ch["mode"],
-               death_commando=ch["dc"] == "1", attackers_all_light=ch["light"] == "1")
-    try:
-        raw, final, _ = final_odds(c, Readings(ch["reading"]))
-        found = shifts(c)
-    except RuleViolation as e:
+    got = engine(ch)
+    if "error" in got:
+        e = got["error"]
         return {"summary": f"Not allowed by {e.rule}: {e.reason}.", "final": None}
-    dist = enumerate_outcomes(lambda d: roll_on_crt(ch["table"], final, d)[1])
-    line = summary_text(raw, sum(s.columns for s in found if s.player == "attacker"),
+    found, dist, final = got["shifts"], got["dist"], got["final"]
+    line = summary_text(got["raw"], sum(s.columns for s in found if s.player == "attacker"),
                         sum(s.columns for s in found if s.player == "defender"), final, ch["table"],
                         dist.prob(lambda r: r in ("SK", "DD", "DR", "DE")), dist.prob(lambda r: r in ("AE", "AR", "AD")))
     return {"summary": line, "final": final}
@@ -67,13 +59,7 @@ def shown(book) -> dict:
 
 
 def wait_shown(book, want: dict) -> dict:
-    got = shown(book)
-    for _ in range(50):                        # bokeh applies a change asynchronously
-        if got == want:
-            break
-        book.page.wait_for_timeout(100)
-        got = shown(book)
-    return got
+    return book.settle(shown, want, tries=50)
 
 
 def set_slider(book, index: int, value: int) -> None:
@@ -216,22 +202,4 @@ def test_a_link_restores_a_state_and_the_printed_example_button_resets_it(open_p
     book.page.wait_for_timeout(300)
     head, _, body = book.hash().partition(":")
     assert head == "#ic-odds" and dict(pair.split("=", 1) for pair in body.split("&")) == PRINTED
-    book.assert_clean()
-
-
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_controls_chart_and_summary_fit_in_one_and_a_half_screens(open_page, viewport, dark):
-    book = open_widget(open_page, viewport, dark=dark)
-    first = book.box(".noUi-handle")
-    last = book.box("select >> nth=4")
-    summary = book.box(".wg-summary")
-    chart = book.box("[role=img][aria-label^='Step chart of the final CRT column']")
-    top = min(first["top"], summary["top"], chart["top"])
-    bottom = max(last["bottom"], summary["bottom"], chart["bottom"])
-    assert bottom - top <= 1.5 * book.viewport_height(), (top, bottom)
-    assert summary["bottom"] <= chart["top"] + 40               # the summary is above the chart
-    assert last["right"] <= chart["left"] + 5                   # the controls are beside it
-    book.page.evaluate(f"window.scrollTo(0, {max(0, top - 40)})")
-    book.screenshot(f"indochina-odds-{viewport[0]}x{viewport[1]}-{'dark' if dark else 'light'}")
     book.assert_clean()

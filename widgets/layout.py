@@ -37,8 +37,8 @@ select, input, button, .bk-input, .bk-btn {{
 }}
 select option {{ background: Canvas; color: CanvasText; }}
 .bk-btn-default:hover {{ background: rgba(128, 128, 128, 0.25); }}
-select:focus-visible, input:focus-visible, button:focus-visible, .bk-btn:focus-visible, select:focus, .bk-btn:focus {{
-  outline: 3px solid {_ACCENT}; outline-offset: 2px;
+select:focus, input:focus, button:focus, .bk-input:focus, .bk-btn:focus, .bk-input:focus-visible, .bk-btn:focus-visible {{
+  outline: 3px solid {_ACCENT} !important; outline-offset: 2px;
 }}
 label, .bk-input-group > label, .bk-slider-title {{ color: inherit; font-weight: 600; }}
 table {{ border-collapse: collapse; margin: 0.3em 0; }}
@@ -203,23 +203,26 @@ def aria_map(fig, alt: str) -> None:
 def map_widget(name: str, *, controls: Sequence[UIElement], fig, summary: Div, details: Sequence[UIElement] = (),
                legend: str = "", hints: Div | None = None, buttons: Sequence[Button] = (),
                map_max_width: int | None = None):
-    """The book's map-widget layout: controls beside the map, a one-line result above it, a legend below.
+    """The book's map-widget layout: controls beside the map, a one-line result above it.
 
-    The map keeps its aspect ratio and scales to the space beside the controls; the details run under
-    it at full width, never wider than ``map_max_width`` (default: 1.3 times the figure's own width, so a
-    projector enlarges it without pushing the result below the fold). Returns the styled bokeh layout (named
-    ``name``).
+    The column beside the map holds the controls, the buttons, the hints and the legend (so the panel stays
+    within one and a half screens of a 768 px laptop).
+
+    The map keeps its aspect ratio and scales to the space beside the controls, never wider than
+    ``map_max_width`` (default: 1.3 times the figure's own width, so a projector enlarges it without pushing
+    the result below the fold); the details run under the panel at full width. Returns the styled bokeh layout
+    (named ``name``).
     """
     side = [*controls]
     if buttons:
         side.append(row(*buttons, width=CONTROL_WIDTH))
     if hints is not None:
         side.append(hints)
+    if legend:
+        side.append(Div(text=legend, name=f"{name}-legend", width=CONTROL_WIDTH))
     fig.max_width = map_max_width or int(fig.width * 1.3)
     fig.sizing_mode = "scale_width"
     main = [summary, fig]
-    if legend:
-        main.append(Div(text=legend, name=f"{name}-legend", sizing_mode="stretch_width"))
     panel = row(column(*side, width=CONTROL_WIDTH, name=f"{name}-controls", css_classes=["wg-controls"]),
                 column(*main, sizing_mode="stretch_width", name=f"{name}-main", css_classes=["wg-main"]),
                 sizing_mode="stretch_width", css_classes=["wg-panel"])

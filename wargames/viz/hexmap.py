@@ -485,7 +485,8 @@ def _counter_status(u: UnitMark) -> str:
 
 
 def with_alt_text(fig, alt: str):
-    """The figure with its alt text printed underneath (a Div), for pages that show the description."""
+    """The figure with its alt text printed underneath (a Div) and as its accessible name (role img)."""
+    fig.html_attributes = {**fig.html_attributes, "role": "img", "aria-label": alt}
     return column(fig, Div(text=f"<p class='map-alt-text'>{html.escape(alt)}</p>", width=fig.width))
 
 

@@ -340,7 +340,7 @@ def anne_marie_static(width: int = 640):
     controls = [preset, row(*dice[:2]), row(*dice[2:4]), dice[4]]
     layout = map_widget(NAME, controls=controls, fig=fig, summary=summary, details=[out, info],
                         legend=legend_for(graph["codes"], graph["columns"], printed), hints=hints, buttons=buttons,
-                        map_max_width=int(width * 1.1))
+                        map_max_width=int(width * 1.1), legend_beside=True)
     url_state(NAME, keyed, layout)
     return layout, graph
 

@@ -375,7 +375,8 @@ def assault_static(width: int = 640, odds: bool = True):
         c.js_on_change("value", cb)
     buttons = [reset_button("fa", choices, PRINTED_CHOICES), roll_button("fa", [choices["dice"]])]
     layout = map_widget("fa", controls=controls, fig=fig, summary=summary, details=[out, info],
-                        legend=legend_html(LEGEND_TITLE, legend_codes()), hints=hints, buttons=buttons)
+                        legend=legend_html(LEGEND_TITLE, legend_codes()), hints=hints, buttons=buttons,
+                        map_max_width=560)     # wider, the legend under the map would fall below 1.5 screens
     url_state("fa", choices, layout)          # its own document: show it with widgets.layout.show_widget
     return layout, graph
 

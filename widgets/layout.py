@@ -51,6 +51,7 @@ caption {{ caption-side: top; text-align: left; opacity: 0.85; font-size: 0.9em;
 .wg-hints li {{ margin-bottom: 0.25em; }}
 .wg-legend {{ font-size: 0.92em; }}
 .wg-legend dl {{ display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 0.8em; margin: 0.2em 0; }}
+:host(.wg-legend-wide) .wg-legend dl {{ grid-template-columns: max-content 1fr max-content 1fr; }}
 .wg-legend dt {{ font-weight: 700; font-family: monospace; }}
 .wg-legend dd {{ margin: 0; }}
 .wg-pct {{ min-width: 12em; white-space: nowrap; }}
@@ -202,11 +203,12 @@ def aria_map(fig, alt: str) -> None:
 
 def map_widget(name: str, *, controls: Sequence[UIElement], fig, summary: Div, details: Sequence[UIElement] = (),
                legend: str = "", hints: Div | None = None, buttons: Sequence[Button] = (),
-               map_max_width: int | None = None):
+               map_max_width: int | None = None, legend_beside: bool = False):
     """The book's map-widget layout: controls beside the map, a one-line result above it.
 
-    The column beside the map holds the controls, the buttons, the hints and the legend (so the panel stays
-    within one and a half screens of a 768 px laptop).
+    The column beside the map holds the controls, the buttons and the hints. The legend goes under the map,
+    or with ``legend_beside`` under the hints, for a tall map whose column would otherwise outgrow one and a
+    half screens of a 768 px laptop.
 
     The map keeps its aspect ratio and scales to the space beside the controls, never wider than
     ``map_max_width`` (default: 1.3 times the figure's own width, so a projector enlarges it without pushing
@@ -218,11 +220,13 @@ def map_widget(name: str, *, controls: Sequence[UIElement], fig, summary: Div, d
         side.append(row(*buttons, width=CONTROL_WIDTH))
     if hints is not None:
         side.append(hints)
-    if legend:
-        side.append(Div(text=legend, name=f"{name}-legend", width=CONTROL_WIDTH))
     fig.max_width = map_max_width or int(fig.width * 1.3)
     fig.sizing_mode = "scale_width"
     main = [summary, fig]
+    if legend and legend_beside:
+        side.append(Div(text=legend, name=f"{name}-legend", width=CONTROL_WIDTH))
+    elif legend:
+        main.append(Div(text=legend, name=f"{name}-legend", sizing_mode="stretch_width", css_classes=["wg-legend-wide"]))
     panel = row(column(*side, width=CONTROL_WIDTH, name=f"{name}-controls", css_classes=["wg-controls"]),
                 column(*main, sizing_mode="stretch_width", name=f"{name}-main", css_classes=["wg-main"]),
                 sizing_mode="stretch_width", css_classes=["wg-panel"])

@@ -8,6 +8,7 @@ Both versions run the same engine code, :class:`wargames.citadel.examples.Moveme
 """
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass
 
@@ -205,14 +206,15 @@ def _dieless(ex: MovementExample) -> list[dict]:
     return [{**s, "roll": None} for s in ex.run.shots]
 
 
-_CROP: list = []
+@functools.cache
+def _crop_once() -> tuple:
+    return tuple(crop_hexes(MovementExample()))
 
 
-def _crop(ex: MovementExample) -> list:
-    """:func:`crop_hexes`, computed once (the map and the routes are the same in every outcome)."""
-    if not _CROP:
-        _CROP.extend(crop_hexes(ex))
-    return _CROP
+def _crop(_ex: MovementExample) -> list:
+    """:func:`crop_hexes`, computed once: the starts, routes and batteries are the same in every outcome and
+    every first-round assignment."""
+    return list(_crop_once())
 
 
 def outcome_sources(ex: MovementExample) -> dict[str, dict]:

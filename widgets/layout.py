@@ -21,7 +21,6 @@ from bokeh.document import Document
 from bokeh.models import Button, Checkbox, CustomJS, Div, InlineStyleSheet, UIElement
 
 CONTROL_WIDTH = 300
-MIN_TEXT_PX = 11
 
 # Text takes its colour from where the widget sits, so it follows every theme: the book's light pages, its
 # dark mode (pydata-sphinx-theme draws each HTML output on a light card with dark text there) and JupyterLab's

@@ -264,10 +264,10 @@ def _graph(width: int):
     def view(ex):
         codes.update(s["code"] for s in ex.run.shots)
         columns.update(s["column"] for s in ex.run.shots)
-        # No "alt" entry: the position in words is already among the HTML fragments, and a second copy of
-        # it per outcome would add most of a megabyte to the page; ARIA_JS copies it to the map instead.
-        return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + alt_parts_of(ex),
-                "summary": summary_html(summary_text(ex))}
+        # "alt" names the same sentence fragments as the shown paragraph, so it adds only their ids.
+        words = alt_parts_of(ex)
+        return {"sources": outcome_sources(ex), "html": outcome_parts(ex) + words,
+                "summary": summary_html(summary_text(ex)), "alt": words[1:-1]}
 
     codes: set[str] = set()
     columns: set[str] = set()
@@ -294,17 +294,6 @@ def _shot(ex: MovementExample, die: int) -> MovementExample:
     return new
 
 
-# After the walker: the map's accessible name is the position in words the outcome Div now shows (a copy,
-# no rules: it reads the paragraph and writes the attribute).
-ARIA_JS = """
-const doc = new DOMParser().parseFromString(out.text, 'text/html');
-const p = doc.querySelector('.map-alt-text');
-if (p !== null) {
-  const b = p.querySelector('b');
-  if (b !== null) { b.remove(); }
-  fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': p.textContent.trim()});
-}
-"""
 NAME = "anne-marie"
 DIE_LABELS = [f"Die for shot {i + 1}" for i in range(MAX_SHOTS)]
 
@@ -334,9 +323,8 @@ def anne_marie_static(width: int = 640):
     _apply(_bind_sources(fig), view["sources"])         # the first render shows what the lookup shows
     cb = CustomJS(args={"graph": graph, "choices": [preset, *dice], "sources": _bind_sources(fig), "info": info,
                         "out": out, "hints": hints, "summary": summary, "fig": fig}, code=WALKER_JS)
-    aria = CustomJS(args={"out": out, "fig": fig}, code=ARIA_JS)
     for s in (preset, *dice):
-        s.js_on_change("value", cb, aria)
+        s.js_on_change("value", cb)
     keyed = {"preset": preset, **{f"d{i + 1}": d for i, d in enumerate(dice)}}
     buttons = [reset_button(NAME, keyed, dict(zip(keyed, values))), roll_button(NAME, dice)]
     controls = [preset, row(*dice[:2]), row(*dice[2:4]), dice[4]]

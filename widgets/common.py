@@ -130,8 +130,8 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
     node and every node below it: two nodes with equal keys share one stored subtree.
     ``describe(node)`` gives what a choice shows (title, odds HTML; optional "hint", one short line shown beside
     the control); ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column:
-    values}}, "html": [fragment, ...], "summary": one-line HTML, "alt": plain-text position in words}`` (the last
-    two optional). Every column and HTML fragment is stored once in ``data``, and views refer to them by id.
+    values}}, "html": [fragment, ...], "summary": one-line HTML, "alt": the position in words}`` (the last
+    two optional; "alt" is one string or a list of fragments, escaped HTML text the page reads as plain text). Every column and HTML fragment is stored once in ``data``, and views refer to them by id.
     """
     nodes: dict[str, dict] = {}
     views: dict[str, dict] = {}
@@ -158,9 +158,11 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
             stored = {"sources": {name: {col: pooled(_rounded(vals)) for col, vals in d.items()}
                                   for name, d in v.get("sources", {}).items()},
                       "html": [pooled(part) for part in v.get("html", [])]}
-            for extra in ("summary", "alt"):
-                if extra in v:
-                    stored[extra] = pooled(v[extra])
+            if "summary" in v:
+                stored["summary"] = pooled(v["summary"])
+            if "alt" in v:   # one string, or fragments pooled like "html" (views sharing sentences share them)
+                stored["alt"] = ([pooled(part) for part in v["alt"]] if isinstance(v["alt"], list)
+                                 else pooled(v["alt"]))
             vkey = repr(sorted(stored.items(), key=lambda kv: kv[0]))
             if vkey not in view_ids:
                 view_ids[vkey] = f"v{len(view_ids)}"
@@ -205,9 +207,11 @@ def walk_graph(graph: dict, values: list[str]) -> tuple[dict | None, list[str]]:
     view = graph["views"][node["view"]]
     out = {"sources": {name: {col: graph["data"][i] for col, i in cols.items()} for name, cols in view["sources"].items()},
            "html": "".join(graph["data"][i] for i in view["html"]), "parts": list(view["html"])}
-    for extra in ("summary", "alt"):
-        if extra in view:
-            out[extra] = graph["data"][view[extra]]
+    if "summary" in view:
+        out["summary"] = graph["data"][view["summary"]]
+    if "alt" in view:
+        alt = view["alt"]
+        out["alt"] = "".join(graph["data"][i] for i in alt) if isinstance(alt, list) else graph["data"][alt]
     return out, notes
 
 
@@ -269,7 +273,9 @@ if (leaf !== undefined && leaf.view !== undefined) {
     summary.text = graph.data[view.summary];
   }
   if (typeof fig !== 'undefined' && fig !== null && view.alt !== undefined) {
-    fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': graph.data[view.alt]});
+    const raw = (Array.isArray(view.alt) ? view.alt : [view.alt]).map(function (i) { return graph.data[i]; }).join('');
+    const words = new DOMParser().parseFromString(raw, 'text/html').body.textContent.trim();
+    fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': words});
   }
 } else {
   out.text = '<p>Pick a value for every choice.</p>';

@@ -254,15 +254,15 @@ def test_invalid_yaml_names_the_line(tmp_path):
         load_column_table(path, int_cell)
     err = ei.value
     assert err.file == str(path)
-    assert err.field.startswith("line ")
-    assert "YAML" in err.reason
+    assert err.field == "(file)" and err.line == 4 and err.column == 8
+    assert "YAML" in err.reason and "line 4" in str(err)
 
 
 def test_invalid_yaml_line_number_is_right(tmp_path):
     path = write(tmp_path, "a: 1\nb: 2\nc: : :\n")
     with pytest.raises(DataError) as ei:
         read_yaml(path)
-    assert ei.value.field == "line 3"
+    assert ei.value.line == 3
 
 
 def test_missing_file(tmp_path):

@@ -93,7 +93,8 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
     data["by_column"]["small_arms"][8] = "X"
     with pytest.raises(DataError) as e:
         load_target_effects(_write(tmp_path, "bad.yaml", data))
-    assert "results[9][small_arms]" in str(e.value) and "bad.yaml" in str(e.value)
+    assert e.value.field == "by_column[small_arms][8]" and "roll 9" in e.value.reason and "bad.yaml" in str(e.value)
+    assert e.value.line is not None
     tec = yaml.safe_load((DATA / "terrain_effects.yaml").read_text())
     tec["terrain"]["jungle"]["infantry"] = "two"
     with pytest.raises(DataError) as e:

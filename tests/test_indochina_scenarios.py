@@ -1,3 +1,4 @@
+import copy
 """Indochina rule 38.0: the three scenarios load, their numbers match the rule text, and bad files are reported."""
 import pytest
 import yaml
@@ -272,7 +273,7 @@ def test_bad_files_name_the_field(tmp_path, change, field):
 @pytest.mark.rule("IC 38.0")
 def test_unknown_side_and_missing_file(tmp_path):
     def add_side(d):
-        d["sides"]["Japan"] = d["sides"]["FEF"]
+        d["sides"]["Japan"] = copy.deepcopy(d["sides"]["FEF"])
     with pytest.raises(DataError) as e:
         load_scenario(_broken(tmp_path, add_side))
     assert e.value.field == "sides.Japan" and "not a side" in e.value.reason

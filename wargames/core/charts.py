@@ -12,14 +12,15 @@ YAML files are validated as they load; any problem raises
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from .errors import DataError, RuleViolation
+from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str, load_file)
+from .yamlio import mark_of, read_yaml, short
 
 KINDS = ("text", "example", "reconstructed", "printed")
 
@@ -72,6 +73,7 @@ class ColumnTable:
     source: str = "<memory>"
     notes: str = ""
     column_provenance: dict[str, Provenance] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)   # a game's own optional fields of the file
 
     def index(self, label: str) -> int:
         for i, c in enumerate(self.columns):
@@ -139,23 +141,8 @@ def failed_constraints(constraints: list[Constraint], *charts: Any) -> list[str]
     return failed
 
 
-def read_yaml(path: str | Path) -> Any:
-    """Read a YAML file; a missing file or a syntax error raises DataError naming the file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(p, "(file)", f"cannot be read: {e.strerror or e}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "(file)"
-        raise DataError(p, where, f"is not valid YAML: {getattr(e, 'problem', e)}") from None
-
-
 def require(data: Any, key: str, typ: type | tuple, file: str, where: str = "") -> Any:
-    """Fetch ``data[key]`` and check its type, or raise DataError naming the field."""
+    """Fetch ``data[key]`` and check its type, or raise DataError naming the field (prefer a schema)."""
     field_name = f"{where}.{key}" if where else key
     if not isinstance(data, dict):
         raise DataError(file, where or "(top level)", f"must be a mapping, not {type(data).__name__}")
@@ -164,33 +151,34 @@ def require(data: Any, key: str, typ: type | tuple, file: str, where: str = "") 
     value = data[key]
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
         names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-        raise DataError(file, field_name, f"must be {names}, not {type(value).__name__} ({value!r})")
+        raise DataError(file, field_name, f"must be {names}, not {type(value).__name__} ({short(value)})")
     return value
 
 
+def _provenance(v: dict) -> Provenance:
+    if v["kind"] in ("text", "example") and not v["source"]:
+        raise Invalid("source", f"a {v['kind']!r} value must name its rule or example")
+    return Provenance(v["kind"], v["source"])
+
+
+#: A provenance: ``{kind: ..., source: ...}``, or just the kind.
+PROVENANCE = Either(
+    Convert(Str(KINDS), lambda kind: _provenance({"kind": kind, "source": ""})),
+    Record({"kind": Str(KINDS)}, {"source": Opt(Str(), "")}, build=_provenance, what="a provenance {kind, source}"))
+
+
 def parse_provenance(data: Any, file: str, where: str, default: Provenance | None = None) -> Provenance:
-    """Read ``{kind: ..., source: ...}`` (or just a kind string)."""
+    """Read ``{kind: ..., source: ...}`` (or just a kind string); None gives ``default``."""
     if data is None:
         if default is None:
             raise DataError(file, where, "has no provenance")
         return default
-    if isinstance(data, str):
-        data = {"kind": data}
-    kind = require(data, "kind", str, file, where)
-    if kind not in KINDS:
-        raise DataError(file, f"{where}.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
-    source = data.get("source", "")
-    if not isinstance(source, str):
-        raise DataError(file, f"{where}.source", "must be a string")
-    if kind in ("text", "example") and not source:
-        raise DataError(file, f"{where}.source", f"a {kind!r} value must name its rule or example")
-    return Provenance(kind, source)
+    return PROVENANCE.check(data, At(file, where))
 
 
-def odds_value(label: str) -> Fraction:
-    """The ratio of an odds column: ``"3/1"`` -> 3, ``"1/2"`` -> 1/2."""
-    a, _, b = label.partition("/")
-    return Fraction(int(a), int(b))
+def file_provenance(path: str | Path, value: Provenance | None) -> Provenance:
+    """A file's default provenance: its top-level ``provenance``, else ``printed`` (an owner's typed chart)."""
+    return value if value is not None else Provenance("printed", f"loaded from {Path(str(path)).name}")
 
 
 def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Provenance]:
@@ -204,9 +192,14 @@ def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Proven
         data = read_yaml(path)
     if not isinstance(data, dict):
         raise DataError(file, "(top level)", f"must be a mapping, not {type(data).__name__}")
-    default = parse_provenance(data.get("provenance"), file, "provenance",
-                               Provenance("printed", f"loaded from {Path(file).name}"))
-    return file, data, default
+    prov = data.get("provenance")
+    return file, data, file_provenance(path, None if prov is None else PROVENANCE.check(prov, At(file, "provenance")))
+
+
+def odds_value(label: str) -> Fraction:
+    """The ratio of an odds column: ``"3/1"`` -> 3, ``"1/2"`` -> 1/2."""
+    a, _, b = label.partition("/")
+    return Fraction(int(a), int(b))
 
 
 def parse_column_label(label: str, file: str, where: str) -> Column:
@@ -214,26 +207,109 @@ def parse_column_label(label: str, file: str, where: str) -> Column:
     text = str(label).strip()
     if "/" in text:
         a, _, b = text.partition("/")
-        if not (a.isdigit() and b.isdigit() and "1" in (a, b) and int(a) > 0 and int(b) > 0):
-            raise DataError(file, where, f"{label!r} is not an odds column like '3/1' or '1/2'")
+        if not (a.isdigit() and b.isdigit() and len(a) < 4 and len(b) < 4 and "1" in (a, b)
+                and int(a) > 0 and int(b) > 0):
+            raise DataError(file, where, f"{short(label)} is not an odds column like '3/1' or '1/2'")
         return Column(text)
-    try:
-        if text.endswith("+"):
-            return Column(text, int(text[:-1]), None)
-        if "-" in text:
-            lo, hi = text.split("-", 1)
-            lo_i, hi_i = int(lo), int(hi)
-            if lo_i > hi_i:
-                raise ValueError
-            return Column(text, lo_i, hi_i)
-        v = int(text)
-        return Column(text, v, v)
-    except ValueError:
-        raise DataError(file, where, f"{label!r} is not a column range like '9-10', '5' or '91+'") from None
+    m = re.fullmatch(r"(\d{1,4})(?:(\+)|-(\d{1,4}))?", text)
+    if not m or (m.group(3) and int(m.group(1)) > int(m.group(3))):
+        raise DataError(file, where, f"{short(label)} is not a column range like '9-10', '5' or '91+'")
+    lo = int(m.group(1))
+    return Column(text, lo, None if m.group(2) else int(m.group(3) or lo))
 
 
-def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], Any],
-                      data: Any = None, named_columns: bool = False) -> ColumnTable:
+def _cell_schema(parse_value: Schema | Callable[[Any, str, str], Any]) -> Callable[[str], Schema]:
+    """A cell's schema; a legacy ``parse_value(raw, file, cell_name)`` function is wrapped as one."""
+    if isinstance(parse_value, Schema):
+        return lambda file: parse_value
+
+    class Legacy(Schema):
+        def check(self, value, at):
+            try:
+                return parse_value(value, at.file, at.path)
+            except DataError as e:
+                raise e.at(*(at.mark or (None, None))) from None
+
+        def describe(self):
+            return "a cell"
+    return lambda file: Legacy()
+
+
+def column_table_schema(named_columns: bool = False, extra: dict | None = None) -> Record:
+    """The layout of a column table file (see :func:`load_column_table`); ``extra`` adds optional fields.
+
+    The cells themselves are checked by :func:`load_column_table`, which names each by roll and column label."""
+    label = Str(key=True, min_len=1, max_len=40)
+    roll = Int(-20, 120)
+
+    def check(v: dict) -> None:
+        labels = v["columns"]
+        if named_columns:
+            columns = [Column(lab) for lab in labels]
+        else:
+            columns = []
+            for i, lab in enumerate(labels):
+                try:
+                    columns.append(parse_column_label(lab, "", f"columns[{i}]"))
+                except DataError as e:
+                    raise Invalid(f"columns[{i}]", e.reason) from None
+            odds = [c for c in columns if "/" in c.label]
+            if odds and len(odds) != len(columns):
+                raise Invalid("columns", "mixes odds columns ('3/1') with strength columns ('9-10')")
+            if odds:
+                ratios = [odds_value(c.label) for c in columns]
+                for i, (a, b) in enumerate(zip(ratios, ratios[1:])):
+                    if b <= a:
+                        raise Invalid(f"columns[{i + 1}]", "odds columns must rise from left to right")
+            else:
+                for i, (a, b) in enumerate(zip(columns, columns[1:])):
+                    if a.high is None or b.low is None or b.low != a.high + 1:
+                        raise Invalid(f"columns[{i + 1}]",
+                                      f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")
+        v["_columns"] = columns
+        rows, n = v["rows"], len(columns)
+        if (v["results"] is None) == (v["by_column"] is None):
+            raise Invalid("results", "give the cells once: either 'results' (by roll) or 'by_column'")
+        if v["results"] is not None:
+            for r in rows:
+                if r not in v["results"]:
+                    raise Invalid(f"results[{r}]", "is missing (every roll needs a row)")
+            for r, row in v["results"].items():
+                if r not in rows:
+                    raise Invalid(f"results[{r}]", "is not one of the listed rows")
+                if len(row) != n:
+                    raise Invalid(f"results[{r}]", f"must list {n} cells, one per column (got {len(row)})")
+        else:
+            for lab, col in v["by_column"].items():
+                if lab not in labels:
+                    raise Invalid(f"by_column[{lab}]", "names no column of this table")
+                if len(col) != len(rows):
+                    raise Invalid(f"by_column[{lab}]", f"must list {len(rows)} cells, one per roll (got {len(col)})")
+            for lab in labels:
+                if lab not in v["by_column"]:
+                    raise Invalid(f"by_column[{lab}]", f"is missing (must list {len(rows)} cells, one per roll)")
+        names = {f"{lab}/{r}" for lab in labels for r in rows}
+        for k in v["cells"]:
+            if k not in names:
+                raise Invalid(f"cells[{k}]", "names no cell of this table")
+        for k in v["column_provenance"]:
+            if k not in labels:
+                raise Invalid(f"column_provenance[{k}]", "names no column of this table")
+
+    return Record(
+        {"name": Str(min_len=1, max_len=200), "rule": Str(min_len=1, max_len=40),
+         "rows": List(roll, min_len=1, max_len=200, unique=True),
+         "columns": List(label, min_len=1, max_len=100, unique=True)},
+        {"results": Opt(Nullable(Map(roll, List(AnyValue(), max_len=100)))),
+         "by_column": Opt(Nullable(Map(label, List(AnyValue(), max_len=200)))),
+         "cells": Opt(Map(Str(max_len=60), PROVENANCE), {}),
+         "column_provenance": Opt(Map(label, PROVENANCE), {}),
+         "provenance": Opt(PROVENANCE), "notes": Opt(Str(), ""), **(extra or {})},
+        check=check)
+
+
+def load_column_table(path: str | Path, parse_value: Schema | Callable[[Any, str, str], Any],
+                      data: Any = None, named_columns: bool = False, extra: dict | None = None) -> ColumnTable:
     """Load a column table from YAML.
 
     Layout::
@@ -250,81 +326,29 @@ def load_column_table(path: str | Path, parse_value: Callable[[Any, str, str], A
         cells:                             # provenance overrides, keyed "column/roll"
           "31-40/4": {kind: example, source: ...}
 
-    ``parse_value(raw, file, cell_name)`` validates and converts one cell. With ``named_columns`` the
-    columns are names read by die roll ("small_arms", "US"), not strength or odds ranges.
+    ``parse_value`` is the schema of one cell. With ``named_columns`` the columns are names read by die roll
+    ("small_arms", "US"), not strength or odds ranges.
     """
-    file, data, default = read_data_file(path, data)
-    name = require(data, "name", str, file)
-    rule = require(data, "rule", str, file)
-    rows = require(data, "rows", list, file)
+    file = str(path)
+    raw = read_yaml(path) if data is None else data
+    v = load_file(path, column_table_schema(named_columns, extra), raw)
+    cell = _cell_schema(parse_value)(file)
+    default = file_provenance(path, v["provenance"])
+    columns, rows = v["_columns"], v["rows"]
+    cells = {}
     for i, r in enumerate(rows):
-        if not isinstance(r, int) or isinstance(r, bool):
-            raise DataError(file, f"rows[{i}]", f"must be an integer roll, not {r!r}")
-    labels = require(data, "columns", list, file)
-    if not labels:
-        raise DataError(file, "columns", "must list at least one column")
-    if named_columns:
-        for i, lab in enumerate(labels):
-            if not isinstance(lab, str) or not lab:
-                raise DataError(file, f"columns[{i}]", f"must be a column name, not {lab!r}")
-        if len(set(labels)) != len(labels):
-            raise DataError(file, "columns", "names a column twice")
-        columns = [Column(lab) for lab in labels]
-    else:
-        columns = [parse_column_label(lab, file, f"columns[{i}]") for i, lab in enumerate(labels)]
-    odds = [] if named_columns else [c for c in columns if "/" in c.label]
-    if odds and len(odds) != len(columns):
-        raise DataError(file, "columns", "mixes odds columns ('3/1') with strength columns ('9-10')")
-    if odds:
-        ratios = [odds_value(c.label) for c in columns]
-        for i, (a, b) in enumerate(zip(ratios, ratios[1:])):
-            if b <= a:
-                raise DataError(file, f"columns[{i + 1}]", f"odds columns must rise from left to right")
-    for i, (a, b) in enumerate(zip(columns, columns[1:]) if not (odds or named_columns) else ()):
-        if a.high is None or b.low is None or b.low != a.high + 1:
-            raise DataError(file, f"columns[{i + 1}]",
-                            f"column {b.label!r} must start right after {a.label!r} (no gap or overlap)")
-    if "by_column" in data and "results" not in data:
-        # The same table written one column at a time: {column: [cell for each roll, in row order]}.
-        by_col = require(data, "by_column", dict, file)
-        for lab in by_col:
-            if str(lab) not in {c.label for c in columns}:
-                raise DataError(file, f"by_column[{lab}]", "names no column of this table")
-        for c in columns:
-            vals = by_col.get(c.label)
-            if not isinstance(vals, list) or len(vals) != len(rows):
-                got = len(vals) if isinstance(vals, list) else "none"
-                raise DataError(file, f"by_column[{c.label}]", f"must list {len(rows)} cells, one per roll (got {got})")
-        data = {**data, "results": {r: [by_col[c.label][i] for c in columns] for i, r in enumerate(rows)}}
-    results = require(data, "results", dict, file)
-    overrides = data.get("cells") or {}
-    if not isinstance(overrides, dict):
-        raise DataError(file, "cells", "must be a mapping of 'column/roll' to provenance")
-    cells: dict[tuple[str, int], Cell] = {}
-    for r in rows:
-        if r not in results:
-            raise DataError(file, f"results[{r}]", "is missing (every roll needs a row)")
-        row = results[r]
-        if not isinstance(row, list) or len(row) != len(columns):
-            got = len(row) if isinstance(row, list) else type(row).__name__
-            raise DataError(file, f"results[{r}]", f"must list {len(columns)} cells, one per column (got {got})")
-        for col, raw in zip(columns, row):
-            cell_name = f"results[{r}][{col.label}]"
-            value = parse_value(raw, file, cell_name)
-            prov = parse_provenance(overrides.get(f"{col.label}/{r}"), file, f"cells[{col.label}/{r}]", default)
-            cells[(col.label, r)] = Cell(value, prov)
-    extra = set(results) - set(rows)
-    if extra:
-        raise DataError(file, f"results[{sorted(extra, key=str)[0]}]", "is not one of the listed rows")
-    unknown = [k for k in overrides if not any(k == f"{c.label}/{r}" for c in columns for r in rows)]
-    if unknown:
-        raise DataError(file, f"cells[{unknown[0]}]", "names no cell of this table")
-    col_prov = {}
-    col_prov_data = data.get("column_provenance") or {}
-    if not isinstance(col_prov_data, dict):
-        raise DataError(file, "column_provenance", "must be a mapping of column label to provenance")
-    for lab, pv in col_prov_data.items():
-        if str(lab) not in {c.label for c in columns}:
-            raise DataError(file, f"column_provenance[{lab}]", "names no column of this table")
-        col_prov[str(lab)] = parse_provenance(pv, file, f"column_provenance[{lab}]")
-    return ColumnTable(name, rule, columns, rows, cells, file, data.get("notes", ""), col_prov)
+        for j, c in enumerate(columns):
+            if v["results"] is not None:
+                row = next(x for k, x in raw["results"].items() if k == r)
+                at = At(file, f"results[{r}][{c.label}]", mark_of(row, j))
+            else:
+                col = next(x for k, x in raw["by_column"].items() if str(k) == c.label)
+                row, j = col, i
+                at = At(file, f"by_column[{c.label}][{i}]", mark_of(col, i))
+            try:
+                value = cell.check(row[j], at)
+            except DataError as e:
+                raise (e.explained(f" (roll {r})") if v["results"] is None else e) from None
+            cells[(c.label, r)] = Cell(value, v["cells"].get(f"{c.label}/{r}", default))
+    return ColumnTable(v["name"], v["rule"], columns, rows, cells, file, v["notes"], v["column_provenance"],
+                       {k: v[k] for k in (extra or {})})

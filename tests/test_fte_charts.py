@@ -109,4 +109,4 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
     fr["by_column"]["US"][3] = "ARTY soon"
     with pytest.raises(DataError) as e:
         load_fire_request(_write(tmp_path, "fr.yaml", fr))
-    assert "results[4][US]" in str(e.value)
+    assert e.value.field == "by_column[US][3]" and "roll 4" in e.value.reason

@@ -1,0 +1,129 @@
+"""The machinery of the hostile-input suite.
+
+Each game declares its loaders as :class:`Loader` entries: a name, a good sample file, and ``load(path)``, which
+reads a file of that type the way the game does (a chart, a map, a scenario, a FRAGO, a save). The suite then
+feeds every loader the same hostile files, and mutates every field of each sample (:func:`mutations`).
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import yaml
+
+from wargames.core.yamlio import read_yaml
+
+
+@dataclass(frozen=True)
+class Loader:
+    """One loader: ``load(path)`` reads a file like ``sample``.
+
+    ``sample`` may be a function that writes the sample and returns its path (a save made by playing).
+    """
+
+    name: str
+    sample: Path | Callable[[], Path]
+    load: Callable[[Path], Any]
+
+    def sample_path(self) -> Path:
+        return self.sample if isinstance(self.sample, Path) else self.sample()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def plain(value: Any) -> Any:
+    """A copy of data read by the safe reader as plain dicts and lists (for ``yaml.safe_dump``)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def sample_data(loader: Loader) -> Any:
+    return plain(read_yaml(loader.sample_path()))
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def leaves(data: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """Every (path, value) in the document, containers included (a path is a tuple of keys and indices)."""
+    yield path, data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from leaves(v, path + (i,))
+
+
+def dotted(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) or not str(p).isidentifier() else (f".{p}" if out else str(p))
+    return out
+
+
+def replaced(data: Any, path: tuple, value: Any) -> Any:
+    new = copy.deepcopy(data)
+    node = new
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+    return new
+
+
+UNKNOWN_KEY = "zz_not_a_field"
+
+
+def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
+    """(field path, what was done, the mutated document) for every field of ``data``.
+
+    - a whole number becomes text, a negative million and a million (no field of any file takes those);
+    - text becomes a number and a 30,000-character string;
+    - true/false becomes the text "no";
+    - a list or mapping becomes a number;
+    - every mapping gains a key that no file type has.
+    """
+    for path, value in leaves(data):
+        where = dotted(path) or "(top level)"
+        if isinstance(value, dict):
+            yield where, "unknown key", (replaced(data, path, {**value, UNKNOWN_KEY: 1}) if path
+                                         else {**value, UNKNOWN_KEY: 1})
+        if not path:
+            continue
+        if isinstance(value, bool):
+            yield where, "bool -> text", replaced(data, path, "no")
+        elif isinstance(value, int):
+            yield where, "int -> text", replaced(data, path, "seven")
+            yield where, "int -> -10**6", replaced(data, path, -10 ** 6)
+            yield where, "int -> 10**6", replaced(data, path, 10 ** 6)
+        elif isinstance(value, str):
+            yield where, "text -> int", replaced(data, path, 7)
+            yield where, "text -> long text", replaced(data, path, "x" * 30_000)
+        elif isinstance(value, (list, dict)):
+            yield where, f"{type(value).__name__} -> int", replaced(data, path, 7)
+
+
+def shape(where: str) -> str:
+    """A field path with list indices and label keys (hexes, rolls, columns) replaced by ``*``: mutating one
+    field of each shape covers every kind of field without mutating all 400 hexes of a map."""
+    return re.sub(r"\[[^\]]*\]", "[*]", where)
+
+
+def distinct_mutations(data: Any) -> list[tuple[str, str, Any]]:
+    """:func:`mutations`, one per field shape and kind of change."""
+    seen, out = set(), []
+    for where, what, doc in mutations(data):
+        key = (shape(where), what)
+        if key not in seen:
+            seen.add(key)
+            out.append((where, what, doc))
+    return out

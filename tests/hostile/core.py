@@ -1,0 +1,6 @@
+"""Hostile-input suite: the core loaders and their samples."""
+from __future__ import annotations
+
+from .cases import Loader
+
+LOADERS: list[Loader] = []

@@ -1,0 +1,154 @@
+"""Hostile inputs to every loader and to saved games: each must end in a DataError, quickly, naming the place.
+
+The loaders are declared in ``tests/hostile/<game>.py``; each comes with a good sample. Every loader is fed
+an alias bomb, a huge fill rectangle, deep nesting, a 50 MB file, bytes that are not UTF-8, a duplicated key,
+and a wrong type or an out-of-range value in every shape of field of its sample; plus random replacements
+drawn by Hypothesis. Every case must raise DataError (never another exception) within a second, name the
+field and its line, and leave nothing behind: the sample loads the same before and after.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wargames.core.errors import DataError
+
+from .hostile import cases
+from .hostile.cases import Loader, distinct_mutations, leaves, replaced, sample_data, write
+from .hostile import citadel as hostile_citadel, core as hostile_core, fte as hostile_fte
+from .hostile import indochina as hostile_indochina
+
+LOADERS: list[Loader] = (hostile_core.LOADERS + hostile_citadel.LOADERS + hostile_fte.LOADERS
+                         + hostile_indochina.LOADERS)
+SECOND = 1.0
+IDS = [lo.name for lo in LOADERS]
+
+pytestmark = pytest.mark.rule()
+
+
+def refused(loader: Loader, path: Path) -> tuple[DataError, float]:
+    """Load ``path``; it must raise DataError. Returns the error and the seconds taken."""
+    start = time.perf_counter()
+    try:
+        loader.load(path)
+    except DataError as e:
+        return e, time.perf_counter() - start
+    except Exception as e:      # noqa: BLE001 - the point of the suite
+        raise AssertionError(f"{loader}: {path.name}: {type(e).__name__} instead of DataError: {e}") from e
+    raise AssertionError(f"{loader}: {path.name} was accepted")
+
+
+def fingerprint(loader: Loader) -> str:
+    return repr(loader.load(loader.sample_path()))
+
+
+def test_every_file_type_has_a_loader_in_the_suite():
+    names = {lo.name for lo in LOADERS}
+    assert len(names) == len(LOADERS), "two loaders share a name"
+    for kind in ("save", "map", "scenario", "FRAGO", "chart"):
+        assert any(kind in n for n in names), kind
+
+
+@pytest.fixture(scope="module")
+def hostile_files(tmp_path_factory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("hostile")
+    bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+    files = {"alias bomb": bomb.encode(), "deep nesting": b"a: " + b"[" * 100_000 + b"]" * 100_000,
+             "deep block nesting": b"a:\n" + b"".join(b"  " * i + b"- \n" for i in range(1, 3000))}
+    out = {}
+    for name, data in files.items():
+        out[name] = d / f"{name.replace(' ', '_')}.yaml"
+        out[name].write_bytes(data)
+    big = d / "fifty_mb.yaml"
+    with big.open("wb") as f:
+        line = b"- " + b"x" * 98 + b"\n"
+        f.write(line * 500_000)
+    out["50 MB file"] = big
+    return out
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=IDS)
+@pytest.mark.parametrize("case", ["alias bomb", "deep nesting", "deep block nesting", "50 MB file"])
+def test_hostile_file(loader, case, hostile_files):
+    err, seconds = refused(loader, hostile_files[case])
+    assert seconds < SECOND, f"{loader}: {case} took {seconds:.2f} s"
+    assert err.file.endswith(hostile_files[case].name)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=IDS)
+def test_not_utf8_duplicate_key_and_huge_fill(loader, tmp_path):
+    text = loader.sample_path().read_bytes()
+    cut = text.index(b"\n", len(text) // 2) + 1
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes(text[:cut] + b"# caf\xe9\n" + text[cut:])
+    err, seconds = refused(loader, bad)
+    assert seconds < SECOND and "UTF-8" in err.reason and err.line == text[:cut].count(b"\n") + 1
+
+    data = sample_data(loader)
+    first = next(iter(data))
+    dup = tmp_path / "duplicate.yaml"
+    dup.write_text(dup_text := write(tmp_path / "x.yaml", data).read_text() + f"{first}: 1\n")
+    err, seconds = refused(loader, dup)
+    assert seconds < SECOND and "repeats the key" in err.reason and "line 1" in err.reason
+    assert err.line == dup_text.count("\n")
+
+    fill = {"cols": [0, 10 ** 9], "rows": [0, 10 ** 9], "terrain": "clear"}
+    err, seconds = refused(loader, write(tmp_path / "fill.yaml", {**data, "fill": fill}))
+    assert seconds < SECOND and err.line is not None
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=IDS)
+def test_every_field_wrong_type_or_out_of_range(loader, tmp_path):
+    """One wrong type and out-of-range value per shape of field, each a DataError placed at a line."""
+    before = fingerprint(loader)
+    problems, slowest = [], 0.0
+    muts = distinct_mutations(sample_data(loader))
+    for i, (where, what, doc) in enumerate(muts):
+        path = write(tmp_path / f"m{i}.yaml", doc)
+        try:
+            err, seconds = refused(loader, path)
+        except AssertionError as e:
+            problems.append(f"{where} ({what}): {e}")
+            continue
+        slowest = max(slowest, seconds)
+        if err.line is None or err.field in ("", "(file)"):
+            problems.append(f"{where} ({what}): the error names no field and line: {err}")
+    assert not problems, f"{len(problems)} of {len(muts)} mutations:\n" + "\n".join(problems[:40])
+    assert slowest < SECOND
+    assert fingerprint(loader) == before, "a refused file changed what the sample loads to"
+
+
+HOSTILE_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=IDS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_replacements_raise_only_data_errors(loader, tmp_path, data):
+    """Any value anywhere: the file loads or raises DataError, never another exception, within a second."""
+    doc = sample_data(loader)
+    paths = [p for p, _ in leaves(doc) if p]
+    path = data.draw(st.sampled_from(paths))
+    value = data.draw(HOSTILE_VALUES)
+    target = write(tmp_path / "random.yaml", replaced(doc, path, value))
+    start = time.perf_counter()
+    try:
+        loader.load(target)
+    except DataError:
+        pass
+    assert time.perf_counter() - start < SECOND
+
+
+def test_counts_for_the_benchmark_readme():
+    """The number of cases the suite runs (benchmarks/README.md quotes it)."""
+    n_mut = sum(len(distinct_mutations(sample_data(lo))) for lo in LOADERS)
+    assert n_mut > 10 * len(LOADERS)
+    cases.COUNTED = n_mut

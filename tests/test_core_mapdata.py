@@ -165,11 +165,11 @@ DELETE = object()
 
 BAD = {
     "unknown terrain": ([(("hexes", "0202", "terrain"), "lava")], "hexes[0202].terrain"),
-    "unknown feature": ([(("hexes", "0202", "features"), ["castle"])], "hexes[0202].features"),
+    "unknown feature": ([(("hexes", "0202", "features"), ["castle"])], "hexes[0202].features[0]"),
     "features not a list": ([(("hexes", "0202", "features"), "village")], "hexes[0202].features"),
     "hex without terrain": ([(("hexes", "0202", "terrain"), DELETE)], "hexes[0202].terrain"),
     "hex spec not a mapping": ([(("hexes", "0202"), "woods")], "hexes[0202]"),
-    "unknown hexside feature": ([(("hexsides", 0, "features"), ["moat"])], "hexsides[0].features"),
+    "unknown hexside feature": ([(("hexsides", 0, "features"), ["moat"])], "hexsides[0].features[0]"),
     "hexside between non-adjacent": ([(("hexsides", 1, "between"), ["0202", "0204"])], "hexsides[1].between"),
     "hexside naming three hexes": ([(("hexsides", 0, "between"), ["0202", "0203", "0204"])],
                                    "hexsides[0].between"),
@@ -180,7 +180,7 @@ BAD = {
     "hex bad provenance": ([(("hexes", "0303", "provenance"), {"kind": "bogus"})], "hexes[0303].provenance.kind"),
     "unknown fill terrain": ([(("fill", "terrain"), "lava")], "fill.terrain"),
     "fill without rows": ([(("fill", "rows"), DELETE)], "fill.rows"),
-    "unknown parity": ([(("layout", "parity"), "odd-r")], "layout"),
+    "unknown parity": ([(("layout", "parity"), "odd-r")], "layout.parity"),
     "missing name": ([(("name",), DELETE)], "name"),
     "missing sheet": ([(("sheet",), DELETE)], "sheet"),
     "missing layout": ([(("layout",), DELETE)], "layout"),
@@ -207,7 +207,7 @@ def test_malformed_hex_label_in_file(tmp_path):
     with pytest.raises(DataError) as ei:
         load(path)
     assert ei.value.file == str(path)
-    assert "2a02" in ei.value.field
+    assert "2a02" in ei.value.field and ei.value.line
 
 
 def test_malformed_label_in_hexside(tmp_path):
@@ -217,7 +217,7 @@ def test_malformed_label_in_hexside(tmp_path):
     with pytest.raises(DataError) as ei:
         load(path)
     assert ei.value.file == str(path)
-    assert "02-03" in ei.value.field
+    assert ei.value.field == "hexsides[0].between[1]" and "02-03" in ei.value.reason and ei.value.line
 
 
 def test_missing_map_file(tmp_path):

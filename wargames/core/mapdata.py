@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .charts import Provenance, parse_provenance, read_data_file, require
+from .charts import PROVENANCE, Provenance, file_provenance
 from .errors import DataError
 from .hexgrid import Hex, OffsetLayout, hexside
+from .schema import (Convert, Either, Int, IntRange, Invalid, List, Map, Opt, Record, Schema, Str, Tuple,
+                     load_file, place)
+from .yamlio import read_yaml
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,84 @@ class MapData:
         return [n for n in h.neighbors() if n in self.hexes]
 
 
+MAX_HEXES = 20_000      # the largest printed map of the four games has under 3,000 hexes
+
+
+def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: Iterable[str],
+               attrs: dict[str, Schema] | None = None) -> Record:
+    """The layout of a map file (see :func:`load_map`) for one game's vocabulary.
+
+    ``attrs`` declares the game's own per-hex fields (Citadel ``strongpoint``, Indochina ``country``);
+    ``None`` accepts any extra field (kept for maps of a game that declares none).
+    """
+    terrain = Str(sorted(terrains))
+    label = Str(key=True, min_len=1, max_len=12, what="a hex label")
+    hex_fields = {"features": Opt(List(Str(sorted(features)), max_len=20, unique=True), []),
+                  "provenance": Opt(PROVENANCE)}
+    hex_spec = Record({"terrain": terrain}, {**hex_fields, **{k: Opt(v) for k, v in (attrs or {}).items()}},
+                      what="a hex {terrain, features, ...}")
+    if attrs is None:
+        hex_spec = _Open(hex_spec)
+    digits = Int(1, 4)
+    fill = Record({"cols": IntRange(0, 9999), "rows": IntRange(0, 9999), "terrain": terrain},
+                  what="a fill rectangle {cols, rows, terrain}")
+    side = Record({"between": Tuple(label, label), "features": List(Str(sorted(side_features)), min_len=1,
+                                                                     max_len=10, unique=True)},
+                  {"provenance": Opt(PROVENANCE)}, what="a hexside {between, features}")
+
+    def check(v: dict) -> None:
+        lay = v["layout"]
+        for i, rect in enumerate(v["fill"]):
+            where = "fill" if len(v["fill"]) == 1 else f"fill[{i}]"
+            for axis, digits_ in (("cols", lay.col_digits), ("rows", lay.row_digits)):
+                if rect[axis][1] >= 10 ** digits_:
+                    raise Invalid(f"{where}.{axis}", f"goes past {10 ** digits_ - 1}, the highest "
+                                                     f"{digits_}-digit label")
+        size = sum((r["cols"][1] - r["cols"][0] + 1) * (r["rows"][1] - r["rows"][0] + 1) for r in v["fill"])
+        if size + len(v["hexes"]) > MAX_HEXES:
+            raise Invalid("fill", f"makes a map of {size + len(v['hexes']):,} hexes; a map may have at most "
+                                  f"{MAX_HEXES:,}")
+        if not v["hexes"] and not v["fill"]:
+            raise Invalid("hexes", "is missing (give hexes, a fill rectangle, or both)")
+
+    layout = Record({}, {"parity": Opt(Str(("even-q", "odd-q")), "even-q"), "col_digits": Opt(digits, 2),
+                         "row_digits": Opt(digits, 2), "separator": Opt(Str(max_len=2), "")},
+                    build=lambda v: OffsetLayout(v["parity"], v["col_digits"], v["row_digits"], v["separator"]),
+                    what="a layout {parity, col_digits, row_digits, separator}")
+    return Record(
+        {"name": Str(min_len=1, max_len=200), "sheet": Str(min_len=1, max_len=40), "layout": layout},
+        {"provenance": Opt(PROVENANCE), "notes": Opt(Str(), ""),
+         "fill": Opt(Either(Convert(fill, lambda r: [r]), List(fill, max_len=100)), []),
+         "hexes": Opt(Map(label, hex_spec, max_len=MAX_HEXES), {}),
+         "hexsides": Opt(List(side, max_len=10 * MAX_HEXES), [])},
+        check=check, what="a map")
+
+
+class _Open(Schema):
+    """A record that also keeps fields it does not know (maps of a game that declares no ``attrs``)."""
+
+    accepts = (dict,)
+
+    def __init__(self, record: Record):
+        self.record = record
+
+    def check(self, value, at):
+        if not isinstance(value, dict):
+            raise self.record.wrong(value, at)
+        known = {k: v for k, v in value.items() if k in self.record.fields}
+        if hasattr(value, "marks"):
+            known = type(value)(known)
+            known.mark, known.marks = value.mark, value.marks
+        out = self.record.check(known, at)
+        out.update({k: v for k, v in value.items() if k not in self.record.fields})
+        return out
+
+    def describe(self):
+        return self.record.describe()
+
+
 def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
-             side_features: Iterable[str], data: Any = None) -> MapData:
+             side_features: Iterable[str], data: Any = None, attrs: dict[str, Schema] | None = None) -> MapData:
     """Load a map from YAML, checking terrain and feature names against the game's vocabulary.
 
     Layout::
@@ -94,74 +173,46 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
           "1316": {terrain: clear, features: [strongpoint], strongpoint: AM-1, provenance: ...}
         hexsides:
           - {between: ["1316", "1315"], features: [barbed_wire]}
+
+    ``attrs`` declares the game's own per-hex fields and their schemas.
     """
-    file, data, default = read_data_file(path, data)
-    terrains, features, side_features = set(terrains), set(features), set(side_features)
-    name = require(data, "name", str, file)
-    sheet = require(data, "sheet", str, file)
-    lay = require(data, "layout", dict, file)
-    try:
-        layout = OffsetLayout(lay.get("parity", "even-q"), lay.get("col_digits", 2),
-                              lay.get("row_digits", 2), lay.get("separator", ""))
-    except (ValueError, TypeError) as e:
-        raise DataError(file, "layout", str(e)) from None
+    file = str(path)
+    raw = read_yaml(path) if data is None else data
+    v = load_file(path, map_schema(terrains, features, side_features, attrs), raw)
+    layout: OffsetLayout = v["layout"]
+    default = file_provenance(path, v["provenance"])
     hexes: dict[Hex, HexInfo] = {}
-    fill = data.get("fill")
-    fills = fill if isinstance(fill, list) else [] if fill is None else [fill]
-    for i, rect in enumerate(fills):
-        where = "fill" if not isinstance(fill, list) else f"fill[{i}]"
-        cols = require(rect, "cols", list, file, where)
-        rows = require(rect, "rows", list, file, where)
-        terr = require(rect, "terrain", str, file, where)
-        if terr not in terrains:
-            raise DataError(file, f"{where}.terrain", f"unknown terrain {terr!r}; expected one of {sorted(terrains)}")
-        for c in range(cols[0], cols[1] + 1):
-            for r in range(rows[0], rows[1] + 1):
-                hexes[layout.to_hex(c, r)] = HexInfo(terr, provenance=default)
-    hexes_spec = data.get("hexes") or {}
-    if not isinstance(hexes_spec, dict):
-        raise DataError(file, "hexes", f"must be a mapping of hex label to terrain, not {type(hexes_spec).__name__}")
-    if not hexes_spec and fill is None:
-        raise DataError(file, "hexes", "is missing (give hexes, a fill rectangle, or both)")
-    for label, spec in hexes_spec.items():
-        where = f"hexes[{label}]"
-        h = layout.parse(str(label), source=file)
-        if not isinstance(spec, dict):
-            raise DataError(file, where, "must be a mapping with at least 'terrain'")
-        terr = require(spec, "terrain", str, file, where)
-        if terr not in terrains:
-            raise DataError(file, f"{where}.terrain", f"unknown terrain {terr!r}; expected one of {sorted(terrains)}")
-        feats = spec.get("features", []) or []
-        if not isinstance(feats, list):
-            raise DataError(file, f"{where}.features", "must be a list")
-        for f in feats:
-            if f not in features:
-                raise DataError(file, f"{where}.features", f"unknown feature {f!r}; expected one of {sorted(features)}")
-        attrs = tuple(sorted((k, v) for k, v in spec.items() if k not in ("terrain", "features", "provenance")))
-        prov = parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default)
-        hexes[h] = HexInfo(terr, frozenset(feats), attrs, prov)
+    for rect in v["fill"]:
+        for c in range(rect["cols"][0], rect["cols"][1] + 1):
+            for r in range(rect["rows"][0], rect["rows"][1] + 1):
+                hexes[layout.to_hex(c, r)] = HexInfo(rect["terrain"], provenance=default)
+
+    def parsed(lab: str, where: str) -> Hex:
+        try:
+            return layout.parse(lab, source=file)
+        except DataError as e:
+            raise place(DataError(file, where, f"{lab!r} is {e.reason}"), raw) from None
+
+    for lab, spec in v["hexes"].items():
+        h = parsed(lab, f"hexes[{lab}]")
+        extra = tuple(sorted((k, val) for k, val in spec.items()
+                             if k not in ("terrain", "features", "provenance") and val is not None))
+        hexes[h] = HexInfo(spec["terrain"], frozenset(spec["features"]), extra, spec["provenance"] or default)
     sides: dict[frozenset, SideInfo] = {}
-    for i, spec in enumerate(data.get("hexsides") or []):
-        where = f"hexsides[{i}]"
-        pair = require(spec, "between", list, file, where)
-        if len(pair) != 2:
-            raise DataError(file, f"{where}.between", "must name exactly two hexes")
-        a, b = (layout.parse(str(x), source=file) for x in pair)
+    for i, spec in enumerate(v["hexsides"]):
+        where = f"hexsides[{i}].between"
+        (la, lb) = spec["between"]
+        a, b = parsed(la, f"{where}[0]"), parsed(lb, f"{where}[1]")
         if not a.is_adjacent(b):
-            raise DataError(file, f"{where}.between", f"{pair[0]} and {pair[1]} are not adjacent")
-        for h, lab in ((a, pair[0]), (b, pair[1])):
+            raise place(DataError(file, where, f"{la} and {lb} are not adjacent"), raw)
+        for h, lab in ((a, la), (b, lb)):
             if h not in hexes:
-                raise DataError(file, f"{where}.between", f"hex {lab} is not on the map")
-        feats = require(spec, "features", list, file, where)
-        for f in feats:
-            if f not in side_features:
-                raise DataError(file, f"{where}.features",
-                                f"unknown hexside feature {f!r}; expected one of {sorted(side_features)}")
-        prov = parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default)
+                raise place(DataError(file, where, f"hex {lab} is not on the map"), raw)
         key = hexside(a, b)
         old = sides.get(key)
-        sides[key] = SideInfo((old.features if old else frozenset()) | frozenset(feats), prov)
-    return MapData(name, sheet, layout, hexes, sides, file)
+        sides[key] = SideInfo((old.features if old else frozenset()) | frozenset(spec["features"]),
+                              spec["provenance"] or default)
+    return MapData(v["name"], v["sheet"], layout, hexes, sides, file)
 
 
 def copy_sharing(obj: Any, *attrs: str) -> Any:

@@ -49,7 +49,8 @@ def sample_data(loader: Loader) -> Any:
 
 
 def write(path: Path, data: Any) -> Path:
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    """Write ``data`` as YAML (rebuilt first, so that an object used twice is not written as an alias)."""
+    path.write_text(yaml.safe_dump(plain(data), sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
 
 

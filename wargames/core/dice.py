@@ -75,14 +75,16 @@ class ScriptedDice:
     remainder of the script is an error too.
     """
 
-    def __init__(self, script, source: str = "dice script"):
+    def __init__(self, script, source: str = "dice script", field: str = ""):
         self.script = list(script)
         self.source = source
+        self.field = field          # e.g. "history[3].dice": errors then name "history[3].dice[0]"
         self.used = 0
         self.log: list[tuple[int, int, str]] = []
 
     def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
-        where = f"roll {self.used + 1}" + (f" ({why})" if why else "")
+        where = (f"{self.field}[{self.used}]" if self.field else f"roll {self.used + 1}") + (
+            f" ({why})" if why else "")
         if self.used >= len(self.script):
             raise DiceError(self.source, where, f"the script of {len(self.script)} rolls has run out")
         value = check_face(self.script[self.used], sides, self.source, where)
@@ -96,7 +98,7 @@ class ScriptedDice:
 
     def finish(self) -> None:
         if self.remaining:
-            raise DiceError(self.source, f"roll {self.used + 1}",
+            raise DiceError(self.source, f"{self.field}[{self.used}]" if self.field else f"roll {self.used + 1}",
                             f"{len(self.remaining)} scripted roll(s) were never used: {self.remaining}")
 
     def __enter__(self) -> "ScriptedDice":

@@ -33,8 +33,24 @@ from .dice import DiceError, RandomDice, RecordingDice, ScriptedDice
 from .errors import DataError, RuleViolation
 from .log import Resolution
 from .rules import note_reached, reaching, recording, watching
+from .schema import AnyValue, At, Convert, Int, List, Map, Nullable, Record, Str, load_file, place
+from .yamlio import read_yaml, short
 
 SAVE_FORMAT = 1
+
+
+def _save_format(n: int) -> int:
+    if n != SAVE_FORMAT:
+        raise ValueError(f"this engine reads save format {SAVE_FORMAT}, not {n}")
+    return n
+
+
+#: A ruleset as a save holds it: each chart "default" or an owner's file with its digest, and the readings.
+RULESET_SAVE = Record({"charts": Map(Str(max_len=60), Str(min_len=1, max_len=4_000), max_len=200),
+                       "readings": Map(Str(max_len=60), AnyValue(), max_len=200)}, what="a ruleset {charts, readings}")
+#: An owner's ``ruleset.yaml``: the readings to switch.
+RULESET_FILE = Record({}, {"readings": Map(Str(max_len=60), AnyValue(), max_len=200)},
+                      what="a ruleset file {readings}")
 
 
 # --------------------------------------------------------------------------- prompts and outcomes
@@ -159,7 +175,6 @@ class Ruleset:
     @classmethod
     def load(cls, folder: str | Path) -> "Ruleset":
         """An owner's charts and readings from a folder; every bad file or cell raises DataError naming it."""
-        from .charts import read_yaml
         folder = Path(folder)
         if not folder.is_dir():
             raise DataError(str(folder), "folder", "no such folder of charts")
@@ -167,10 +182,12 @@ class Ruleset:
         charts, sources, readings = {}, {}, {}
         for path in sorted(folder.iterdir()):
             if path.name == "ruleset.yaml":
-                doc = read_yaml(path) or {}
-                if not isinstance(doc, dict) or not isinstance(doc.get("readings", {}), dict):
-                    raise DataError(str(path), "readings", "must be a mapping of reading names to values")
-                readings = doc.get("readings", {})
+                raw = read_yaml(path)
+                readings = load_file(path, RULESET_FILE, raw)["readings"] or {}
+                try:
+                    cls(readings=readings)
+                except DataError as e:
+                    raise place(DataError(str(path), e.field, e.reason), raw) from None
                 continue
             if path.suffix not in (".yaml", ".yml"):
                 continue
@@ -191,18 +208,15 @@ class Ruleset:
     @classmethod
     def from_dict(cls, doc: Any, source: str = "save") -> "Ruleset":
         """Rebuild a ruleset from :meth:`to_dict`; an owner's chart must still be where it was, unchanged."""
-        if not isinstance(doc, dict) or set(doc) != {"charts", "readings"}:
-            raise DataError(source, "ruleset", "must be a mapping with 'charts' and 'readings'")
+        doc = RULESET_SAVE.check(doc, At(source, "ruleset", getattr(doc, "mark", None)))
         charts_doc, readings = doc["charts"], doc["readings"]
-        if not isinstance(charts_doc, dict) or not isinstance(readings, dict):
-            raise DataError(source, "ruleset", "'charts' and 'readings' must be mappings")
         charts, sources = {}, {}
         for name, where in charts_doc.items():
             if name not in cls.CHARTS:
                 raise DataError(source, f"ruleset.charts.{name}", f"is not a chart of {cls.GAME}")
             if where == "default":
                 continue
-            if not isinstance(where, str) or "#sha256=" not in where:
+            if "#sha256=" not in where:
                 raise DataError(source, f"ruleset.charts.{name}", "must be 'default' or a file path with its digest")
             path, digest = where.rsplit("#sha256=", 1)
             if not Path(path).is_file():
@@ -513,51 +527,68 @@ class Game:
         """The game as JSON-able data: format, game, scenario, seed, ruleset and history (actions and dice)."""
         return {"format": SAVE_FORMAT, "game": self.NAME, "scenario": self.scenario, "seed": self.seed,
                 "ruleset": self.ruleset.to_dict(), "history": [h.to_dict() for h in self.history],
-                "position_digest": _digest(self.state_dict())}
+                "position_digest": self._seal()}
+
+    def _seal(self) -> str:
+        """A digest of the seed, the history and the position it gives: a changed die, action or seed is
+        noticed even where it would lead to the same position."""
+        return _digest({"seed": self.seed, "history": [h.to_dict() for h in self.history],
+                        "state": self.state_dict()})
+
+    @classmethod
+    def save_schema(cls) -> Record:
+        """The layout of a save of this game (checked before anything is replayed)."""
+        def game_name(name: str) -> str:
+            if name != cls.NAME:
+                raise ValueError(f"this is a save of {name!r}, not of {cls.NAME!r}")
+            return name
+        entry = Record({"action": Str(min_len=1, max_len=2_000), "dice": List(Int(1, 100), max_len=1_000)},
+                       what="a history entry {action, dice}")
+        return Record(
+            {"format": Convert(Int(1, 1_000), _save_format), "game": Convert(Str(max_len=40), game_name),
+             "scenario": Str(tuple(cls.SCENARIOS)), "seed": Nullable(Int(0, 2 ** 64 - 1)),
+             "ruleset": RULESET_SAVE, "history": List(entry, max_len=100_000),
+             "position_digest": Str(pattern=r"[0-9a-f]{16}", what="a 16-digit hexadecimal digest")},
+            what="a save (the mapping Game.save() returns)")
 
     @classmethod
     def load(cls, doc: Any, source: str = "save") -> "Game":
         """Replay a save; a malformed, truncated or altered save raises DataError naming the field or entry."""
-        if not isinstance(doc, dict):
-            raise DataError(source, "save", "must be a mapping (the dict Game.save() returns)")
-        expected = {"format", "game", "scenario", "seed", "ruleset", "history", "position_digest"}
-        missing, extra = expected - set(doc), set(doc) - expected
-        if missing:
-            raise DataError(source, sorted(missing)[0], "is missing")
-        if extra:
-            raise DataError(source, sorted(extra)[0], "is not a field of a save")
-        if doc["format"] != SAVE_FORMAT:
-            raise DataError(source, "format", f"this engine reads save format {SAVE_FORMAT}, not {doc['format']!r}")
-        if doc["game"] != cls.NAME:
-            raise DataError(source, "game", f"this is a save of {doc['game']!r}, not of {cls.NAME!r}")
-        if not isinstance(doc["scenario"], str) or doc["scenario"] not in cls.SCENARIOS:
-            raise DataError(source, "scenario", f"{doc['scenario']!r} is not a scenario of {cls.NAME}")
-        if doc["seed"] is not None and (not isinstance(doc["seed"], int) or isinstance(doc["seed"], bool)):
-            raise DataError(source, "seed", "must be a whole number or null")
-        if not isinstance(doc["history"], list):
-            raise DataError(source, "history", "must be a list of actions with their dice")
-        ruleset = cls.RULESET.from_dict(doc["ruleset"], source)
-        entries = []
-        for i, h in enumerate(doc["history"]):
-            where = f"history[{i}]"
-            if not isinstance(h, dict) or set(h) != {"action", "dice"}:
-                raise DataError(source, where, "must be a mapping with 'action' and 'dice'")
-            if not isinstance(h["dice"], list):
-                raise DataError(source, f"{where}.dice", "must be a list of die values")
-            action = parse_action(h["action"], cls.ACTIONS, f"{source}: {where}.action")
-            entries.append(HistoryEntry(action, tuple(h["dice"])))
-        game = cls.new(doc["scenario"], ruleset, doc["seed"])
-        game = game._replayed(entries, source, start=game)
-        if doc["position_digest"] != _digest(game.state_dict()):
-            raise DataError(source, "position_digest", "replaying the history does not give the saved position: "
-                                                       "the save was altered or made by another engine")
-        return game
+        try:
+            v = cls.save_schema().check(doc, At(source, "", getattr(doc, "mark", None)))
+            ruleset = cls.RULESET.from_dict(v["ruleset"], source)
+            entries = []
+            for i, h in enumerate(v["history"]):
+                try:
+                    action = parse_action(h["action"], cls.ACTIONS)
+                except DataError as e:
+                    raise DataError(source, f"history[{i}].action", f"{short(h['action'])}: {e.reason}") from None
+                entries.append(HistoryEntry(action, tuple(h["dice"])))
+            game = cls.new(v["scenario"], ruleset, v["seed"])
+            game = game._replayed(entries, source, start=game)
+            if v["position_digest"] != game._seal():
+                raise DataError(source, "position_digest", "replaying the history does not give the saved "
+                                                           "position: the save was altered or made by another engine")
+            return game
+        except DataError as e:
+            raise place(e, doc) from None
+
+    @classmethod
+    def read(cls, path: str | Path) -> "Game":
+        """Read a save file (JSON or YAML) with the safe reader and replay it (see :meth:`load`)."""
+        return cls.load(read_yaml(path), str(path))
+
+    def write(self, path: str | Path) -> Path:
+        """Write :meth:`save` to ``path`` as JSON."""
+        p = Path(path)
+        p.write_text(json.dumps(self.save(), indent=1) + "\n", encoding="utf-8")
+        return p
 
     def _replayed(self, entries: Iterable[HistoryEntry], source: str, start: "Game | None" = None) -> "Game":
         game = start or type(self).new(self.scenario, self.ruleset, self.seed)
         for i, h in enumerate(entries):
             try:
-                game.apply(h.action, ScriptedDice(list(h.dice), source=f"{source}: history[{i}].dice"))
+                game.apply(h.action, ScriptedDice(list(h.dice), source=source, field=f"history[{i}].dice"))
             except DiceError as e:
                 raise DataError(e.file, e.field, e.reason) from None
             except RuleViolation as e:

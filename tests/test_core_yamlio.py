@@ -1,0 +1,94 @@
+"""The safe YAML reader (wargames.core.yamlio), with libyaml and with the pure-Python loader Pyodide uses."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from wargames.core.errors import DataError
+from wargames.core.yamlio import LOADERS, MAX_DEPTH, locate, parse_yaml, read_yaml
+
+pytestmark = pytest.mark.rule()
+BOTH = pytest.mark.parametrize("loader", sorted(LOADERS))
+
+
+def refused(text: str, loader: str) -> DataError:
+    with pytest.raises(DataError) as ei:
+        parse_yaml(text, "f.yaml", loader)
+    return ei.value
+
+
+def test_libyaml_is_used_where_installed():
+    import yaml
+    from wargames.core.yamlio import DEFAULT_LOADER
+    assert DEFAULT_LOADER == ("libyaml" if hasattr(yaml, "CSafeLoader") else "pure")
+
+
+@BOTH
+def test_marks_of_keys_and_items(loader):
+    d = parse_yaml("a: 1\nb:\n  - x: 2\n  - y: [1, 2]\n", "f", loader)
+    assert d == {"a": 1, "b": [{"x": 2}, {"y": [1, 2]}]}
+    assert d.marks["b"] == (2, 1) and d["b"].marks == [(3, 5), (4, 5)]
+    assert locate(d, "b[1].y[1]") == (4, 12)
+    assert locate(d, "b[1].nothing") == (4, 5)        # the deepest part that exists
+    assert locate({"plain": 1}, "plain") is None
+
+
+@BOTH
+def test_duplicate_key_names_both_lines(loader):
+    e = refused("a: 1\nb: 2\na: 3\n", loader)
+    assert (e.line, e.column) == (3, 1) and "repeats the key 'a'" in e.reason and "line 1" in e.reason
+    e = refused("top:\n  k: 1\n  k: 2\n", loader)
+    assert e.line == 3
+
+
+@BOTH
+@pytest.mark.parametrize("text,what", [
+    ("a: &x [1, 2]\nb: *x\n", "anchor and alias"),
+    ("base: {a: 1}\nother:\n  <<: {b: 2}\n", "merge key"),
+    ("? [1, 2]\n: 3\n", "list or mapping"),
+    ("a: [1, 2\n", "not valid YAML"),
+])
+def test_refusals(loader, text, what):
+    e = refused(text, loader)
+    assert what in e.reason and e.line is not None and e.field == "(file)"
+
+
+@BOTH
+def test_nesting_is_bounded(loader):
+    ok = "a: " + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2)
+    parse_yaml(ok, "f", loader)
+    for text in ("a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "[" * 100_000):
+        start = time.perf_counter()
+        e = refused(text, loader)
+        assert time.perf_counter() - start < 1 and ("nest" in e.reason or "depth" in e.reason)
+
+
+@BOTH
+def test_alias_bomb_is_refused_at_once(loader):
+    bomb = "a: &a [1,1,1,1,1,1,1,1,1]\n" + "".join(
+        f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    start = time.perf_counter()
+    e = refused(bomb, loader)
+    assert time.perf_counter() - start < 0.5 and "alias" in e.reason
+
+
+def test_size_cap_is_checked_before_reading(tmp_path):
+    p = tmp_path / "big.yaml"
+    p.write_bytes(b"- 1\n" * 1000)
+    read_yaml(p)
+    with pytest.raises(DataError, match="at most 4,000"):
+        read_yaml(p, max_bytes=4000)
+
+
+def test_not_utf8_names_line_and_column(tmp_path):
+    p = tmp_path / "latin.yaml"
+    p.write_bytes(b"a: 1\nname: caf\xe9\n")
+    with pytest.raises(DataError) as ei:
+        read_yaml(p)
+    assert (ei.value.line, ei.value.column) == (2, 10) and "UTF-8" in ei.value.reason and "0xe9" in ei.value.reason
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(DataError, match="cannot be read"):
+        read_yaml(tmp_path / "absent.yaml")

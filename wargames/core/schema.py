@@ -336,7 +336,7 @@ class Record(Schema):
             raise self.wrong(value, at)
         for k in value:
             if k not in self.required and k not in self.optional:
-                known = ", ".join(sorted(self.fields))
+                known = ", ".join(sorted(map(str, self.fields)))
                 raise at.child(value, k).error(f"is not a field here (the fields are {known})")
         out = {}
         for k, schema in self.required.items():

@@ -150,13 +150,17 @@ class Ruleset:
         return cls(readings=readings)
 
     def chart(self, name: str) -> Any:
-        """A chart by name, loaded on first use (the shipped default unless an owner's file replaced it)."""
+        """A chart by name, loaded on first use (the shipped default unless an owner's file replaced it).
+
+        The shipped charts are read once a process; each ruleset gets its own copy, so that no change one
+        caller makes to a chart shows up for another.
+        """
         if name not in self._charts:
             key = (type(self), name)
-            if key not in _SHIPPED:                 # the shipped charts are read once a process
+            if key not in _SHIPPED:
                 file, loader = self.CHARTS[name]
                 _SHIPPED[key] = loader(self.DEFAULTS / file)
-            self._charts[name] = _SHIPPED[key]
+            self._charts[name] = copy.deepcopy(_SHIPPED[key])
         return self._charts[name]
 
     def __getitem__(self, name: str) -> Any:

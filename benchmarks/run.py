@@ -164,6 +164,13 @@ def main() -> int:
     print(f"| largest Monte Carlo error on a result's probability | {f['worst']:.4f} |")
     print(f"| FTE assault widget (live) callback, median | {f['median_ms']:.1f} ms |")
     print(f"| FTE assault widget (live) callback, p95 | {f['p95_ms']:.1f} ms |")
+    from hostile import bench_hostile
+    h = bench_hostile()
+    print(f"| hostile-input cases (every loader and save; each must be a DataError) | {h['cases']} over "
+          f"{h['loaders']} loaders, {h['total']:.1f} s in all |")
+    print(f"| slowest hostile-input case | {h['slowest'][0] * 1000:.0f} ms ({h['slowest'][1]}) |")
+    if h["accepted"]:
+        print(f"| hostile inputs accepted (should be none) | {len(h['accepted'])} |")
     if args.book:
         b = bench_book()
         print(f"| book build (make book) | {b['book_s']:.0f} s |")

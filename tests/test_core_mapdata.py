@@ -185,7 +185,19 @@ BAD = {
     "missing sheet": ([(("sheet",), DELETE)], "sheet"),
     "missing layout": ([(("layout",), DELETE)], "layout"),
     "bad default provenance": ([(("provenance",), {"kind": "text"})], "provenance.source"),
+    "huge fill rectangle": ([(("fill", "rows"), [0, 10 ** 9])], "fill.rows[1]"),
+    "fill past the label digits": ([(("fill", "cols"), [0, 120])], "fill.cols"),
+    "fill of too many hexes": ([(("layout", "col_digits"), 3), (("layout", "row_digits"), 3),
+                                (("fill", "cols"), [0, 999]), (("fill", "rows"), [0, 999])], "fill"),
+    "fill low above high": ([(("fill", "cols"), [5, 2])], "fill.cols"),
+    "fill rows not numbers": ([(("fill", "rows"), ["a", 3])], "fill.rows[0]"),
+    "col_digits of 10**12": ([(("layout", "col_digits"), 10 ** 12)], "layout.col_digits"),
+    "hexsides not a list": ([(("hexsides",), 7)], "hexsides"),
+    "unknown layout key": ([(("layout", "spacing"), 2)], "layout.spacing"),
+    "unknown top-level key": ([(("colour",), "red")], "colour"),
+    "unknown hex key without attrs declared": None,
 }
+del BAD["unknown hex key without attrs declared"]
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
@@ -243,3 +255,21 @@ def test_unquoted_label_without_leading_zero_octal_digits_loads(tmp_path):
     m = load(write(tmp_path, text))
     assert m.terrain(m.hex("1316")) == "clear"
     assert m.terrain(m.hex("0819")) == "woods"
+
+
+def test_hex_attributes_are_declared_by_the_game(tmp_path):
+    from wargames.core.schema import Str
+    data = copy.deepcopy(VALID)
+    data["hexes"]["0303"]["strongpoint"] = "AM-1"
+    path = write(tmp_path, data)
+    attrs = {"strongpoint": Str(("AM-1", "AM-2"))}
+    m = load_map(path, TERRAINS, FEATURES, SIDE_FEATURES, attrs=attrs)
+    assert m.info(m.hex("0303")).attr("strongpoint") == "AM-1"
+    data["hexes"]["0303"]["strongpoint"] = "AM-9"
+    with pytest.raises(DataError) as ei:
+        load_map(write(tmp_path, data), TERRAINS, FEATURES, SIDE_FEATURES, attrs=attrs)
+    assert ei.value.field == "hexes[0303].strongpoint" and ei.value.line
+    data["hexes"]["0303"] = {"terrain": "clear", "colour": "red"}
+    with pytest.raises(DataError) as ei:
+        load_map(write(tmp_path, data), TERRAINS, FEATURES, SIDE_FEATURES, attrs=attrs)
+    assert ei.value.field == "hexes[0303].colour" and "not a field" in ei.value.reason

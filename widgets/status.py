@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from wargames.core.yamlio import read_yaml
 
 from wargames.games import GAMES, TITLES, sections
 
@@ -43,7 +43,7 @@ def rule_number(section_id: str) -> int | None:
 
 def toc_files(toc: Path | None = None) -> list[str]:
     """Every page of the book in reading order, as ``_toc.yml`` lists it (``book/citadel/rule08``)."""
-    data = yaml.safe_load((toc or REPO / "_toc.yml").read_text(encoding="utf-8"))
+    data = read_yaml(toc or REPO / "_toc.yml")
     out = [data["root"]]
 
     def walk(entries):
@@ -60,7 +60,7 @@ def toc_files(toc: Path | None = None) -> list[str]:
 
 def toc_titles(toc: Path | None = None) -> dict[str, str]:
     """The sidebar title given to a page in ``_toc.yml`` (pages without one are left out)."""
-    data = yaml.safe_load((toc or REPO / "_toc.yml").read_text(encoding="utf-8"))
+    data = read_yaml(toc or REPO / "_toc.yml")
     out: dict[str, str] = {}
 
     def walk(entries):

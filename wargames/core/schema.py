@@ -361,7 +361,7 @@ class Convert(Schema):
         self.accepts = schema.accepts
 
     def check(self, value, at):
-        return placed(self.fn, self.schema.check(value, at), at, None)
+        return placed(self.fn, self.schema.check(value, at), at, value)
 
     def describe(self):
         return self.what or self.schema.describe()

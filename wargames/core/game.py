@@ -571,8 +571,8 @@ class Game:
             game = cls.new(v["scenario"], ruleset, v["seed"])
             game = game._replayed(entries, source, start=game)
             if v["position_digest"] != game._seal():
-                raise DataError(source, "position_digest", "replaying the history does not give the saved "
-                                                           "position: the save was altered or made by another engine")
+                raise DataError(source, "position_digest", "does not match the game the history replays to: the "
+                                                           "save was edited by hand or made by another engine")
             return game
         except DataError as e:
             raise place(e, doc) from None

@@ -364,3 +364,20 @@ def test_distribution_sample_agrees_with_probabilities():
     for outcome, p in dist.items():
         se = math.sqrt(float(p) * (1 - float(p)) / N_SAMPLES)
         assert abs(counts[outcome] / N_SAMPLES - float(p)) <= 4 * se
+
+
+def test_faces_of_custom_dice_are_checked_where_procedures_roll():
+    from wargames.core.dice import DiceError, roll
+
+    class Loaded:
+        def __init__(self, value):
+            self.value = value
+
+        def roll(self, sides=6, why="", classes=None):
+            return self.value
+
+    assert roll(Loaded(6), 6, "fire") == 6
+    for bad in (7, 0, True, 2.0, "3", None):
+        with pytest.raises(DiceError) as ei:
+            roll(Loaded(bad), 6, "fire at 1112")
+        assert ei.value.file == "Loaded" and ei.value.field == "fire at 1112" and "d6" in ei.value.reason

@@ -39,6 +39,12 @@ def check_face(value, sides: int, source: str, where: str) -> int:
     return value
 
 
+def roll(dice: "Dice", sides: int = 6, why: str = "", classes=None) -> int:
+    """Roll ``dice`` for a procedure and check the face (:func:`check_face`): every procedure rolls through
+    here, so a custom Dice that returns 7 on a d6, or ``True``, raises DiceError naming the roll."""
+    return check_face(dice.roll(sides, why, classes), sides, type(dice).__name__, why or f"a d{sides} roll")
+
+
 @dataclass
 class RandomDice:
     """Seeded pseudo-random dice; ``rolls`` keeps (sides, value, why) for replay."""

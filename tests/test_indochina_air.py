@@ -592,11 +592,11 @@ def _broken(tmp_path, mutate):
 
 @pytest.mark.rule("IC Bombardment Table")
 @pytest.mark.parametrize("mutate,field", [
-    (lambda d: d["lines"]["2"].__setitem__(3, "B9"), "lines.2[3]"),
-    (lambda d: d["lines"]["2"].pop(), "lines.2"),
+    (lambda d: d["lines"]["2"].__setitem__(3, "B9"), "lines[2][3]"),
+    (lambda d: d["lines"]["2"].pop(), "lines[2]"),
     (lambda d: d["lines"].pop("AT"), "lines.AT"),
     (lambda d: d["lines"]["AT"].__setitem__(0, "B1"), "lines.AT[0]"),
-    (lambda d: d["lines"].__setitem__("8+", d["lines"].pop("8+")) or d["lines"].__setitem__("9-12", d["lines"].pop("8+")), "lines.9-12"),
+    (lambda d: d["lines"].__setitem__("8+", d["lines"].pop("8+")) or d["lines"].__setitem__("9-12", d["lines"].pop("8+")), "lines[9-12]"),
     (lambda d: d["drms"].pop("artillery"), "drms.artillery"),
     (lambda d: d["drms"]["overrun"].__setitem__("value", "minus one"), "drms.overrun.value"),
     (lambda d: d["drms"].__setitem__("weather", {"value": 1, "rule": "x"}), "drms.weather"),
@@ -604,9 +604,9 @@ def _broken(tmp_path, mutate):
     (lambda d: d["results"]["B1"]["cases"][1].__setitem__("effect", "vaporize"), "results.B1.cases[1].effect"),
     (lambda d: d["results"]["B1"].__setitem__("provenance", {"kind": "text"}), "results.B1.provenance.source"),
     (lambda d: d["at_results"]["X"].__setitem__("air_unit", "lost"), "at_results.X.air_unit"),
-    (lambda d: d.__setitem__("rolls", {"low": 2, "high": 7}), "rolls"),
+    (lambda d: d.__setitem__("rolls", {"low": 2, "high": 7}), "rolls.low"),
     (lambda d: d.__setitem__("cells", {"9/3": {"kind": "reconstructed"}}), "cells[9/3]"),
-    (lambda d: d["lines"]["1"].__setitem__(0, "A1+A1"), "lines.1[0]"),
+    (lambda d: d["lines"]["1"].__setitem__(0, "A1+A1"), "lines[1][0]"),
 ])
 def test_bad_yaml_names_file_and_field(tmp_path, mutate, field):
     assert _broken(tmp_path, mutate) == field

@@ -60,21 +60,21 @@ def test_a_chart_breaking_the_text_is_reported(tmp_path):
     p = tmp_path / "us.yaml"
     p.write_text(src.replace("  1: {supply: 1, units: []}", "  1: {supply: 0, units: []}"))
     assert "ma-supply" in A.check_constraints(us=load_assistance(FEF, p))
-    p = tmp_path / "us_seven.yaml"                              # (loaders cache by path: one file per variant)
+    p = tmp_path / "us_seven.yaml"
     p.write_text(src.replace("  6: {supply: 3", "  7: {supply: 3"))
     with pytest.raises(DataError) as e:
         load_assistance(FEF, p)
-    assert e.value.file == str(p) and e.value.field == "results.6"
+    assert e.value.file == str(p) and e.value.field == "results[7]"
     p = tmp_path / "us_pp.yaml"
     p.write_text(src.replace("units: [French airstrike]", "units: [French airstrike], political_points: 1"))
     with pytest.raises(DataError) as e:
         load_assistance(FEF, p)
-    assert e.value.field == "results.6.political_points"
+    assert e.value.field == "results[6].political_points"
     p = tmp_path / "us_unit.yaml"
     p.write_text(src.replace("[VNA infantry group]", "[Flying tiger]"))
     with pytest.raises(DataError) as e:
         load_assistance(FEF, p)
-    assert e.value.field == "results.5.units[0]"
+    assert e.value.field == "results[5].units[0]"
     chart = (A.DATA / "mobilization_full.yaml").read_text()
     q = tmp_path / "chart.yaml"
     q.write_text(chart.replace("size: group, cost: 3,\n     location: {area: Far Eastern Staging Area}, provenance",
@@ -85,7 +85,7 @@ def test_a_chart_breaking_the_text_is_reported(tmp_path):
                                'cost: 1,\n     location: {"on": bunker, country: Vietnam}, provenance'))
     with pytest.raises(DataError) as e:
         load_full_chart(q)
-    assert e.value.file == str(q) and e.value.field == "units.VNA infantry group.location.on"
+    assert e.value.file == str(q) and e.value.field == "units[VNA infantry group].location.on"
 
 
 @pytest.mark.rule("IC Political Points Table")

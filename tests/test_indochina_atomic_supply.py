@@ -60,7 +60,7 @@ def test_no_bomb_on_china_and_bad_table(tmp_path):
     p = tmp_path / "bomb.yaml"
     p.write_text("name: t\nrule: IC 30.1\nresults:\n  1: {effect: vaporize, text: x}\n")
     with pytest.raises(DataError) as e:
-        load_atomic_table.__wrapped__(p)
+        load_atomic_table(p)
     assert e.value.field == "results[1].effect"
 
 

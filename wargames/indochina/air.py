@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
-from ..core.charts import (Constraint, failed_constraints, parse_column_label, parse_provenance, read_data_file,
-                           require)
+from ..core.charts import Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
 from .airstrikes import (FRENCH_CARRIER_STRIKES, RANGE_RULE, UNIT_KINDS, Chooser, GroundUnit, Strike, StrikeOutcome,
                          TargetHex, airstrike, apply_result, check_carrier_basing, check_counts, check_strike,

@@ -20,17 +20,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..core import Dice, Provenance, Resolution, implements
-from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints
+from ..core.schema import Bool, Convert, Int, List, Map, Opt, Record, Str
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .mobilization import COSTLY_TERRAIN, FESA
+from .fields import (DIE_ROLL, HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, Invalid, every_roll, load_chart,
+                     provenance)
 from .political import PoliticalPoints
-from .units import TYPES
+from .units import SIZES, TYPES
 
 DATA = Path(__file__).parent / "data" / "charts"
 AIR_AVAILABLE = "Air Available"
@@ -77,46 +79,30 @@ class ChartRow:
     counter_mix_exempt: bool = False    # Communist militia (7.24, 17.36)
 
 
+def _location(v: dict) -> Location:
+    if bool(v["on"]) == bool(v["area"]):
+        raise ValueError("needs exactly one of 'on' (a unit type) or 'area'")
+    return Location(v["on"], v["area"], v["country"])
+
+
+LOCATION = Record({}, {"on": Opt(Str(TYPES, what="a 2.31 unit type"), ""), "area": Opt(Str(AREAS), ""),
+                       "country": Opt(Str(INDOCHINA + ("Indochina", CHINA), what="a country of the map"), "")},
+                  build=_location, what="a location {on or area, country}")
+
+
+def _full_chart_schema(default: Provenance) -> Record:
+    row = Record({"side": SIDE, "nationality": NAME, "type": Str(ROW_TYPES, what="a 2.31 unit type"),
+                  "size": Str(SIZES + ("brigade", "marker")), "cost": Int(1, 99), "location": LOCATION},
+                 {"intervention": Opt(Bool(), False), "counter_mix_exempt": Opt(Bool(), False),
+                  "provenance": provenance(default)})
+    return Record({**HEADER, "units": Map(NAME, row, min_len=1, max_len=300)}, HEADER_OPTIONAL,
+                  build=lambda v: {name: ChartRow(name, **r) for name, r in v["units"].items()})
+
+
 @implements("IC Mobilization Chart", "IC 7.21")
-@lru_cache(maxsize=None)
 def load_full_chart(path: str | Path | None = None) -> dict[str, ChartRow]:
-    """Load a full Mobilization Chart (the reconstruction, or an owner's printed one)."""
-    file, data, default = read_data_file(path or DATA / "mobilization_full.yaml")
-    out = {}
-    for name, spec in require(data, "units", dict, file).items():
-        where = f"units.{name}"
-        side = require(spec, "side", str, file, where)
-        if side not in ("FEF", "Communist"):
-            raise DataError(file, f"{where}.side", f"must be FEF or Communist, not {side!r}")
-        typ = require(spec, "type", str, file, where)
-        if typ not in ROW_TYPES:
-            raise DataError(file, f"{where}.type", f"must be a 2.31 unit type, not {typ!r}")
-        cost = require(spec, "cost", int, file, where)
-        if cost < 1:
-            raise DataError(file, f"{where}.cost", f"a mobilization costs at least 1 political point, not {cost}")
-        loc = require(spec, "location", dict, file, where)
-        unknown = set(loc) - {"on", "area", "country"}
-        if unknown:
-            raise DataError(file, f"{where}.location.{sorted(unknown)[0]}", "is not on, area or country")
-        location = Location(str(loc.get("on", "")), str(loc.get("area", "")), str(loc.get("country", "")))
-        if bool(location.on) == bool(location.area):
-            raise DataError(file, f"{where}.location", "needs exactly one of 'on' (a unit type) or 'area'")
-        if location.on and location.on not in TYPES:
-            raise DataError(file, f"{where}.location.on", f"{location.on!r} is not a 2.31 unit type")
-        if location.area and location.area not in AREAS:
-            raise DataError(file, f"{where}.location.area", f"must be one of {', '.join(AREAS)}")
-        if location.country and location.country not in INDOCHINA + ("Indochina", CHINA):
-            raise DataError(file, f"{where}.location.country", f"{location.country!r} is not a country of the map")
-        flags = {}
-        for key in ("intervention", "counter_mix_exempt"):
-            v = spec.get(key, False)
-            if not isinstance(v, bool):
-                raise DataError(file, f"{where}.{key}", "must be true or false")
-            flags[key] = v
-        out[name] = ChartRow(name, Side(side), require(spec, "nationality", str, file, where), typ,
-                             require(spec, "size", str, file, where), cost, location,
-                             parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default), **flags)
-    return out
+    """Load a full Mobilization Chart (the reconstruction, or an owner's printed one); a new dict each call."""
+    return load_chart(path or DATA / "mobilization_full.yaml", _full_chart_schema)
 
 
 # =========================================================================== the assistance tables
@@ -137,42 +123,31 @@ class AssistanceTable:
     file: str
 
 
-@implements("IC US Military Assistance Table", "IC Chinese Military Assistance Table")
-@lru_cache(maxsize=None)
-def load_assistance(side: Side | str = Side.FEF, path: str | Path | None = None) -> AssistanceTable:
-    """The US table (FEF) or the Chinese table (Communist), one entry per die roll 1-6."""
-    file, data, default = read_data_file(path or DATA / TABLE_FILES[Side(side)])
-    table_side = require(data, "side", str, file)
-    if table_side not in ("FEF", "Communist"):
-        raise DataError(file, "side", f"must be FEF or Communist, not {table_side!r}")
-    results = require(data, "results", dict, file)
-    for n in range(1, 7):
-        if n not in results:
-            raise DataError(file, f"results.{n}", "is missing: the table is read with one die, 1-6")
-    extra = [n for n in results if n not in range(1, 7)]
-    if extra:
-        raise DataError(file, f"results.{extra[0]}", "is not a roll of one die (1-6)")
+def _assistance_schema(default: Provenance) -> Record:
     chart = load_full_chart()
-    entries = {}
-    for n in range(1, 7):
-        where = f"results.{n}"
-        spec = require(results, n, dict, file, "results")
-        unknown = set(spec) - {"supply", "units", "provenance"}
-        if unknown:
-            raise DataError(file, f"{where}.{sorted(unknown)[0]}",
-                            "is not supply, units or provenance (assistance costs no political points, 7.31)")
-        supply = require(spec, "supply", int, file, where)
-        if supply < 0:
-            raise DataError(file, f"{where}.supply", "must not be negative")
-        units = spec.get("units") or []
-        if not isinstance(units, list):
-            raise DataError(file, f"{where}.units", "must be a list of Mobilization Chart unit types")
-        for i, u in enumerate(units):
+
+    def units(names: list[str]) -> tuple[str, ...]:
+        for i, u in enumerate(names):
             if u not in chart:
-                raise DataError(file, f"{where}.units[{i}]", f"{u!r} has no row in the full Mobilization Chart")
-        entries[n] = AssistanceEntry(n, supply, tuple(units),
-                                     parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-    return AssistanceTable(require(data, "name", str, file), Side(table_side), entries, file)
+                raise Invalid(f"[{i}]", f"{u!r} has no row in the full Mobilization Chart")
+        return tuple(names)
+
+    entry = Record({"supply": POINTS}, {"units": Opt(Convert(List(NAME, max_len=20), units), ()),
+                                        "provenance": provenance(default)},
+                   what="an entry {supply, units} (assistance costs no political points, 7.31)")
+    return Record({**HEADER, "side": SIDE, "results": Map(DIE_ROLL, entry)}, HEADER_OPTIONAL,
+                  check=every_roll(range(1, 7), "results"),
+                  build=lambda v: (v["name"], v["side"],
+                                   {n: AssistanceEntry(n, e["supply"], e["units"], e["provenance"])
+                                    for n, e in sorted(v["results"].items())}))
+
+
+@implements("IC US Military Assistance Table", "IC Chinese Military Assistance Table")
+def load_assistance(side: Side | str = Side.FEF, path: str | Path | None = None) -> AssistanceTable:
+    """The US table (FEF) or the Chinese table (Communist), one entry per die roll 1-6 (a new object each call)."""
+    path = path or DATA / TABLE_FILES[Side(side)]
+    name, table_side, entries = load_chart(path, _assistance_schema)
+    return AssistanceTable(name, table_side, entries, str(path))
 
 
 # =========================================================================== sources, counter mix, phase
@@ -458,8 +433,9 @@ def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = N
             + (f" and {', '.join(entry.units)}" if entry.units else "") + f" ({entry.provenance.mark()})",
             roll=roll, result=entry.supply)
     received, missing = [], []
+    chart = load_full_chart() if entry.units else {}
     for u in entry.units:
-        row = load_full_chart()[u]
+        row = chart[u]
         if _mix_check(row, counter_mix, in_play):
             received.append(u)
             if in_play is not None and not row.counter_mix_exempt:

@@ -4,14 +4,14 @@ Placing the marker, one bomb per hex per turn and fallout are in :mod:`optional`
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import Dice, Provenance, Resolution, implements
-from ..core.charts import parse_provenance, read_data_file, require
-from ..core.errors import DataError, RuleViolation
+from ..core.errors import RuleViolation
+from ..core.schema import Map, Record, Str
 from .combat import Side
 from .disruption import disrupt
+from .fields import DIE_ROLL, HEADER, HEADER_OPTIONAL, TEXT, every_roll, load_chart, provenance
 from .optional import AtomicBombs, Intervention, drop_atomic_bomb
 from .state import IndochinaState
 
@@ -19,21 +19,17 @@ DATA = Path(__file__).parent / "data" / "charts"
 EFFECTS = ("eliminate", "disrupt_twice", "disrupt")
 
 
+def _schema(default: Provenance) -> Record:
+    row = Record({"effect": Str(EFFECTS), "text": TEXT}, {"provenance": provenance(default)},
+                 build=lambda r: (r["effect"], r["text"], r["provenance"]))
+    return Record({**HEADER, "results": Map(DIE_ROLL, row)}, HEADER_OPTIONAL, check=every_roll(range(1, 7), "results"),
+                  build=lambda v: dict(sorted(v["results"].items())))
+
+
 @implements("IC Atomic Bomb Table")
-@lru_cache(maxsize=None)
 def load_atomic_table(path: str | Path | None = None) -> dict[int, tuple[str, str, Provenance]]:
-    file, data, default = read_data_file(path or DATA / "atomic_bomb.yaml")
-    rows = require(data, "results", dict, file)
-    out = {}
-    for roll in range(1, 7):
-        if roll not in rows:
-            raise DataError(file, f"results[{roll}]", "is missing (one row for each face of the die)")
-        effect = require(rows[roll], "effect", str, file, f"results[{roll}]")
-        if effect not in EFFECTS:
-            raise DataError(file, f"results[{roll}].effect", f"must be one of {EFFECTS}, not {effect!r}")
-        out[roll] = (effect, require(rows[roll], "text", str, file, f"results[{roll}]"),
-                     parse_provenance(rows[roll].get("provenance"), file, f"results[{roll}].provenance", default))
-    return out
+    """The Atomic Bomb Table: (effect, text, provenance) by die roll (a new dict on every call)."""
+    return load_chart(path or DATA / "atomic_bomb.yaml", _schema)
 
 
 @implements("IC 30.1", "IC 30.2")

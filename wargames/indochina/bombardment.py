@@ -6,14 +6,15 @@ reconstruction with a provenance on every value; :data:`CONSTRAINTS` lists what 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
-from ..core.charts import (Constraint, failed_constraints, parse_column_label, parse_provenance, read_data_file,
-                           require)
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
+from ..core.schema import Const, Either, Int, List, Map, Opt, Record, Str
+from ..core.yamlio import short
+from .fields import HEADER, HEADER_OPTIONAL, RULE, TEXT, Invalid, field_path, load_chart, provenance
 
 DATA = Path(__file__).parent / "data" / "charts"
 DIE = 6                                   # 12.33: one die
@@ -21,6 +22,7 @@ TABLE_RULE = "IC Bombardment Table"
 EFFECTS = ("eliminate_disrupted", "disrupt_effective")
 ALL = "all"
 REQUIRED_DRMS = ("artillery", "overrun", "range_near", "range_mid", "range_far")
+MAX_COUNT = 6       # units one case may take: a full stack is two divisions, six regiments (10.2); more is "all"
 
 
 # --------------------------------------------------------------------------- the table as data
@@ -132,157 +134,129 @@ class BombardmentTable:
         return out
 
 
-def _parse_cases(spec: Any, file: str, where: str, default: Provenance) -> tuple[Case, ...]:
-    if not isinstance(spec, list):
-        raise DataError(file, where, f"must be a list of cases, not {type(spec).__name__}")
-    out = []
-    for i, c in enumerate(spec):
-        w = f"{where}[{i}]"
-        effect = require(c, "effect", str, file, w)
-        if effect not in EFFECTS:
-            raise DataError(file, f"{w}.effect", f"{effect!r} is not an effect; expected one of {', '.join(EFFECTS)}")
-        count = require(c, "count", (int, str), file, w)
-        if isinstance(count, bool) or (isinstance(count, str) and count != ALL) or (isinstance(count, int) and count < 1):
-            raise DataError(file, f"{w}.count", f"must be a whole number of units (1 or more) or 'all', not {count!r}")
-        struck = c.get("struck", "")
-        if not isinstance(struck, str):
-            raise DataError(file, f"{w}.struck", "must be a string saying which erratum removed the case")
-        out.append(Case(effect, count, parse_provenance(c.get("provenance"), file, f"{w}.provenance", default), struck))
-    return tuple(out)
-
-
-def _strike_cell(raw: Any, results: dict, losses: dict, file: str, where: str) -> StrikeCell:
-    if not isinstance(raw, str) or not raw.strip():
-        raise DataError(file, where, f"{raw!r} is not a result such as 'B1', 'A1' or 'A1+B1'")
+def _strike_cell(raw: str, results: dict, losses: dict) -> StrikeCell:
     parts = [p.strip() for p in raw.split("+")]
     air = [p for p in parts if p in losses]
     ground = [p for p in parts if p in results]
     unknown = [p for p in parts if p not in losses and p not in results]
     if unknown:
-        raise DataError(file, where, f"{unknown[0]!r} is not a result code; expected one of "
-                                     f"{', '.join(list(results) + list(losses))}")
+        raise ValueError(f"{short(unknown[0])} is not a result code; expected one of "
+                         f"{', '.join(list(results) + list(losses))}")
     if len(air) > 1 or len(ground) > 1:
-        raise DataError(file, where, f"{raw!r} combines more than one loss or more than one ground result")
+        raise ValueError(f"{short(raw)} combines more than one loss or more than one ground result")
     if not ground and "NE" not in results:
-        raise DataError(file, where, f"{raw!r} has no ground result and the table has no NE code to stand for none")
+        raise ValueError(f"{short(raw)} has no ground result and the table has no NE code to stand for none")
     return StrikeCell(raw, ground[0] if ground else "NE", losses[air[0]][0] if air else 0)
+
+
+CODE = Str(pattern=r"[A-Za-z][A-Za-z0-9]{0,7}", what="a result code such as 'B1' (a letter, then letters or digits)")
+LABEL = Str(key=True, min_len=1, max_len=20, what="a line label ('1', '3-4', '8+' or 'AT')")
+
+
+def _lines(v: dict, default: Provenance) -> tuple[list[Line], Line]:
+    """The strike lines and the AT line, each cell read against the codes the file declares."""
+    low, high = v["rolls"]["low"], v["rolls"]["high"]
+    results, losses, at_results = v["results"], v["air_losses"], v["at_results"]
+    for code in losses:
+        if code in results:
+            raise Invalid(field_path("air_losses", code), "is also a result code")
+    if "AT" not in v["lines"]:
+        raise Invalid("lines.AT", "is missing: air transport near Communist units rolls on the AT line (12.52)")
+    width = high - low + 1
+    lines, at_line = [], None
+    for label, row in v["lines"].items():
+        where = field_path("lines", label)
+        if len(row) != width:
+            raise Invalid(where, f"must list {width} entries, one per modified roll {low} to {high} (got {len(row)})")
+        cells = {}
+        for i, (r, raw) in enumerate(zip(range(low, high + 1), row)):
+            if label == "AT":
+                if raw not in at_results:
+                    raise Invalid(f"{where}[{i}]", f"{short(raw)} is not an AT result; expected one of "
+                                                   f"{', '.join(at_results)}")
+                value: Any = raw
+            else:
+                try:
+                    value = _strike_cell(raw, results, losses)
+                except ValueError as e:
+                    raise Invalid(f"{where}[{i}]", str(e)) from None
+            cells[r] = Cell(value, v["cells"].get(f"{label}/{r}", default))
+        if label == "AT":
+            at_line = Line("AT", None, None, cells, v["line_provenance"].get(label))
+            continue
+        try:
+            col = parse_column_label(label, "", where)
+        except DataError as e:
+            raise Invalid(where, e.reason) from None
+        lines.append(Line(label, col.low, col.high, cells, v["line_provenance"].get(label)))
+    if not lines:
+        raise Invalid("lines", "must have at least one strike line besides AT")
+    if lines[0].low != 1:
+        raise Invalid(field_path("lines", lines[0].label), "the first strike line must start at one group")
+    for a, b in zip(lines, lines[1:]):
+        if a.high is None or b.low != a.high + 1:
+            raise Invalid(field_path("lines", b.label), f"must start right after line {a.label!r} (no gap or overlap)")
+    if lines[-1].high is not None:
+        raise Invalid(field_path("lines", lines[-1].label), "the last strike line must be open-ended (like '8+'): any "
+                                                   "number of strikes may attack one hex (12.35)")
+    known = {f"{label}/{r}" for label in v["lines"] for r in range(low, high + 1)}
+    for k in v["cells"]:
+        if k not in known:
+            raise Invalid(field_path("cells", k), "names no entry of this table")
+    for k in v["line_provenance"]:
+        if k not in v["lines"]:
+            raise Invalid(field_path("line_provenance", k), "names no line of this table")
+    return lines, at_line
+
+
+def _schema(file: str, default: Provenance) -> Record:
+    prov = provenance(default)
+    case = Record({"effect": Str(EFFECTS), "count": Either(Int(1, MAX_COUNT), Const(ALL))},
+                  {"struck": Opt(Str(), ""), "provenance": prov},
+                  build=lambda c: Case(c["effect"], c["count"], c["provenance"], c["struck"]))
+    result = Record({"meaning": TEXT}, {"cases": Opt(List(case, max_len=20), []), "provenance": prov})
+    loss = Record({"groups": Int(1, 99)}, {"provenance": prov}, build=lambda x: (x["groups"], x["provenance"]))
+    at_result = Record({"meaning": TEXT, "air_unit": Str(("kept", "eliminated")),
+                        "mission": Str(("completed", "aborted"))}, {"provenance": prov})
+    drm = Record({"value": Int(-6, 6), "rule": RULE}, {"provenance": prov})
+
+    def build(v: dict) -> BombardmentTable:
+        lines, at_line = _lines(v, default)
+        results = {code: ResultCode(code, r["meaning"], tuple(r["cases"]), r["provenance"], rank)
+                   for rank, (code, r) in enumerate(v["results"].items())}
+        at_results = {code: ATResult(code, r["meaning"], r["air_unit"] == "kept", r["mission"] == "completed",
+                                     r["provenance"]) for code, r in v["at_results"].items()}
+        drms = {key: DRM(key, d["value"], d["rule"], d["provenance"]) for key, d in v["drms"].items()}
+        return BombardmentTable(v["name"], v["rule"], v["rolls"]["low"], v["rolls"]["high"], results,
+                                v["air_losses"], at_results, lines, at_line, drms, file, v["notes"])
+
+    return Record(
+        {**HEADER,
+         # the lowest entry must serve a natural 1 and the highest a natural 6 (12.33: one die)
+         "rolls": Record({"low": Int(-20, 1), "high": Int(DIE, 30)}),
+         "results": Map(CODE, result, min_len=1, max_len=20),
+         "at_results": Map(CODE, at_result, min_len=1, max_len=20),
+         "lines": Map(LABEL, List(Str(max_len=40), max_len=60), min_len=1, max_len=40),
+         "drms": Record({key: drm for key in REQUIRED_DRMS}, what="the modifiers the rules name")},
+        {**HEADER_OPTIONAL, "air_losses": Opt(Map(CODE, loss, max_len=20), {}),
+         "cells": Opt(Map(Str(max_len=60), PROVENANCE, max_len=2000), {}),
+         "line_provenance": Opt(Map(LABEL, PROVENANCE, max_len=40), {})},
+        build=build)
 
 
 @implements(TABLE_RULE, "IC 12.33", "IC 12.51")
 def load_bombardment_table(path: str | Path | None = None, data: Any = None) -> BombardmentTable:
-    """Load a Bombardment Table from YAML (the shipped reconstruction or an owner's printed table)."""
-    file, data, default = read_data_file(path or DATA / "bombardment.yaml", data)
-    name = require(data, "name", str, file)
-    rule = require(data, "rule", str, file)
-    rolls = require(data, "rolls", dict, file)
-    low, high = require(rolls, "low", int, file, "rolls"), require(rolls, "high", int, file, "rolls")
-    if not (low <= 1 and high >= DIE):
-        raise DataError(file, "rolls", f"entries {low} to {high} must cover every roll of the die, 1 to {DIE}")
-
-    results: dict[str, ResultCode] = {}
-    for rank, (code, spec) in enumerate(require(data, "results", dict, file).items()):
-        where = f"results.{code}"
-        meaning = require(spec, "meaning", str, file, where)
-        cases = _parse_cases(spec.get("cases", []), file, f"{where}.cases", default)
-        prov = parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default)
-        results[str(code)] = ResultCode(str(code), meaning, cases, prov, rank)
-    if not results:
-        raise DataError(file, "results", "must name at least one result code")
-
-    losses: dict[str, tuple[int, Provenance]] = {}
-    for code, spec in (data.get("air_losses") or {}).items():
-        where = f"air_losses.{code}"
-        n = require(spec, "groups", int, file, where)
-        if n < 1:
-            raise DataError(file, f"{where}.groups", f"an antiaircraft loss costs at least one group, not {n}")
-        if code in results:
-            raise DataError(file, where, "is also a result code")
-        losses[str(code)] = (n, parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-
-    at_results: dict[str, ATResult] = {}
-    for code, spec in require(data, "at_results", dict, file).items():
-        where = f"at_results.{code}"
-        air_unit = require(spec, "air_unit", str, file, where)
-        mission = require(spec, "mission", str, file, where)
-        if air_unit not in ("kept", "eliminated"):
-            raise DataError(file, f"{where}.air_unit", f"must be 'kept' or 'eliminated', not {air_unit!r}")
-        if mission not in ("completed", "aborted"):
-            raise DataError(file, f"{where}.mission", f"must be 'completed' or 'aborted', not {mission!r}")
-        at_results[str(code)] = ATResult(str(code), require(spec, "meaning", str, file, where), air_unit == "kept",
-                                         mission == "completed",
-                                         parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-
-    line_specs = require(data, "lines", dict, file)
-    if "AT" not in line_specs:
-        raise DataError(file, "lines.AT", "is missing: air transport near Communist units rolls on the AT line (12.52)")
-    overrides = data.get("cells") or {}
-    if not isinstance(overrides, dict):
-        raise DataError(file, "cells", "must be a mapping of 'line/roll' to provenance")
-    line_prov = data.get("line_provenance") or {}
-    if not isinstance(line_prov, dict):
-        raise DataError(file, "line_provenance", "must be a mapping of line label to provenance")
-    width = high - low + 1
-    lines: list[Line] = []
-    at_line: Line | None = None
-    for label, row in line_specs.items():
-        label = str(label)
-        where = f"lines.{label}"
-        if not isinstance(row, list) or len(row) != width:
-            got = len(row) if isinstance(row, list) else type(row).__name__
-            raise DataError(file, where, f"must list {width} entries, one per modified roll {low} to {high} (got {got})")
-        cells = {}
-        for r, raw in zip(range(low, high + 1), row):
-            cell_name = f"{where}[{r}]"
-            if label == "AT":
-                if not isinstance(raw, str) or raw not in at_results:
-                    raise DataError(file, cell_name, f"{raw!r} is not an AT result; expected one of {', '.join(at_results)}")
-                value: Any = raw
-            else:
-                value = _strike_cell(raw, results, losses, file, cell_name)
-            prov = parse_provenance(overrides.get(f"{label}/{r}"), file, f"cells[{label}/{r}]", default)
-            cells[r] = Cell(value, prov)
-        lp = parse_provenance(line_prov[label], file, f"line_provenance.{label}") if label in line_prov else None
-        if label == "AT":
-            at_line = Line("AT", None, None, cells, lp)
-        else:
-            col = parse_column_label(label, file, where)
-            lines.append(Line(label, col.low, col.high, cells, lp))
-    if not lines:
-        raise DataError(file, "lines", "must have at least one strike line besides AT")
-    if lines[0].low != 1:
-        raise DataError(file, f"lines.{lines[0].label}", "the first strike line must start at one group")
-    for a, b in zip(lines, lines[1:]):
-        if a.high is None or b.low != a.high + 1:
-            raise DataError(file, f"lines.{b.label}", f"must start right after line {a.label!r} (no gap or overlap)")
-    if lines[-1].high is not None:
-        raise DataError(file, f"lines.{lines[-1].label}", "the last strike line must be open-ended (like '8+'): "
-                                                         "any number of strikes may attack one hex (12.35)")
-    known = {f"{line.label}/{r}" for line in lines + [at_line] for r in range(low, high + 1)}
-    unknown = [k for k in overrides if k not in known]
-    if unknown:
-        raise DataError(file, f"cells[{unknown[0]}]", "names no entry of this table")
-    stray = [k for k in line_prov if str(k) not in line_specs]
-    if stray:
-        raise DataError(file, f"line_provenance.{stray[0]}", "names no line of this table")
-
-    drms: dict[str, DRM] = {}
-    drm_specs = require(data, "drms", dict, file)
-    for key in REQUIRED_DRMS:
-        if key not in drm_specs:
-            raise DataError(file, f"drms.{key}", "is missing")
-    for key, spec in drm_specs.items():
-        where = f"drms.{key}"
-        if key not in REQUIRED_DRMS:
-            raise DataError(file, where, f"is not a modifier the rules name; expected {', '.join(REQUIRED_DRMS)}")
-        drms[key] = DRM(key, require(spec, "value", int, file, where), require(spec, "rule", str, file, where),
-                        parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-    return BombardmentTable(name, rule, low, high, results, losses, at_results, lines, at_line, drms, file,
-                            data.get("notes", ""))
+    """Load a Bombardment Table from YAML (the shipped reconstruction or an owner's printed table); a new
+    object on every call."""
+    path = path or DATA / "bombardment.yaml"
+    return load_chart(path, lambda default: _schema(str(path), default), data)
 
 
-@lru_cache(maxsize=None)
 def default_table() -> BombardmentTable:
-    return load_bombardment_table()
+    """The shipped table, read once a process by the default :class:`~wargames.indochina.ruleset.Ruleset`
+    (procedures only read it; load the file to get your own copy)."""
+    from .ruleset import Ruleset
+    return Ruleset.default().chart("bombardment")
 
 
 # --------------------------------------------------------------------------- constraints (catalog B3.2)

@@ -7,14 +7,14 @@ B3.3); :func:`check_constraints` runs them on any chart an owner loads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
-from ..core.charts import Constraint, failed_constraints, odds_value, parse_provenance, read_data_file, require
-from ..core.errors import DataError
+from ..core.charts import Constraint, failed_constraints, odds_value
+from ..core.schema import At, Convert, Either, Int, Map, Number, Opt, Record, Str
+from .fields import HEADER_OPTIONAL, NAME, RULE, load_chart, provenance
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -39,16 +39,19 @@ RESULT_PROVENANCE = {
 ATTACKER_RANK = {"AE": 0, "AR": 1, "AD": 2, "NE": 3, "BB": 4, "SK": 5, "DD": 6, "DR": 7, "DE": 8}
 
 
+#: one cell of a CRT
+RESULT = Str(tuple(RESULTS), what=f"a combat result ({', '.join(RESULTS)})")
+
+
 def parse_result(raw: Any, file: str, cell: str) -> str:
-    if not isinstance(raw, str) or raw not in RESULTS:
-        raise DataError(file, cell, f"{raw!r} is not a combat result; expected one of {', '.join(RESULTS)}")
-    return raw
+    """One CRT cell, checked (for callers that read a cell outside a file)."""
+    return RESULT.check(raw, At(file, cell))
 
 
 @implements("IC Mobile CRT", "IC Assault CRT")
 def load_crt(path: str | Path) -> ColumnTable:
     """Load a Mobile or Assault CRT (odds columns, one die)."""
-    return load_column_table(path, parse_result)
+    return load_column_table(path, RESULT)
 
 
 @dataclass(frozen=True)
@@ -62,16 +65,29 @@ class TerrainShift:
     light: Fraction | None = None
 
 
-def _cost(raw: Any, file: str, field: str) -> Fraction | None:
+def _cost_text(raw: str) -> Fraction | None:
     if raw == "prohibited":
         return None
     try:
-        v = Fraction(str(raw))
-    except (ValueError, ZeroDivisionError):
-        raise DataError(file, field, f"{raw!r} is not a movement cost (a number such as 2 or '1/4', or 'prohibited')") from None
-    if v <= 0:
-        raise DataError(file, field, "a movement cost must be positive")
+        return _positive(Fraction(raw))
+    except ZeroDivisionError:
+        raise ValueError(f"{raw!r} divides by zero") from None
+
+
+MAX_COST = 6       # no printed cost comes near it; a hex no unit may enter is written "prohibited" (9.5)
+
+
+def _positive(v: Fraction) -> Fraction:
+    if not 0 < v <= MAX_COST:
+        raise ValueError(f"a movement cost must be more than 0 and at most {MAX_COST}, not {v}")
     return v
+
+
+#: a movement cost: a whole number, a fraction written as text ("1/4"), a decimal, or "prohibited" (9.5)
+COST = Either(Convert(Int(1, MAX_COST), Fraction),
+              Convert(Number(0, MAX_COST), lambda x: _positive(Fraction(str(x)))),
+              Convert(Str(pattern=r"prohibited|\d{1,2}(/\d{1,2})?",
+                          what="a movement cost (a number such as 2 or '1/4', or 'prohibited')"), _cost_text))
 
 
 class TerrainEffects(dict):
@@ -80,38 +96,40 @@ class TerrainEffects(dict):
     routes: dict[str, tuple[Fraction, Fraction]]
 
 
-@implements("IC TEC")
-def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
-    file, data, default = read_data_file(path or DATA / "terrain_effects.yaml")
-    out = TerrainEffects()
-    out.routes = _routes(file, data)
-    for name, spec in require(data, "terrain", dict, file).items():
-        where = f"terrain.{name}"
-        fef, com = require(spec, "fef", int, file, where), require(spec, "communist", int, file, where)
-        for key, v in (("fef", fef), ("communist", com)):
-            if not 0 <= v <= 5:
-                raise DataError(file, f"{where}.{key}", f"a terrain shift is 0 to 5 columns left, not {v}")
-        out[name] = TerrainShift(fef, com, parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default),
-                                 _cost(spec.get("heavy", 1), file, f"{where}.heavy"),
-                                 _cost(spec.get("light", 1), file, f"{where}.light"))
+def _tec(v: dict) -> TerrainEffects:
+    out = TerrainEffects(v["terrain"])
+    out.routes = v["routes"]
     return out
 
 
-@lru_cache(maxsize=None)
+def _tec_schema(default: Provenance) -> Record:
+    shift = Int(0, 5)
+    row = Record({"fef": shift, "communist": shift},
+                 {"heavy": Opt(COST, Fraction(1)), "light": Opt(COST, Fraction(1)), "provenance": provenance(default)},
+                 build=lambda r: TerrainShift(r["fef"], r["communist"], r["provenance"], r["heavy"], r["light"]))
+    route = Record({"heavy": COST, "light": COST}, {"provenance": provenance(default)},
+                   build=lambda r: (r["heavy"], r["light"]))
+    return Record({"terrain": Map(NAME, row, min_len=1, max_len=100)},
+                  {**HEADER_OPTIONAL, "name": Opt(NAME, ""), "rule": Opt(RULE, ""),
+                   "routes": Opt(Map(NAME, route, max_len=20), {})}, build=_tec)
+
+
+@implements("IC TEC")
+def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
+    """Load a Terrain Effects Chart (a new object on every call)."""
+    return load_chart(path or DATA / "terrain_effects.yaml", _tec_schema)
+
+
 def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fraction]]:
     """Cost per hex moving along a road or trail, (Heavy, Light) (9.71)."""
-    file, data, _ = read_data_file(path or DATA / "terrain_effects.yaml")
-    return _routes(file, data)
+    return load_terrain_effects(path).routes
 
 
-def _routes(file: str, data: dict) -> dict[str, tuple[Fraction, Fraction]]:
-    return {name: (_cost(spec.get("heavy"), file, f"routes.{name}.heavy"), _cost(spec.get("light"), file, f"routes.{name}.light"))
-            for name, spec in (data.get("routes") or {}).items()}
-
-
-@lru_cache(maxsize=None)
 def default_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
-    return load_crt(DATA / "mobile_crt.yaml"), load_crt(DATA / "assault_crt.yaml"), load_terrain_effects()
+    """The shipped (Mobile CRT, Assault CRT, TEC), read once a process by the default
+    :class:`~wargames.indochina.ruleset.Ruleset` (procedures only read them; load a file to get your own copy)."""
+    from .ruleset import Ruleset
+    return Ruleset.default().combat_charts()
 
 
 # --------------------------------------------------------------------------- constraints
@@ -176,7 +194,8 @@ CONSTRAINTS: list[Constraint] = [
     Constraint("tec-sea-prohibited", "IC 13.9", "land units never enter all-sea hexes",
                lambda m, a, tec: tec["all_sea"].heavy is None and tec["all_sea"].light is None),
     Constraint("tec-roads", "IC 9.71", "roads cost Heavy units 1/4 and Light units 1/2 per hex",
-               lambda m, a, tec: route_costs()["road"] == (Fraction(1, 4), Fraction(1, 2))),
+               lambda m, a, tec: getattr(tec, "routes", None) is not None
+               and tec.routes["road"] == (Fraction(1, 4), Fraction(1, 2))),
 ]
 
 

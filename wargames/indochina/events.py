@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import Dice, Provenance, Resolution, implements
-from ..core.charts import parse_provenance, read_data_file, require
-from ..core.errors import DataError
+from ..core.schema import Int, Map, Record
+from .fields import HEADER, HEADER_OPTIONAL, NAME, TEXT, every_roll, load_chart, provenance
 
 DATA = Path(__file__).parent / "data" / "charts"
 NUMBERS = tuple(10 * t + o for t in range(1, 7) for o in range(1, 7))
@@ -21,21 +20,17 @@ class Event:
     provenance: Provenance
 
 
+def _schema(default: Provenance) -> Record:
+    event = Record({"name": NAME, "effect": TEXT}, {"provenance": provenance(default)})
+    return Record({**HEADER, "events": Map(Int(11, 66), event)}, HEADER_OPTIONAL, check=every_roll(NUMBERS, "events"),
+                  build=lambda v: {n: Event(n, e["name"], e["effect"], e["provenance"])
+                                   for n, e in sorted(v["events"].items())})
+
+
 @implements("IC Random Events Table")
-@lru_cache(maxsize=None)
 def load_events(path: str | Path | None = None) -> dict[int, Event]:
-    file, data, default = read_data_file(path or DATA / "random_events.yaml")
-    table = require(data, "events", dict, file)
-    missing = [n for n in NUMBERS if n not in table]
-    if missing:
-        raise DataError(file, f"events.{missing[0]}", "is missing: the table needs every number from 11 to 66")
-    extra = [n for n in table if n not in NUMBERS]
-    if extra:
-        raise DataError(file, f"events.{extra[0]}", "is not a two-dice reading (11-66, digits 1-6)")
-    return {n: Event(n, require(table[n], "name", str, file, f"events.{n}"),
-                     require(table[n], "effect", str, file, f"events.{n}"),
-                     parse_provenance(table[n].get("provenance"), file, f"events.{n}.provenance", default))
-            for n in NUMBERS}
+    """The Random Events Table by two-dice reading, 11 to 66 (a new dict on every call)."""
+    return load_chart(path or DATA / "random_events.yaml", _schema)
 
 
 @implements("IC 6.0", "IC 6.1", "IC 6.2")

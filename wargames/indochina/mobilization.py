@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import Provenance, Resolution, implements
-from ..core.charts import parse_provenance, read_data_file, require
+from ..core.schema import Map, Record
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
+from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, load_chart, provenance
 from .political import PoliticalPoints
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -25,21 +25,16 @@ class MobilizationRow:
     provenance: Provenance
 
 
-@lru_cache(maxsize=None)
+def _schema(default: Provenance) -> Record:
+    row = Record({"side": SIDE, "cost": POINTS, "location": NAME}, {"provenance": provenance(default)})
+    return Record({**HEADER, "units": Map(NAME, row, min_len=1, max_len=200)}, HEADER_OPTIONAL,
+                  build=lambda v: {name: MobilizationRow(name, r["side"], r["cost"], r["location"], r["provenance"])
+                                   for name, r in v["units"].items()})
+
+
 def load_mobilization_chart(path: str | Path | None = None) -> dict[str, MobilizationRow]:
-    file, data, default = read_data_file(path or DATA / "mobilization.yaml")
-    out = {}
-    for name, spec in require(data, "units", dict, file).items():
-        where = f"units.{name}"
-        side = require(spec, "side", str, file, where)
-        if side not in ("FEF", "Communist"):
-            raise DataError(file, f"{where}.side", f"must be FEF or Communist, not {side!r}")
-        cost = require(spec, "cost", int, file, where)
-        if cost < 0:
-            raise DataError(file, f"{where}.cost", "must not be negative")
-        out[name] = MobilizationRow(name, Side(side), cost, require(spec, "location", str, file, where),
-                                    parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-    return out
+    """The Mobilization Chart rows the text gives (a new dict on every call)."""
+    return load_chart(path or DATA / "mobilization.yaml", _schema)
 
 
 @implements("IC 7.0", "IC 7.2", "IC 7.21", "IC 7.22", "IC 7.23", "IC 7.71")

@@ -11,14 +11,15 @@ through :class:`~wargames.indochina.political.PoliticalPoints`, which applies th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..core import Provenance, Resolution, implements
-from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
+from ..core.charts import Constraint, failed_constraints
+from ..core.schema import Int, List, Map, Record
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
+from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, Invalid, field_path, load_chart, provenance
 from .political import PoliticalPoints
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -64,58 +65,51 @@ class PoliticalTable:
         return self.eliminations[key]
 
 
-def _nonneg(spec: Any, key: str, file: str, where: str) -> int:
-    v = require(spec, key, int, file, where)
-    if v < 0:
-        raise DataError(file, f"{where}.{key}", f"must be a whole number >= 0, not {v}")
-    return v
+def _groups_match(v: dict) -> None:
+    """Every nationality group of a side has its elimination rows, and no row names another group."""
+    for side in Side:
+        groups, rows = v["nationality_groups"][side.value], v["eliminations"][side.value]
+        for name in groups:
+            if name not in rows:
+                raise Invalid(field_path("eliminations", side.value, name), "is missing (every nationality group needs "
+                                                                   "its rows)")
+        for name in rows:
+            if name not in groups:
+                raise Invalid(field_path("eliminations", side.value, name), "names no nationality group")
+
+
+def _schema(file: str, default: Provenance) -> Record:
+    amount = Record({"owner_loses": POINTS, "enemy_gains": POINTS}, {"provenance": provenance(default)},
+                    build=lambda a: Amount(a["owner_loses"], a["enemy_gains"], a["provenance"]))
+
+    def per_side(item: Record) -> Record:
+        return Record({side.value: Map(NAME, item, min_len=1, max_len=20) for side in Side})
+
+    capture = Record({"loser_loses": POINTS, "gains": POINTS})
+    cities = Record({"capture_city": capture, "capture_town": capture, "hold_city": POINTS,
+                     "towns_per_point": Int(1, 99)}, {"provenance": provenance(default)})
+
+    def build(v: dict) -> PoliticalTable:
+        c = v["cities"]
+        city, town = (Amount(c[k]["loser_loses"], c[k]["gains"], c["provenance"])
+                      for k in ("capture_city", "capture_town"))
+        groups = {side: {name: tuple(nats) for name, nats in v["nationality_groups"][side.value].items()}
+                  for side in Side}
+        elims = {(side, name, cat): a for side in Side
+                 for name, rows in v["eliminations"][side.value].items() for cat, a in rows.items()}
+        return PoliticalTable(groups, elims, city, town, c["hold_city"], c["towns_per_point"], c["provenance"], file)
+
+    return Record({**HEADER, "nationality_groups": per_side(List(NAME, min_len=1, max_len=40, unique=True)),
+                   "eliminations": per_side(Record({cat: amount for cat in CATEGORIES})), "cities": cities},
+                  HEADER_OPTIONAL, check=_groups_match, build=build)
 
 
 @implements("IC Political Points Table")
-@lru_cache(maxsize=None)
 def load_political_table(path: str | Path | None = None) -> PoliticalTable:
-    """Load and check a Political Points Table (the reconstruction, or an owner's printed one)."""
-    file, data, default = read_data_file(path or DATA / "political_points.yaml")
-    groups_raw = require(data, "nationality_groups", dict, file)
-    elim_raw = require(data, "eliminations", dict, file)
-    groups: dict[Side, dict[str, tuple[str, ...]]] = {}
-    elims: dict[tuple[Side, str, str], Amount] = {}
-    for side in Side:
-        g = require(groups_raw, side.value, dict, file, "nationality_groups")
-        groups[side] = {}
-        for name, nats in g.items():
-            if not isinstance(nats, list) or not all(isinstance(n, str) for n in nats):
-                raise DataError(file, f"nationality_groups.{side.value}.{name}", "must be a list of nationalities")
-            groups[side][name] = tuple(nats)
-        e = require(elim_raw, side.value, dict, file, "eliminations")
-        for name in groups[side]:
-            where = f"eliminations.{side.value}.{name}"
-            rows = require(e, name, dict, file, f"eliminations.{side.value}")
-            for cat in CATEGORIES:
-                spec = require(rows, cat, dict, file, where)
-                w = f"{where}.{cat}"
-                elims[(side, name, cat)] = Amount(_nonneg(spec, "owner_loses", file, w),
-                                                  _nonneg(spec, "enemy_gains", file, w),
-                                                  parse_provenance(spec.get("provenance"), file, f"{w}.provenance",
-                                                                   default))
-            extra = set(rows) - set(CATEGORIES)
-            if extra:
-                raise DataError(file, f"{where}.{sorted(extra)[0]}", f"is not one of {', '.join(CATEGORIES)}")
-        unknown = set(e) - set(groups[side])
-        if unknown:
-            raise DataError(file, f"eliminations.{side.value}.{sorted(unknown)[0]}", "names no nationality group")
-    cities = require(data, "cities", dict, file)
-    cp = parse_provenance(cities.get("provenance"), file, "cities.provenance", default)
-    captures = []
-    for key in ("capture_city", "capture_town"):
-        spec = require(cities, key, dict, file, "cities")
-        captures.append(Amount(_nonneg(spec, "loser_loses", file, f"cities.{key}"),
-                               _nonneg(spec, "gains", file, f"cities.{key}"), cp))
-    per = _nonneg(cities, "towns_per_point", file, "cities")
-    if per == 0:
-        raise DataError(file, "cities.towns_per_point", "must be at least 1")
-    return PoliticalTable(groups, elims, captures[0], captures[1], _nonneg(cities, "hold_city", file, "cities"),
-                          per, cp, file)
+    """Load and check a Political Points Table (the reconstruction, or an owner's printed one); a new object
+    on every call."""
+    path = path or DATA / "political_points.yaml"
+    return load_chart(path, lambda default: _schema(str(path), default))
 
 
 # --------------------------------------------------------------------------- scoring

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing, load_map
+from ..core.schema import Bool, Either, Int, Str, place
+from ..core.yamlio import read_yaml
 from .charts import default_charts
 from .combat import Side
 from .units import Counter, UnitState
@@ -16,18 +17,41 @@ from .units import Counter, UnitState
 MAPS = Path(__file__).parent / "data" / "maps"
 TERRAINS = ("clear", "cultivated", "jungle", "swamp", "mountain", "all_sea", "all_lake")
 FEATURES = ("road", "trail", "town", "city", "river", "coast", "fortification")
+COUNTRIES = ("Vietnam", "Laos", "Cambodia", "China", "Thailand", "sea")
+#: the per-hex fields of an Indochina map besides terrain and features
+HEX_ATTRS = {"country": Str(COUNTRIES, what="a country of the map (or 'sea')"),
+             "name": Str(min_len=1, max_len=200),
+             "militia": Int(0, 9),                          # the FEF militia printed in a city or town (17.0)
+             "port": Either(Bool(), Str(min_len=1, max_len=200, what="the port's name")),      # 23.11
+             "sea_access": Str(key=True, min_len=1, max_len=12, what="a hex label"),           # Saigon's exit
+             "north_edge": Bool()}                          # a hex on the map's north edge (supply, 15.2)
 
 
 @implements("IC 2.2")
 def load_indochina_map(path: str | Path) -> MapData:
     """A map as data: hexes with terrain and features (2.2); the two off-map areas, the Air Unit Holding
     Area and the Far Eastern Staging Area, are kept by the air and staging rules."""
-    return load_map(path, TERRAINS, FEATURES, ("border",))
+    raw = read_yaml(path)
+    m = load_map(path, TERRAINS, FEATURES, ("border",), data=raw, attrs=HEX_ATTRS)
+    for h, info in m.hexes.items():
+        access = info.attr("sea_access")
+        if access is not None and not _is_label(m, str(access)):
+            field = f"hexes[{m.label(h)}].sea_access"
+            raise place(DataError(str(path), field, f"{access!r} is not a hex of this map"), raw)
+    return m
 
 
-@lru_cache(maxsize=None)
+def _is_label(m: MapData, label: str) -> bool:
+    """Whether ``label`` is a hex of ``m``."""
+    try:
+        m.hex(label)
+    except DataError:
+        return False
+    return True
+
+
 def demo_map() -> MapData:
-    """The schematic demonstration map (reconstructed: the printed map is absent)."""
+    """The schematic demonstration map (reconstructed: the printed map is absent); a new map on every call."""
     return load_indochina_map(MAPS / "demo.yaml")
 
 

@@ -110,3 +110,59 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
     with pytest.raises(DataError) as e:
         load_fire_request(_write(tmp_path, "fr.yaml", fr))
     assert e.value.field == "by_column[US][3]" and "roll 4" in e.value.reason
+
+
+@pytest.mark.rule("F VP Chart", "F Marker DRMs", "F TEC")
+@pytest.mark.parametrize("file,change,field", [
+    ("victory_points.yaml", lambda d: d.update(provenance=7), "provenance"),
+    ("markers.yaml", lambda d: d.update(provenance=7), "provenance"),
+    ("markers.yaml", lambda d: d["markers"]["hero"].update(provenance=7), "markers.hero.provenance"),
+    ("markers.yaml", lambda d: d["markers"]["hero"].update(tq=-1_000_000), "markers.hero.tq"),
+    ("markers.yaml", lambda d: d["markers"].update(brave={"fire": 0, "tq": 0}), "markers.brave"),
+    ("victory_points.yaml", lambda d: d["events"]["dow"].update(provenance={"NVA": {"kind": "text"}}),
+     "events.dow.provenance.NVA"),
+    ("victory_points.yaml", lambda d: d["events"]["rtd"].update(title=7), "events.rtd.title"),
+    ("terrain_effects.yaml", lambda d: d["terrain"]["jungle"].update(vehicle=7), "terrain.jungle.vehicle"),
+    ("terrain_effects.yaml", lambda d: d["terrain"]["clear"].update(helicopter_ground=3),
+     "terrain.clear.helicopter_ground"),
+    ("terrain_effects.yaml", lambda d: d["features"]["slope"]["provenance"].update(
+        opportunity_fire={"kind": "reconstructed"}), "features.slope.provenance.opportunity_fire"),
+    ("terrain_effects.yaml", lambda d: d["terrain"].pop("jungle"), "terrain.jungle"),
+    ("medevac.yaml", lambda d: d["by_column"]["arrival"].__setitem__(0, 0), "by_column[arrival][0]"),
+])
+def test_bad_chart_values_name_the_file_the_field_and_the_line(tmp_path, file, change, field):
+    from wargames.fte.ruleset import Ruleset
+    data = yaml.safe_load((DATA / file).read_text())
+    change(data)
+    loader = {f: load for f, load in Ruleset.CHARTS.values()}[file]
+    with pytest.raises(DataError) as e:
+        loader(_write(tmp_path, file, data))
+    assert e.value.field == field and e.value.file.endswith(file) and e.value.line is not None, str(e.value)
+
+
+@pytest.mark.rule("F TET")
+def test_a_missing_chart_folder_is_an_error_not_the_shipped_charts(tmp_path):
+    with pytest.raises(DataError) as e:
+        load_charts(tmp_path / "typo-dir")
+    assert "typo-dir" in e.value.file
+    (tmp_path / "target_efects.yaml").write_text("name: x\n")
+    with pytest.raises(DataError, match="is not a chart of FTE"):
+        load_charts(tmp_path)
+
+
+@pytest.mark.rule("F TET", "F VP Chart")
+def test_every_caller_gets_its_own_charts_and_reloading_sees_an_edit(tmp_path):
+    a, b = default_charts(), default_charts()
+    a.tet.cells.clear()
+    a.vp.rows["dow"].clear()
+    assert b.tet.get("he", 1).value == "KIA" and default_charts().vp.value("dow", "US") == -2
+    from wargames.fte.ruleset import Ruleset
+    r1, r2 = Ruleset.default(), Ruleset.default()
+    r1.chart("tet").cells.clear()
+    assert r2.chart("tet").get("he", 1).value == "KIA" and Ruleset.default().charts().tet.cells
+    data = yaml.safe_load((DATA / "victory_points.yaml").read_text())
+    p = _write(tmp_path, "victory_points.yaml", data)
+    assert load_vp_chart(p).value("dow", "US") == -2
+    data["events"]["dow"]["US"] = -3
+    _write(tmp_path, "victory_points.yaml", data)
+    assert load_vp_chart(p).value("dow", "US") == -3 and load_charts(tmp_path).vp.value("dow", "US") == -3

@@ -76,9 +76,9 @@ def test_reconstructed_values_are_marked():
     (lambda d: d["missions"]["ARTY"].__setitem__("weapon", "laser"), "missions.ARTY.weapon"),
     (lambda d: d["missions"]["ARTY"].__setitem__("fire_rating", "six"), "missions.ARTY.fire_rating"),
     (lambda d: d["missions"]["ARTY"].__setitem__("colour", "red"), "missions.ARTY.colour"),
-    (lambda d: d["directions"].__setitem__(7, "north"), "directions.7"),
-    (lambda d: d["directions"].__setitem__(3, "up"), "directions.3"),
-    (lambda d: d["directions"].pop(6), "directions.6"),
+    (lambda d: d["directions"].__setitem__(7, "north"), "directions[7]"),
+    (lambda d: d["directions"].__setitem__(3, "up"), "directions[3]"),
+    (lambda d: d["directions"].pop(6), "directions[6]"),
     (lambda d: d["accuracy"].pop("always_scatters"), "accuracy.always_scatters"),
 ])
 def test_bad_chart_files_raise_data_errors_naming_the_cell(change, field):

@@ -145,3 +145,81 @@ def test_malformed_fte_maps_name_the_field(tmp_path):
         with pytest.raises(DataError) as e:
             load_fte_map(p)
         assert field in str(e.value) and "map.yaml" in str(e.value), str(e.value)
+
+
+def _edited_frago(tmp_path, change, name="edited.yaml"):
+    """The demonstration FRAGO (or, for ``lz:`` changes, the landing-zone one) with one change, loaded."""
+    data = yaml.safe_load((FRAGOS / "demo.yaml").read_text())
+    change(data)
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(data, sort_keys=False))
+    return load_frago(p)
+
+
+def _reinforce(**kw):
+    def change(d):
+        d["reinforcements"] = [{"turn": 2, "hexes": ["17.22"], "units": [
+            {"id": "US FT4", "side": "US", "fire_rating": 4, "weapon": "SA", "range": 4, "tq": 4, "men": 4}]}]
+        d["reinforcements"][0].update(kw)
+    return change
+
+
+def _set(i, **kw):
+    return lambda d: d["units"][i].update(kw)
+
+
+@pytest.mark.rule("F 3.0", "F 2.0", "F 4.0", "F 29.0")
+@pytest.mark.parametrize("change,field,reason", [
+    (_set(1, fire_rating="seven"), "units[1].fire_rating", "whole number"),
+    (_set(1, tq="high"), "units[1].tq", "whole number"),
+    (_set(1, tq=-7), "units[1].tq", "from 1 to 10"),
+    (_set(7, concealed="no"), "units[7].concealed", "true or false"),
+    (_set(1, men=0), "units[1].men", "from 1 to 4"),
+    (_set(1, weapon=None), "units[1].weapon", "both a fire rating and a weapon"),
+    (_set(1, altitude="high"), "units[1].altitude", "only helicopters"),
+    (_reinforce(hexes=[]), "reinforcements[0].hexes", "1 to 100 entries"),
+    (_reinforce(hexes=["99.99"]), "reinforcements[0].hexes[0]", "not on this map"),
+    (_reinforce(turn=99), "reinforcements[0].turn", "from 1 to 30"),
+    (_reinforce(turn=5), "reinforcements[0].turn", "turn 5 is after the last turn (4)"),
+    (_reinforce(units=[{"id": "US FT1", "side": "US"}]), "reinforcements[0].units[0].id", "repeats the unit id"),
+    (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "not a hex label"),
+    (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
+    (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
+    (lambda d: d["key_terrain"][0].update(points=-1_000_000), "key_terrain[0].points", "from 0 to 100"),
+    (lambda d: d["sites"][0].update(hex="99.99"), "sites[0].hex", "not on this map"),
+    (lambda d: d["sites"][1].update(id="rice cache"), "sites[1].id", "repeats the site id"),
+    (_set(7, hex="23.25"), "units[7].hex", "VC Ldr is set up in 23.25, a hex of the enemy's US Ldr"),
+    (_set(2, id="US FT1"), "units[2].id", "repeats the unit id 'US FT1' of units[1]"),
+    (_set(1, loaded_in="US Ldr"), "units[1].loaded_in", "no vehicle or helicopter"),
+    (lambda d: d.update(first_player="Martians"), "first_player", "one of"),
+    (lambda d: d.update(map="nowhere.yaml"), "map", "names no map"),
+    (lambda d: d.update(claymores=["25.25"]), "claymores[0]", "no American infantry"),
+    (lambda d: d.update(turns=1_000_000), "turns", "from 1 to 30"),
+])
+def test_frago_cross_checks_name_the_file_the_field_and_the_line(tmp_path, change, field, reason):
+    with pytest.raises(DataError) as e:
+        _edited_frago(tmp_path, change)
+    err = e.value
+    assert err.file.endswith("edited.yaml") and err.field == field and reason in err.reason, str(err)
+    assert err.line is not None, str(err)
+
+
+@pytest.mark.rule("F 3.0")
+def test_frago_accepts_its_valid_neighbours(tmp_path):
+    """The checks refuse only what they must: reinforcements on the last turn, a unit beside the civilians."""
+    f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d)))
+    assert f.reinforcements[0]["turn"] == 4 and f.units[1]["hex"] == "24.24"
+
+
+@pytest.mark.rule("F 3.0")
+def test_each_load_is_a_fresh_frago_and_reloading_sees_an_edit(tmp_path):
+    p = tmp_path / "f.yaml"
+    p.write_text((FRAGOS / "demo.yaml").read_text())
+    a, b = load_frago(p), load_frago(p)
+    a.units[0]["tq"] = 9
+    assert b.units[0]["tq"] == 5 and load_frago(p).units[0]["tq"] == 5
+    p.write_text((FRAGOS / "demo.yaml").read_text().replace("turns: 4", "turns: 3"))
+    assert load_frago(p).turns == 3
+    g1, g2 = Game.new(), Game.new()
+    assert g1.frago is not g2.frago and g1.state.charts is not g2.state.charts
+    assert g1.state.map is not g2.state.map

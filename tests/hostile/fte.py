@@ -1,6 +1,18 @@
-"""Hostile-input suite: the fte loaders and their samples."""
+"""Hostile-input suite: the fte loaders and their samples (every chart file, both FRAGOs, the map)."""
 from __future__ import annotations
+
+from wargames.fte import charts, fire_missions
+from wargames.fte.game import FRAGOS, load_frago
+from wargames.fte.ruleset import Ruleset
+from wargames.fte.terrain import MAPS, load_fte_map
 
 from .cases import Loader
 
-LOADERS: list[Loader] = []
+_CHART_LOADERS = {"fire_missions": fire_missions.load_fire_mission_chart}
+
+LOADERS: list[Loader] = [
+    *(Loader(f"fte {file.removesuffix('.yaml')} chart", charts.DATA / file, load)
+      for file, load in Ruleset.CHARTS.values()),
+    *(Loader(f"fte {name} FRAGO", FRAGOS / f"{name}.yaml", load_frago) for name in ("demo", "lz")),
+    Loader("fte demo map", MAPS / "demo.yaml", load_fte_map),
+]

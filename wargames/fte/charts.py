@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..core import ColumnTable, Provenance, implements, load_column_table
-from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
+from ..core import ColumnTable, Hex, Provenance, implements, load_column_table
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
 from ..core.errors import DataError
+from ..core.schema import (At, Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
+                           load_file, place)
+from ..core.yamlio import read_yaml
+from .units import WEAPONS
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -25,15 +28,13 @@ SEVERITY = {e: i for i, e in enumerate(EFFECTS)}
 WEAPON_COLUMNS = {"SA": "small_arms", "DP": "dual_purpose", "HE": "he"}
 TERRAINS = ("clear", "hamlet", "grass", "rice_paddy", "jungle")
 MOVE_CLASSES = ("infantry", "vehicle", "helicopter_air", "helicopter_ground")
+#: The dearest movement cost a chart may give each class: the dearest printed cost is 4 MP, 6 leaves room for an
+#: owner's chart and still catches a typo; a helicopter at ground level has 2 MP in all (F 6.8), so a dearer hex
+#: is written P.
+MOST_COST = {"infantry": 6, "vehicle": 6, "helicopter_air": 6, "helicopter_ground": 2}
 
 
-# --------------------------------------------------------------------------- cell parsers
-
-def _effect(raw: Any, file: str, cell: str) -> str:
-    if raw not in EFFECTS:
-        raise DataError(file, cell, f"{raw!r} is not a fire effect; expected one of {', '.join(EFFECTS)}")
-    return raw
-
+# --------------------------------------------------------------------------- cells
 
 @dataclass(frozen=True)
 class FireMissionResult:
@@ -50,35 +51,26 @@ class FireMissionResult:
         return "Request Denied" if self.denied else f"{self.mission} {self.delay}"
 
 
-def _fire_request(raw: Any, file: str, cell: str) -> FireMissionResult:
-    if raw == "Denied":
+def _request(text: str) -> FireMissionResult:
+    if text == "Denied":
         return FireMissionResult(None, None)
-    text = str(raw)
-    for kind in ("BN Mortar", "ARTY"):
-        if text.startswith(kind + " ") and text[len(kind) + 1:].isdigit():
-            return FireMissionResult(kind, int(text[len(kind) + 1:]))
-    raise DataError(file, cell, f"{raw!r} is not a fire mission like 'BN Mortar 1', 'ARTY 2' or 'Denied'")
-
-
-def _arrival(raw: Any, file: str, cell: str) -> int | None:
-    if raw == "Denied":
-        return None
-    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1:
-        return raw
-    raise DataError(file, cell, f"{raw!r} is not a number of turns (1 or more) or 'Denied'")
+    kind, _, delay = text.rpartition(" ")
+    return FireMissionResult(kind, int(delay))
 
 
 EVENTS = ("Injury", "Low Ammo", "Hero", "Rally", "Higher HQ", "Check Fire", "Aerial Observer", "AH-1 Cobras",
           "NVA Artillery", "VC", "No Event")
 
+#: The cell of each roll table.
+EFFECT = Str(EFFECTS, what=f"a fire effect, one of {', '.join(EFFECTS)}")
+FIRE_REQUEST = Convert(Str(pattern=r"Denied|(BN Mortar|ARTY) \d", what="a fire mission like 'BN Mortar 1', "
+                                                                       "'ARTY 2' or 'Denied'"), _request)
+#: A medevac's wait in turns: the printed chart's longest is 5.
+ARRIVAL = Either(Convert(Const("Denied"), lambda _: None), Int(1, 6))
+EVENT = Str(EVENTS, what=f"a random event, one of {', '.join(EVENTS)}")
 
-def _event(raw: Any, file: str, cell: str) -> str:
-    if raw not in EVENTS:
-        raise DataError(file, cell, f"{raw!r} is not a random event; expected one of {', '.join(EVENTS)}")
-    return raw
 
-
-# --------------------------------------------------------------------------- terrain effects
+# --------------------------------------------------------------------------- rows of values with provenances
 
 @dataclass(frozen=True)
 class Valued:
@@ -87,6 +79,63 @@ class Valued:
     value: Any
     provenance: Provenance
 
+
+class _Whole(dict):
+    """One provenance given for a whole row (so for values the row may leave out too)."""
+
+
+class RowProvenance(Schema):
+    """The provenance of a row of values: one ``{kind, source}`` for the whole row, or one per value name."""
+
+    accepts = (dict,)
+
+    def __init__(self, names: tuple):
+        self.names = names
+        key = Int(min(names), max(names)) if all(isinstance(n, int) for n in names) else Str(names)
+        self.each = Map(key, PROVENANCE)
+
+    def check(self, value, at):
+        if isinstance(value, dict) and "kind" in value:
+            return _Whole.fromkeys(self.names, PROVENANCE.check(value, at))
+        return self.each.check(value, at)
+
+    def describe(self):
+        return "a provenance {kind, source}, or one per value of the row"
+
+
+def valued_rows(required: dict, optional: dict | None = None, extra: dict | None = None,
+                record: type[Record] = Record) -> Record:
+    """A row of chart values, each given its provenance (the row's, else the file's: see :func:`valued`).
+
+    ``extra`` are fields of the row that are not values (a title)."""
+    names = tuple(required) + tuple(optional or {})
+
+    def build(v: dict) -> dict:
+        provs = v.pop("provenance") or {}
+        values = {k: x for k, x in v.items() if k in names and (k in required or x is not None)}
+        for k in () if isinstance(provs, _Whole) else provs:
+            if k not in values:
+                raise Invalid(f"provenance.{k}" if isinstance(k, str) else f"provenance[{k}]",
+                              "names no value of this row")
+        return {"values": {k: (x, provs.get(k)) for k, x in values.items()},
+                **{k: v[k] for k in (extra or {})}}
+
+    return record(required, {**{k: Opt(s) for k, s in (optional or {}).items()},
+                             "provenance": Opt(RowProvenance(names)), **(extra or {})}, build=build)
+
+
+def valued(row: dict, default: Provenance) -> dict[Any, Valued]:
+    """A row built by :func:`valued_rows` as Valued entries, the file's provenance where the row gives none."""
+    return {k: Valued(x, p or default) for k, (x, p) in row["values"].items()}
+
+
+def _head(name: str, rule: str) -> dict:
+    """The optional fields every chart file of FTE has."""
+    return {"name": Opt(Str(min_len=1, max_len=200), name), "rule": Opt(Str(min_len=1, max_len=40), rule),
+            "provenance": Opt(PROVENANCE), "notes": Opt(Str(), "")}
+
+
+# --------------------------------------------------------------------------- terrain effects
 
 @dataclass
 class TerrainChart:
@@ -112,78 +161,37 @@ class TerrainChart:
                 yield (f, k), v
 
 
-def _cost(raw: Any, file: str, cell: str) -> Fraction | None:
-    if raw == "P":
-        return None
-    try:
-        value = Fraction(str(raw))
-    except (ValueError, ZeroDivisionError):
-        raise DataError(file, cell, f"{raw!r} is not a movement cost (a number, '1.5' or 'P')") from None
-    if value < 0:
-        raise DataError(file, cell, f"a movement cost cannot be negative ({raw!r})")
-    return value
+def _cost(most: int) -> Schema:
+    """A movement cost: a number from 0 to the class's MP (``1.5`` or ``"1.5"`` for one and a half), or P."""
+    def fraction(raw):
+        return None if raw == "P" else Fraction(str(raw))
+    what = f"a movement cost from 0 to {most} MP (a number, '1.5' or 'P' for prohibited)"
+    text = Str(pattern=r"P|\d{1,2}(\.\d{1,3})?", what=what)
+
+    def within(raw):
+        value = fraction(raw)
+        if value is not None and value > most:
+            raise ValueError(f"{raw} is not {what}")
+        return value
+    return Either(Convert(text, within, what), Convert(Number(0, most), within, what))
 
 
-def _int(raw: Any, file: str, cell: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise DataError(file, cell, f"must be a whole number, not {raw!r}")
-    return raw
-
-
-def _bool(raw: Any, file: str, cell: str) -> bool:
-    if not isinstance(raw, bool):
-        raise DataError(file, cell, f"must be true or false, not {raw!r}")
-    return raw
-
-
-_TERRAIN_KEYS = {"concealment": _int, "fire": _int, "blocking": _bool, **{k: _cost for k in MOVE_CLASSES}}
-_FEATURE_KEYS = {"opportunity_fire": _int, **{k: _cost for k in MOVE_CLASSES}}
-
-
-def _rows(spec: Any, keys: dict, required: tuple, file: str, where: str, default: Provenance) -> dict:
-    if not isinstance(spec, dict):
-        raise DataError(file, where, "must be a mapping")
-    out = {}
-    for name, row in spec.items():
-        w = f"{where}.{name}"
-        if not isinstance(row, dict):
-            raise DataError(file, w, "must be a mapping of values")
-        provs = row.get("provenance") or {}
-        if not isinstance(provs, dict):
-            raise DataError(file, f"{w}.provenance", "must map each value to its provenance")
-        if "kind" in provs:  # one provenance for the whole row
-            provs = {k: provs for k in row if k != "provenance"}
-        vals = {}
-        for k in required:
-            if k not in row:
-                raise DataError(file, f"{w}.{k}", "is missing")
-        for k, raw in row.items():
-            if k == "provenance":
-                continue
-            if k not in keys:
-                raise DataError(file, f"{w}.{k}", f"unknown column; expected one of {', '.join(keys)}")
-            prov = parse_provenance(provs.get(k), file, f"{w}.provenance.{k}", default)
-            vals[k] = Valued(keys[k](raw, file, f"{w}.{k}"), prov)
-        extra = set(provs) - set(vals)
-        if extra:
-            raise DataError(file, f"{w}.provenance.{sorted(extra)[0]}", "names no value of this row")
-        out[str(name)] = vals
-    return out
+MODIFIER = Int(-9, 9)
+_COSTS = {k: _cost(MOST_COST[k]) for k in MOVE_CLASSES}
+TERRAIN_CHART = Record(
+    {"terrain": Record({t: valued_rows({"concealment": MODIFIER, "fire": MODIFIER, "blocking": Bool(), **_COSTS})
+                        for t in TERRAINS}),
+     "features": Record({f: valued_rows(_COSTS, {"opportunity_fire": MODIFIER}) for f in ("trail", "road", "slope")})},
+    _head("Terrain Effects Chart", "F TEC"), what="a Terrain Effects Chart")
 
 
 @implements("F TEC")
 def load_terrain_chart(path: str | Path = DATA / "terrain_effects.yaml", data: Any = None) -> TerrainChart:
     """Load a Terrain Effects Chart; every terrain needs every column, features only movement costs."""
-    file, data, default = read_data_file(path, data)
-    terrain = _rows(require(data, "terrain", dict, file), _TERRAIN_KEYS, tuple(_TERRAIN_KEYS), file, "terrain", default)
-    unknown = set(terrain) - set(TERRAINS)
-    if unknown:
-        raise DataError(file, f"terrain.{sorted(unknown)[0]}", f"unknown terrain; expected one of {', '.join(TERRAINS)}")
-    features = _rows(require(data, "features", dict, file), _FEATURE_KEYS, MOVE_CLASSES, file, "features", default)
-    for f in ("trail", "road", "slope"):
-        if f not in features:
-            raise DataError(file, f"features.{f}", "is missing")
-    return TerrainChart(terrain, features, file)
+    v = load_file(path, TERRAIN_CHART, data)
+    default = file_provenance(path, v["provenance"])
+    return TerrainChart({t: valued(row, default) for t, row in v["terrain"].items()},
+                        {f: valued(row, default) for f, row in v["features"].items()}, str(path))
 
 
 # --------------------------------------------------------------------------- VP chart and marker DRMs
@@ -202,93 +210,146 @@ class PointsChart:
         return self.rows[row][column].value
 
 
-def _points(path, data, key: str, columns: tuple[str, ...]) -> PointsChart:
-    file, data, default = read_data_file(path, data)
-    name = require(data, "name", str, file)
-    rule = require(data, "rule", str, file)
-    spec = require(data, key, dict, file)
-    rows, titles = {}, {}
-    for row_name, row in spec.items():
-        w = f"{key}.{row_name}"
-        if not isinstance(row, dict):
-            raise DataError(file, w, "must be a mapping")
-        provs = row.get("provenance") or {}
-        if isinstance(provs, dict) and "kind" in provs:
-            provs = {c: provs for c in columns}
-        vals = {}
-        for c in columns:
-            if c not in row:
-                raise DataError(file, f"{w}.{c}", "is missing")
-            vals[c] = Valued(_int(row[c], file, f"{w}.{c}"),
-                             parse_provenance(provs.get(c), file, f"{w}.provenance.{c}", default))
-        extra = set(row) - set(columns) - {"provenance", "title"}
-        if extra:
-            raise DataError(file, f"{w}.{sorted(extra)[0]}", f"unknown column; expected {', '.join(columns)}")
-        rows[str(row_name)] = vals
-        titles[str(row_name)] = str(row.get("title", row_name))
-    return PointsChart(name, rule, rows, titles, file)
-
-
 VP_EVENTS = ("enemy_kia", "enemy_wia", "capture_wia", "wia_evacuated", "kia_evacuated", "dow", "rtd",
              "helicopter_destroyed", "helicopter_downed", "vehicle_destroyed", "cache_revealed", "cache_destroyed", "civilian_casualty")
 MARKERS = ("exhausted", "low_ammo", "carrying_kia", "suppressed", "broken", "hero")
 
 
+def _points_schema(key: str, rows: tuple[str, ...], columns: tuple[str, ...], points: Schema, what: str) -> Record:
+    row = valued_rows({c: points for c in columns}, extra={"title": Opt(Str(min_len=1, max_len=200))})
+    return Record({"name": Str(min_len=1, max_len=200), "rule": Str(min_len=1, max_len=40),
+                   key: Record({r: row for r in rows})},
+                  {"provenance": Opt(PROVENANCE), "notes": Opt(Str(), "")}, what=what)
+
+
+VP_CHART = _points_schema("events", VP_EVENTS, ("US", "NVA/VC"), Int(-20, 20), "a Victory Point Chart")
+MARKER_DRMS = _points_schema("markers", MARKERS, ("fire", "tq"), MODIFIER, "a chart of status marker DRMs")
+
+
+def _points(path, data, schema: Record, key: str) -> PointsChart:
+    v = load_file(path, schema, data)
+    default = file_provenance(path, v["provenance"])
+    rows = {name: valued(row, default) for name, row in v[key].items()}
+    titles = {name: row["title"] or name for name, row in v[key].items()}
+    return PointsChart(v["name"], v["rule"], rows, titles, str(path))
+
+
 @implements("F VP Chart")
 def load_vp_chart(path: str | Path = DATA / "victory_points.yaml", data: Any = None) -> PointsChart:
-    chart = _points(path, data, "events", ("US", "NVA/VC"))
-    missing = [e for e in VP_EVENTS if e not in chart.rows]
-    if missing:
-        raise DataError(chart.source, f"events.{missing[0]}", "is missing")
-    return chart
+    return _points(path, data, VP_CHART, "events")
 
 
 @implements("F Marker DRMs")
 def load_marker_drms(path: str | Path = DATA / "markers.yaml", data: Any = None) -> PointsChart:
-    chart = _points(path, data, "markers", ("fire", "tq"))
-    missing = [m for m in MARKERS if m not in chart.rows]
-    if missing:
-        raise DataError(chart.source, f"markers.{missing[0]}", "is missing")
-    return chart
+    return _points(path, data, MARKER_DRMS, "markers")
 
 
 # --------------------------------------------------------------------------- roll tables
 
+def _roll_table(path, data, cell: Schema, columns: tuple[str, ...]) -> ColumnTable:
+    """A d10 table read by named column: every column of ``columns``, and the rolls 1 to 10."""
+    raw = read_yaml(path) if data is None else data
+    table = load_column_table(path, cell, raw, named_columns=True)
+    have = [c.label for c in table.columns]
+    if have != list(columns):
+        raise place(DataError(str(path), "columns", f"must be {list(columns)}, not {have}"), raw)
+    if table.rows != list(range(1, 11)):
+        raise place(DataError(str(path), "rows", "must be the ten rolls of a d10, 1 to 10"), raw)
+    return table
+
+
 @implements("F TET")
 def load_target_effects(path: str | Path = DATA / "target_effects.yaml", data: Any = None) -> ColumnTable:
-    table = load_column_table(path, _effect, data, named_columns=True)
-    _need_columns(table, tuple(WEAPON_COLUMNS.values()))
-    return table
+    return _roll_table(path, data, EFFECT, tuple(WEAPON_COLUMNS.values()))
 
 
 @implements("F Fire Request Table")
 def load_fire_request(path: str | Path = DATA / "fire_request.yaml", data: Any = None) -> ColumnTable:
-    table = load_column_table(path, _fire_request, data, named_columns=True)
-    _need_columns(table, ("US", "NVA"))
-    return table
+    return _roll_table(path, data, FIRE_REQUEST, ("US", "NVA"))
 
 
 @implements("F Medevac Table")
 def load_medevac(path: str | Path = DATA / "medevac.yaml", data: Any = None) -> ColumnTable:
-    table = load_column_table(path, _arrival, data, named_columns=True)
-    _need_columns(table, ("arrival",))
-    return table
+    return _roll_table(path, data, ARRIVAL, ("arrival",))
 
 
 @implements("F Random Event Table")
 def load_random_events(path: str | Path = DATA / "random_events.yaml", data: Any = None) -> ColumnTable:
-    table = load_column_table(path, _event, data, named_columns=True)
-    _need_columns(table, ("US", "NVA/VC"))
-    return table
+    return _roll_table(path, data, EVENT, ("US", "NVA/VC"))
 
 
-def _need_columns(table: ColumnTable, names: tuple[str, ...]) -> None:
-    have = [c.label for c in table.columns]
-    for n in names:
-        if n not in have:
-            raise DataError(table.source, "columns", f"must include {n!r} (has {have})")
-    if table.rows != list(range(1, 11)):
-        raise DataError(table.source, "rows", "must be the ten rolls of a d10, 1 to 10")
+# --------------------------------------------------------------------------- fire missions (F 16.0)
+
+MISSIONS = ("BN Mortar", "ARTY")
+
+#: Axial steps for the compass names the chart may use (flat-topped hexes, rows numbered down the map).
+COMPASS = {"north": (0, -1), "north-east": (1, -1), "south-east": (1, 0), "south": (0, 1),
+           "south-west": (-1, 1), "north-west": (-1, 0)}
+
+
+@dataclass
+class FireMissionChart:
+    """The fire-mission values: accuracy, the d6 direction indicator and, per mission, rating, weapon class,
+    radius of the area hit and the scatter divisor. Each value carries its provenance."""
+
+    accuracy: dict[str, Valued]
+    directions: dict[int, Valued]
+    missions: dict[str, dict[str, Valued]]
+    source: str = "<memory>"
+
+    def mission(self, name: str, key: str) -> Any:
+        try:
+            return self.missions[name][key].value
+        except KeyError:
+            raise DataError(self.source, f"missions.{name}.{key}", "is missing") from None
+
+    def direction(self, roll: int) -> Hex:
+        """The axial step of a direction roll."""
+        dq, dr = COMPASS[self.directions[roll].value]
+        return Hex(dq, dr)
+
+    def cells(self):
+        for k, v in self.accuracy.items():
+            yield ("accuracy", k), v
+        for k, v in self.directions.items():
+            yield ("directions", k), v
+        for m, row in self.missions.items():
+            for k, v in row.items():
+                yield (m, k), v
+
+
+
+_ACCURACY = valued_rows({"on_target_max": Int(1, 10), "observer_drm": Int(-9, 0), "always_scatters": Int(1, 10)})
+class _RollKeyed(Record):
+    """A record keyed by die rolls (and ``provenance``): its field names listed as text in messages."""
+
+    @property
+    def fields(self):
+        return {str(k): s for k, s in super().fields.items()}
+
+
+_DIRECTIONS = valued_rows({roll: Str(tuple(COMPASS)) for roll in range(1, 7)}, record=_RollKeyed)
+_MISSION = valued_rows({"fire_rating": Int(1, 10), "weapon": Str(WEAPONS), "radius": Int(1, 10),
+                        "scatter_divisor": Int(1, 10)})
+FIRE_MISSION_CHART = Record(
+    {"name": Str(min_len=1, max_len=200), "accuracy": _ACCURACY, "directions": _DIRECTIONS,
+     "missions": Record({m: _MISSION for m in MISSIONS})},
+    {"rule": Opt(Str(min_len=1, max_len=40), "F 16.0"), "provenance": Opt(PROVENANCE), "notes": Opt(Str(), "")},
+    what="a fire-mission chart")
+
+
+@implements("F 16.0")
+def load_fire_mission_chart(path: str | Path = DATA / "fire_missions.yaml", data: Any = None) -> FireMissionChart:
+    """Load the fire-mission chart; every bad value raises DataError naming the file, the cell and the line."""
+    v = load_file(path, FIRE_MISSION_CHART, data)
+    default = file_provenance(path, v["provenance"])
+    return FireMissionChart(valued(v["accuracy"], default), valued(v["directions"], default),
+                            {m: valued(row, default) for m, row in v["missions"].items()}, str(path))
+
+
+def default_fire_mission_chart() -> FireMissionChart:
+    """The shipped fire-mission chart, read afresh: the caller's own copy."""
+    return load_fire_mission_chart()
 
 
 # --------------------------------------------------------------------------- the chart set
@@ -304,33 +365,41 @@ class Charts:
     events: ColumnTable
     vp: PointsChart
     markers: PointsChart
-    fire_missions: Any = None       # the FireMissionChart of wargames.fte.fire_missions (None: the shipped one)
+    fire_missions: FireMissionChart | None = None   # None: the shipped one
 
 
-@lru_cache(maxsize=None)
+#: Each chart of :class:`Charts`: its file name in ``data/charts`` (or an owner's folder) and its loader.
+CHART_FILES = {
+    "tec": ("terrain_effects.yaml", load_terrain_chart),
+    "tet": ("target_effects.yaml", load_target_effects),
+    "fire_request": ("fire_request.yaml", load_fire_request),
+    "medevac": ("medevac.yaml", load_medevac),
+    "events": ("random_events.yaml", load_random_events),
+    "vp": ("victory_points.yaml", load_vp_chart),
+    "markers": ("markers.yaml", load_marker_drms),
+    "fire_missions": ("fire_missions.yaml", load_fire_mission_chart),
+}
+
+
 def default_charts() -> Charts:
-    """The shipped charts (printed values plus marked reconstructions)."""
-    return Charts(load_terrain_chart(), load_target_effects(), load_fire_request(), load_medevac(),
-                  load_random_events(), load_vp_chart(), load_marker_drms())
+    """The shipped charts (printed values plus marked reconstructions), read afresh: the caller's own copy."""
+    return Charts(**{name: load() for name, (_, load) in CHART_FILES.items()})
 
 
 def load_charts(directory: str | Path) -> Charts:
-    """Load an owner's printed charts from a directory holding any of the shipped file names; files that are
-    absent fall back to the shipped ones."""
+    """Load an owner's printed charts from a directory holding any of the shipped file names (the others are
+    the shipped ones). A missing directory, or a chart file there under another name, raises DataError.
+
+    (:meth:`wargames.fte.Ruleset.load` reads the same folder with its ``ruleset.yaml`` of readings.)"""
     d = Path(directory)
-    shipped = default_charts()
-
-    def pick(name, loader, fallback):
-        p = d / name
-        return loader(p) if p.exists() else fallback
-
-    return Charts(pick("terrain_effects.yaml", load_terrain_chart, shipped.tec),
-                  pick("target_effects.yaml", load_target_effects, shipped.tet),
-                  pick("fire_request.yaml", load_fire_request, shipped.fire_request),
-                  pick("medevac.yaml", load_medevac, shipped.medevac),
-                  pick("random_events.yaml", load_random_events, shipped.events),
-                  pick("victory_points.yaml", load_vp_chart, shipped.vp),
-                  pick("markers.yaml", load_marker_drms, shipped.markers))
+    if not d.is_dir():
+        raise DataError(str(d), "folder", "no such folder of charts")
+    files = {file for file, _ in CHART_FILES.values()}
+    for p in sorted(d.glob("*.y*ml")):
+        if p.name not in files | {"ruleset.yaml"}:
+            raise DataError(str(p), "file name", f"is not a chart of FTE; the charts are {', '.join(sorted(files))}")
+    return Charts(**{name: load(d / file) if (d / file).is_file() else load()
+                     for name, (file, load) in CHART_FILES.items()})
 
 
 # --------------------------------------------------------------------------- constraints (catalog F-3)

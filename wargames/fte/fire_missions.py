@@ -17,146 +17,16 @@ of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..core import Hex, Resolution, implements, spiral
-from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
-from ..core.errors import DataError, RuleViolation
+from ..core.charts import Constraint, failed_constraints
+from ..core.errors import RuleViolation
 from ..core.hexgrid import DIRECTIONS
-from .charts import DATA, Valued
+from .charts import (COMPASS, DATA, MISSIONS, FireMissionChart, default_fire_mission_chart,  # noqa: F401 (also here)
+                     load_fire_mission_chart)
 from .fire import FireOutcome, he_attack
 from .state import FireMission, FteState
-from .units import WEAPONS
-
-MISSIONS = ("BN Mortar", "ARTY")
-_MISSION_KEYS = ("fire_rating", "weapon", "radius", "scatter_divisor")
-_ACCURACY_KEYS = ("on_target_max", "observer_drm", "always_scatters")
-
-#: Axial steps for the compass names the chart may use (flat-topped hexes, rows numbered down the map).
-COMPASS = {"north": (0, -1), "north-east": (1, -1), "south-east": (1, 0), "south": (0, 1),
-           "south-west": (-1, 1), "north-west": (-1, 0)}
-
-
-@dataclass
-class FireMissionChart:
-    """The fire-mission values: accuracy, the d6 direction indicator and, per mission, rating, weapon class,
-    radius of the area hit and the scatter divisor. Each value carries its provenance."""
-
-    accuracy: dict[str, Valued]
-    directions: dict[int, Valued]
-    missions: dict[str, dict[str, Valued]]
-    source: str = "<memory>"
-
-    def mission(self, name: str, key: str) -> Any:
-        try:
-            return self.missions[name][key].value
-        except KeyError:
-            raise DataError(self.source, f"missions.{name}.{key}", "is missing") from None
-
-    def direction(self, roll: int) -> Hex:
-        """The axial step of a direction roll."""
-        dq, dr = COMPASS[self.directions[roll].value]
-        return Hex(dq, dr)
-
-    def cells(self):
-        for k, v in self.accuracy.items():
-            yield ("accuracy", k), v
-        for k, v in self.directions.items():
-            yield ("directions", k), v
-        for m, row in self.missions.items():
-            for k, v in row.items():
-                yield (m, k), v
-
-
-def _int(raw: Any, file: str, cell: str, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise DataError(file, cell, f"must be a whole number, not {raw!r}")
-    if (low is not None and raw < low) or (high is not None and raw > high):
-        raise DataError(file, cell, f"must lie between {low} and {high}, not {raw}")
-    return raw
-
-
-def _provs(row: dict, file: str, where: str) -> dict:
-    provs = row.get("provenance") or {}
-    if not isinstance(provs, dict):
-        raise DataError(file, f"{where}.provenance", "must be a mapping")
-    if "kind" in provs:
-        return {k: provs for k in row if k != "provenance"}
-    return provs
-
-
-@implements("F 16.0")
-def load_fire_mission_chart(path: str | Path = DATA / "fire_missions.yaml", data: Any = None) -> FireMissionChart:
-    """Load the fire-mission chart; every bad value raises DataError naming the file and the cell."""
-    file, data, default = read_data_file(path, data)
-    require(data, "name", str, file)
-    acc_spec = require(data, "accuracy", dict, file)
-    provs = _provs(acc_spec, file, "accuracy")
-    accuracy = {}
-    bounds = {"on_target_max": (1, 10), "observer_drm": (-9, 0), "always_scatters": (1, 10)}
-    for k in _ACCURACY_KEYS:
-        if k not in acc_spec:
-            raise DataError(file, f"accuracy.{k}", "is missing")
-        accuracy[k] = Valued(_int(acc_spec[k], file, f"accuracy.{k}", *bounds[k]),
-                             parse_provenance(provs.get(k), file, f"accuracy.provenance.{k}", default))
-    extra = set(acc_spec) - set(_ACCURACY_KEYS) - {"provenance"}
-    if extra:
-        raise DataError(file, f"accuracy.{sorted(extra)[0]}", f"unknown key; expected {', '.join(_ACCURACY_KEYS)}")
-
-    dir_spec = require(data, "directions", dict, file)
-    provs = _provs(dir_spec, file, "directions")
-    directions = {}
-    for k, v in dir_spec.items():
-        if k == "provenance":
-            continue
-        if not isinstance(k, int) or not 1 <= k <= 6:
-            raise DataError(file, f"directions.{k}", "a direction is keyed by a d6 roll, 1 to 6")
-        if v not in COMPASS:
-            raise DataError(file, f"directions.{k}", f"{v!r} is not one of {', '.join(COMPASS)}")
-        directions[k] = Valued(v, parse_provenance(provs.get(k), file, f"directions.provenance.{k}", default))
-    missing = [r for r in range(1, 7) if r not in directions]
-    if missing:
-        raise DataError(file, f"directions.{missing[0]}", "is missing (the d6 needs six directions)")
-
-    m_spec = require(data, "missions", dict, file)
-    missions = {}
-    for name in MISSIONS:
-        if name not in m_spec:
-            raise DataError(file, f"missions.{name}", "is missing")
-    for name, row in m_spec.items():
-        w = f"missions.{name}"
-        if name not in MISSIONS:
-            raise DataError(file, w, f"unknown mission; expected {', '.join(MISSIONS)}")
-        if not isinstance(row, dict):
-            raise DataError(file, w, "must be a mapping")
-        provs = _provs(row, file, w)
-        vals = {}
-        for k in _MISSION_KEYS:
-            if k not in row:
-                raise DataError(file, f"{w}.{k}", "is missing")
-            raw = row[k]
-            if k == "weapon":
-                if raw not in WEAPONS:
-                    raise DataError(file, f"{w}.weapon", f"must be one of {', '.join(WEAPONS)}, not {raw!r}")
-                value = raw
-            elif k == "fire_rating":
-                value = _int(raw, file, f"{w}.{k}", 1, 10)
-            else:
-                value = _int(raw, file, f"{w}.{k}", 1, 10)
-            vals[k] = Valued(value, parse_provenance(provs.get(k), file, f"{w}.provenance.{k}", default))
-        extra = set(row) - set(_MISSION_KEYS) - {"provenance"}
-        if extra:
-            raise DataError(file, f"{w}.{sorted(extra)[0]}", f"unknown key; expected {', '.join(_MISSION_KEYS)}")
-        missions[name] = vals
-    return FireMissionChart(accuracy, directions, missions, file)
-
-
-@lru_cache(maxsize=None)
-def default_fire_mission_chart() -> FireMissionChart:
-    return load_fire_mission_chart()
-
 
 def _m(c: FireMissionChart, name: str, key: str) -> Any:
     return c.mission(name, key)

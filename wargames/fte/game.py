@@ -32,19 +32,22 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..core import Hex, Resolution, implements
-from ..core.charts import read_data_file, require
+from ..core.charts import PROVENANCE
 from ..core.errors import DataError, RuleViolation
+from ..core.mapdata import MapData
+from ..core.schema import Bool, Int, Invalid, List, Nullable, Opt, Record, Str, load_file, place as place_error
+from ..core.yamlio import read_yaml
 from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
 from .assault import AssaultPlan, AssaultRun, check_assault
 from .casualties import check_casualties
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
+from .charts import Charts
 from .errata import ERRATA, Readings
 from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
@@ -54,24 +57,25 @@ from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopp
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import place_unit
 from .ruleset import Ruleset
-from .sites import enter_fort, exit_fort, public_sites, sites_at
+from .sites import FORT_DRM, enter_fort, exit_fort, public_sites, sites_at
 from .special import (check_interrogation, check_shown, interrogation_candidates, question, remove_civilians,
                       reveal_shown)
-from .state import FteState, place
+from .state import PLAYERS, FteState, place
 from .terrain import demo_map, load_fte_map
 from .traps import detonate_claymore, plot_booby_trap, plot_claymore
-from .units import Site, Unit
+from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
 FRAGOS = Path(__file__).parent / "data" / "fragos"
-_UNIT_FIELDS = {f.name for f in fields(Unit)}
 
 
 # --------------------------------------------------------------------------- FRAGOs as data
 
 @dataclass
 class Frago:
-    """A scenario card: what the rules leave to the scenario (F 3.0, 4.0, 5.0, 7.5.3, 29.0)."""
+    """A scenario card: what the rules leave to the scenario (F 3.0, 4.0, 5.0, 7.5.3, 29.0).
+
+    ``units`` and the units of ``reinforcements`` are checked unit specs (:data:`UNIT` fields and ``hex``)."""
 
     name: str
     note: str
@@ -90,72 +94,138 @@ class Frago:
     source: str = "<memory>"
 
 
-def _unit(spec: Any, file: str, where: str) -> Unit:
-    if not isinstance(spec, dict):
-        raise DataError(file, where, "must be a mapping of unit fields")
-    unknown = set(spec) - _UNIT_FIELDS
-    if unknown:
-        raise DataError(file, f"{where}.{sorted(unknown)[0]}", f"is not a unit field; expected some of "
-                                                               f"{', '.join(sorted(_UNIT_FIELDS))}")
-    require(spec, "id", str, file, where)
-    require(spec, "side", str, file, where)
-    data = dict(spec)
-    data.pop("hex", None)
-    try:
-        return Unit(**data)
-    except DataError as e:
-        raise DataError(file, f"{where}.{str(e.field).split('.')[-1]}", e.reason) from None
-    except TypeError as e:
-        raise DataError(file, where, str(e)) from None
+_DEFAULTS = {f.name: f.default for f in fields(Unit)}
+UNIT_ID = Str(min_len=1, max_len=60, what="a unit id")
+HEX = Str(key=True, min_len=1, max_len=12, what="a hex label")
+
+
+def _unit_check(v: dict) -> None:
+    bad = problem(v)
+    if bad is not None:
+        raise Invalid(*bad)
+
+
+def _unit_schema(placed: bool) -> Record:
+    """A counter as a FRAGO sets it up (F 2.0): what it prints and the markers it starts with; ``placed``: with
+    its hex (reinforcements enter on their group's hexes)."""
+    optional = {"kind": Str(KINDS), "role": Str(ROLES), "fire_rating": Nullable(Int(1, 10)),
+                "weapon": Nullable(Str(WEAPONS)), "tq": Int(1, 10), "range": Nullable(Int(1, 30)),
+                "defense": Int(0, 9), "men": Int(1, 4), "altitude": Nullable(Str(ALTITUDES)),
+                "searching": Int(0, 9), "fort": Nullable(Str(tuple(FORT_DRM))), "loaded_in": Nullable(UNIT_ID),
+                **{k: Bool() for k in ("reduced", "concealed", "suppressed", "broken", "exhausted", "low_ammo",
+                                       "hero", "injury", "immobilized", "downed", "destroyed")}}
+    return Record({"id": UNIT_ID, "side": Str(SIDES), **({"hex": HEX} if placed else {})},
+                  {k: Opt(schema, _DEFAULTS[k]) for k, schema in optional.items()}, check=_unit_check,
+                  what="a unit {id, side, ...}")
+
+
+def _frago_check(v: dict) -> None:
+    """What a FRAGO's fields must say together, the map aside: unit and site ids used once, transports that
+    exist, reinforcements due within the game."""
+    ids: dict[str, str] = {}
+    groups = [("units", v["units"])] + [(f"reinforcements[{i}].units", r["units"])
+                                        for i, r in enumerate(v["reinforcements"])]
+    for where, units in groups:
+        for j, u in enumerate(units):
+            if u["id"] in ids:
+                raise Invalid(f"{where}[{j}].id", f"repeats the unit id {u['id']!r} of {ids[u['id']]}")
+            ids[u["id"]] = f"{where}[{j}]"
+    for where, units in groups:
+        by_id = {u["id"]: u for u in units}
+        for j, u in enumerate(units):
+            t = by_id.get(u["loaded_in"]) if u["loaded_in"] is not None else None
+            if u["loaded_in"] is not None and (t is None or t is u or t["kind"] == "infantry"
+                                               or player(t["side"]) != player(u["side"])):
+                raise Invalid(f"{where}[{j}].loaded_in", f"{u['loaded_in']!r} is no vehicle or helicopter of the "
+                                                         f"same player set up {'here' if where == 'units' else 'with it'}")
+    sites: dict[str, int] = {}
+    for i, site in enumerate(v["sites"]):
+        if site["id"] in sites:
+            raise Invalid(f"sites[{i}].id", f"repeats the site id {site['id']!r} of sites[{sites[site['id']]}]")
+        sites[site["id"]] = i
+    for i, r in enumerate(v["reinforcements"]):
+        if r["turn"] > v["turns"]:
+            raise Invalid(f"reinforcements[{i}].turn", f"turn {r['turn']} is after the last turn ({v['turns']})")
+
+
+FRAGO = Record(
+    {"name": Str(min_len=1, max_len=200), "note": Str(), "turns": Int(1, 30), "first_player": Str(PLAYERS),
+     "chits": Record({p: Int(0, 20) for p in PLAYERS}), "units": List(_unit_schema(True), min_len=1, max_len=500)},
+    {"provenance": Opt(PROVENANCE), "map": Opt(Str(min_len=1, max_len=200)),
+     "random_event": Opt(Bool(), True), "us_may_carry_off": Opt(Bool(), False),
+     "sites": Opt(List(Record({"id": Str(min_len=1, max_len=60), "kind": Str(Site.KINDS), "side": Str(SIDES),
+                               "hex": HEX}, {"revealed": Opt(Bool(), False)}, what="a site {id, kind, side, hex}"),
+                       max_len=500), []),
+     "reinforcements": Opt(List(Record({"turn": Int(1, 30), "hexes": List(HEX, min_len=1, max_len=100),
+                                        "units": List(_unit_schema(False), min_len=1, max_len=500)},
+                                       what="reinforcements {turn, hexes, units}"), max_len=100), []),
+     "key_terrain": Opt(List(Record({"hex": HEX, "player": Str(PLAYERS), "points": Int(0, 100)},
+                                    what="key terrain {hex, player, points}"), max_len=100), []),
+     "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), [])},
+    check=_frago_check, what="a FRAGO")
+
+
+def _frago_map(v: dict, file: str) -> MapData:
+    """The map a FRAGO names: ``demo`` (the default) or a map file beside it."""
+    if v["map"] in (None, "demo"):
+        return demo_map()
+    path = Path(file).parent / v["map"]
+    if not path.is_file():
+        raise Invalid("map", f"names no map: there is no file {path}")
+    return load_fte_map(path)
+
+
+def _on_the_map(v: dict, m: MapData) -> None:
+    """Every hex the FRAGO names is on its map, and no unit is set up in a hex with the enemy's units (the
+    civilians aside: they are nobody's fighters, F 28.0)."""
+    def at(where: str, label: str) -> Hex:
+        try:
+            return m.hex(label)
+        except DataError as e:
+            raise Invalid(where, e.reason) from None
+    held: dict[Hex, tuple[str, str]] = {}
+    for i, u in enumerate(v["units"]):
+        h = at(f"units[{i}].hex", u["hex"])
+        if u["role"] == "civilians":
+            continue
+        other = held.setdefault(h, (player(u["side"]), u["id"]))
+        if other[0] != player(u["side"]):
+            raise Invalid(f"units[{i}].hex", f"{u['id']} is set up in {u['hex']}, a hex of the enemy's {other[1]}")
+    for i, s in enumerate(v["sites"]):
+        at(f"sites[{i}].hex", s["hex"])
+    for i, r in enumerate(v["reinforcements"]):
+        for j, label in enumerate(r["hexes"]):
+            at(f"reinforcements[{i}].hexes[{j}]", label)
+    for i, k in enumerate(v["key_terrain"]):
+        at(f"key_terrain[{i}].hex", k["hex"])
+    for key in ("booby_traps", "claymores"):
+        for i, label in enumerate(v[key]):
+            at(f"{key}[{i}]", label)
 
 
 @implements("F 3.0")
 def load_frago(path: str | Path) -> Frago:
-    """Load a FRAGO from YAML; every problem names the file and the field."""
-    file, data, _ = read_data_file(path)
-    name = require(data, "name", str, file)
-    note = require(data, "note", str, file)
-    turns = require(data, "turns", int, file)
-    if turns < 1:
-        raise DataError(file, "turns", "must be at least 1")
-    first = require(data, "first_player", str, file)
-    if first not in ("US", "NVA/VC"):
-        raise DataError(file, "first_player", f"must be 'US' or 'NVA/VC', not {first!r}")
-    chits = require(data, "chits", dict, file)
-    for p in ("US", "NVA/VC"):
-        n = require(chits, p, int, file, "chits")
-        if n < 0:
-            raise DataError(file, f"chits.{p}", "cannot be negative")
-    units = require(data, "units", list, file)
-    for i, spec in enumerate(units):
-        _unit(spec, file, f"units[{i}]")
-        require(spec, "hex", str, file, f"units[{i}]")
-    sites = data.get("sites") or []
-    for i, spec in enumerate(sites):
-        for k in ("id", "kind", "side", "hex"):
-            require(spec, k, str, file, f"sites[{i}]")
-        if spec["kind"] not in Site.KINDS:
-            raise DataError(file, f"sites[{i}].kind", f"must be one of {', '.join(Site.KINDS)}")
-    reinf = data.get("reinforcements") or []
-    for i, r in enumerate(reinf):
-        require(r, "turn", int, file, f"reinforcements[{i}]")
-        require(r, "hexes", list, file, f"reinforcements[{i}]")
-        for j, spec in enumerate(require(r, "units", list, file, f"reinforcements[{i}]")):
-            _unit(spec, file, f"reinforcements[{i}].units[{j}]")
-    key = data.get("key_terrain") or []
-    for i, k in enumerate(key):
-        require(k, "hex", str, file, f"key_terrain[{i}]")
-        require(k, "player", str, file, f"key_terrain[{i}]")
-        require(k, "points", int, file, f"key_terrain[{i}]")
-    plots = {}
-    for k in ("booby_traps", "claymores"):
-        plots[k] = data.get(k) or []
-        if not isinstance(plots[k], list) or not all(isinstance(x, str) for x in plots[k]):
-            raise DataError(file, k, "must be a list of hex labels")
-    return Frago(name, note, turns, first, {p: chits[p] for p in ("US", "NVA/VC")},
-                 bool(data.get("random_event", True)), units, sites, reinf, key,
-                 bool(data.get("us_may_carry_off", False)), plots["booby_traps"], plots["claymores"],
-                 data.get("map"), file)
+    """Load a FRAGO from YAML; every problem names the file, the field and its line.
+
+    Beyond each field's type and range: the hexes are on the FRAGO's map, no unit starts in an enemy's hex,
+    unit ids are used once, reinforcements come within the game, and the scenario sets up (the plotted booby
+    traps and claymores are legal, F 26.0)."""
+    file = str(path)
+    raw = read_yaml(path)
+    v = load_file(path, FRAGO, raw)
+    try:
+        m = _frago_map(v, file)
+        _on_the_map(v, m)
+    except Invalid as e:
+        raise place_error(DataError(file, e.path, e.reason), raw) from None
+    frago = Frago(v["name"], v["note"], v["turns"], v["first_player"], v["chits"], v["random_event"], v["units"],
+                  v["sites"], v["reinforcements"], v["key_terrain"], v["us_may_carry_off"], v["booby_traps"],
+                  v["claymores"], v["map"], file)
+    try:
+        setup(frago, m=m)
+    except DataError as e:
+        raise (place_error(e, raw) if e.file == file else e) from None
+    return frago
 
 
 def demo_frago() -> Frago:
@@ -163,17 +233,24 @@ def demo_frago() -> Frago:
     return load_frago(FRAGOS / "demo.yaml")
 
 
+def _unit(spec: dict) -> Unit:
+    """A new counter from a checked unit spec (its hex aside)."""
+    return Unit(**{k: (list(x) if isinstance(x, list) else x) for k, x in spec.items() if k != "hex"})
+
+
 @implements("F 3.0")
-def setup(frago: Frago, readings: Readings = ERRATA) -> FteState:
+def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = None,
+          m: MapData | None = None) -> FteState:
     """Set a FRAGO up: the map, the units in their hexes, the sites, the chits and the scenario's rules."""
-    m = demo_map() if frago.map_path in (None, "demo") else load_fte_map(Path(frago.source).parent / frago.map_path)
+    if m is None:
+        m = demo_map() if frago.map_path in (None, "demo") else load_fte_map(Path(frago.source).parent / frago.map_path)
     state = FteState(m, readings=readings, last_turn=frago.turns, first_player=frago.first_player,
-                     us_may_carry_off=frago.us_may_carry_off)
+                     us_may_carry_off=frago.us_may_carry_off, **({} if charts is None else {"charts": charts}))
     state.cup.chits = dict(frago.chits)
     state.cup.random_event = frago.random_event
     units = []
     for i, spec in enumerate(frago.units):
-        u = _unit(spec, frago.source, f"units[{i}]")
+        u = _unit(spec)
         u.hex = _hex(m, spec["hex"], frago.source, f"units[{i}].hex")
         units.append(u)
     place(state, units)
@@ -624,7 +701,6 @@ def _mask(value: Any, hidden: set[str]) -> Any:
     return value
 
 
-@lru_cache(maxsize=None)
 def _frago(name: str) -> Frago:
     return load_frago(FRAGOS / f"{name}.yaml")
 
@@ -662,8 +738,7 @@ class Game(CoreGame):
     # ------------------------------------------------------------------ setting up
     def setup(self, scenario: str) -> None:
         self.frago = self.GIVEN_FRAGOS.get(scenario) or _frago(scenario)
-        self.state = setup(self.frago, self.ruleset.errata())
-        self.state.charts = self.ruleset.charts()
+        self.state = setup(self.frago, self.ruleset.errata(), self.ruleset.charts())
         self.state.defer_retreats = True
         self.phase: ActivationPhase | None = None
         self.acted: dict[str, list[str]] = {}
@@ -1702,7 +1777,7 @@ class Game(CoreGame):
                 continue
             hexes = [_hex(s.map, h, self.frago.source, f"reinforcements[{i}].hexes") for h in r["hexes"]]
             for j, spec in enumerate(r["units"]):
-                u = _unit(spec, self.frago.source, f"reinforcements[{i}].units[{j}]")
+                u = _unit(spec)
                 u.hex = hexes[j % len(hexes)]
                 if u.kind != "infantry" and any(v.kind == u.kind for v in s.units_at(u.hex)):
                     raise DataError(self.frago.source, f"reinforcements[{i}].hexes", "would overstack (F 6.2)")

@@ -168,7 +168,7 @@ def place(state: FteState, units: Iterable[Unit]) -> FteState:
     """Add units to a state, checking for duplicate ids."""
     for u in units:
         if u.id in state.units:
-            raise DataError("units", u.id, "the same unit id is used twice")
+            raise DataError("state", f"units[{u.id}]", "the same unit id is used twice")
         state.units[u.id] = u
     return state
 

@@ -9,12 +9,12 @@ simply absent from the map: they cannot be entered, and LoS cannot pass through 
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import Hex, implements
 from ..core.hexgrid import hexside
 from ..core.mapdata import MapData, load_map
+from ..core.schema import Int
 from .charts import TERRAINS, Charts, default_charts
 
 FEATURES = ("trail", "road", "tunnel")
@@ -22,14 +22,18 @@ HEXSIDE_FEATURES = ("slope",)
 MAPS = Path(__file__).parent / "data" / "maps"
 
 
+#: A hex's own fields beyond terrain and features: its elevation (default 0; the demo map's hill is 1 or 2).
+HEX_ATTRS = {"elevation": Int(0, 20)}
+
+
 def load_fte_map(path: str | Path) -> MapData:
     """Load an FTE map, checking terrain and feature names against the Terrain Effects Chart."""
-    return load_map(path, TERRAINS, FEATURES, HEXSIDE_FEATURES)
+    return load_map(path, TERRAINS, FEATURES, HEXSIDE_FEATURES, attrs=HEX_ATTRS)
 
 
-@lru_cache(maxsize=None)
 def demo_map() -> MapData:
-    """The shipped demonstration map (reconstructed): every hex the printed examples name."""
+    """The shipped demonstration map (reconstructed): every hex the printed examples name; read afresh, so the
+    caller's own copy."""
     return load_fte_map(MAPS / "demo.yaml")
 
 

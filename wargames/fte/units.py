@@ -26,6 +26,25 @@ def player(side: str) -> str:
     return "US" if side == "US" else "NVA/VC"
 
 
+def problem(unit: dict) -> tuple[str, str] | None:
+    """What is wrong with a unit's fields, as (field, reason), or None: a value outside its vocabulary, a
+    combat unit without both a fire rating and a weapon class, an altitude on anything but a helicopter."""
+    for name, allowed in (("side", SIDES), ("kind", KINDS), ("role", ROLES)):
+        if unit.get(name) not in allowed:
+            return name, f"must be one of {allowed}, not {unit.get(name)!r}"
+    if (unit.get("fire_rating") is None) != (unit.get("weapon") is None):
+        return "weapon", "a combat unit needs both a fire rating and a weapon class"
+    if unit.get("weapon") is not None and unit["weapon"] not in WEAPONS:
+        return "weapon", f"must be one of {WEAPONS}, not {unit['weapon']!r}"
+    if unit.get("kind") == "helicopter" and unit.get("altitude") not in ALTITUDES:
+        return "altitude", f"a helicopter needs an altitude, one of {ALTITUDES}"
+    if unit.get("kind") != "helicopter" and unit.get("altitude") is not None:
+        return "altitude", "only helicopters have an altitude"
+    if not 1 <= unit.get("men", 0) <= 4:
+        return "men", f"must be 1 to 4 figures, not {unit.get('men')!r}"
+    return None
+
+
 @implements("F 2.0")
 @dataclass
 class Unit:
@@ -69,23 +88,9 @@ class Unit:
     loaded_from: Hex | None = None
 
     def __post_init__(self) -> None:
-        where = f"unit {self.id}"
-        if self.side not in SIDES:
-            raise DataError("units", f"{where}.side", f"must be one of {SIDES}, not {self.side!r}")
-        if self.kind not in KINDS:
-            raise DataError("units", f"{where}.kind", f"must be one of {KINDS}, not {self.kind!r}")
-        if self.role not in ROLES:
-            raise DataError("units", f"{where}.role", f"must be one of {ROLES}, not {self.role!r}")
-        if (self.fire_rating is None) != (self.weapon is None):
-            raise DataError("units", f"{where}.weapon", "a combat unit needs both a fire rating and a weapon class")
-        if self.weapon is not None and self.weapon not in WEAPONS:
-            raise DataError("units", f"{where}.weapon", f"must be one of {WEAPONS}, not {self.weapon!r}")
-        if self.kind == "helicopter" and self.altitude not in ALTITUDES:
-            raise DataError("units", f"{where}.altitude", f"a helicopter needs an altitude, one of {ALTITUDES}")
-        if self.kind != "helicopter" and self.altitude is not None:
-            raise DataError("units", f"{where}.altitude", "only helicopters have an altitude")
-        if not 1 <= self.men <= 4:
-            raise DataError("units", f"{where}.men", f"must be 1 to 4 figures, not {self.men!r}")
+        bad = problem(vars(self))
+        if bad is not None:
+            raise DataError("units", f"unit {self.id}.{bad[0]}", bad[1])
 
     @property
     def player(self) -> str:

@@ -234,14 +234,15 @@ def test_crt_with_a_missing_cell_names_file_and_row(tmp_path):
 
 
 @pytest.mark.rule("C 9")
-@pytest.mark.parametrize("bad", ["true", "[1]", '"2X"', "-1", '"P2"'])
+@pytest.mark.parametrize("bad", ["true", "[1]", '"2X"', "-1", '"P2"', "1", '"10P"', '"0"'])
 def test_crt_with_an_ill_typed_cell_names_file_and_cell(tmp_path, bad):
     src = (charts.DATA / "fire_crt.yaml").read_text()
     old = '  3: ["-", "-", "-", "1"'
     p = _write(tmp_path, "crt.yaml", src.replace(old, f'  3: ["-", "-", "-", {bad}'))
     with pytest.raises(DataError) as e:
         charts.load_fire_crt(p)
-    assert e.value.file == str(p) and e.value.field == "results[3][7-8]" and "not a fire result" in e.value.reason
+    assert e.value.file == str(p) and e.value.field == "results[3][7-8]" and "a fire result" in e.value.reason
+    assert (e.value.line, e.value.column) == (24, 22)        # the cell's own place in the file
 
 
 @pytest.mark.rule("C 9")
@@ -259,7 +260,8 @@ def test_range_and_terrain_tables_with_ill_typed_values(tmp_path):
     p = _write(tmp_path, "tec.yaml", tec.replace(old, "  hill:           {fire_shift: minus one}"))
     with pytest.raises(DataError) as e:
         charts.load_terrain_effects(p)
-    assert e.value.file == str(p) and e.value.field == "terrain.hill.fire_shift" and "int" in e.value.reason
+    assert e.value.file == str(p) and e.value.field == "terrain.hill.fire_shift" and "whole number" in e.value.reason
+    assert e.value.line == tec.splitlines().index(old) + 1
     p = _write(tmp_path, "broken.yaml", "name: [unclosed\n")
     with pytest.raises(DataError) as e:
         charts.load_fire_crt(p)
@@ -294,12 +296,20 @@ def test_map_with_an_unknown_terrain(tmp_path):
 
 @pytest.mark.rule("C 13")
 @pytest.mark.parametrize("edit, field, words", [
-    (lambda s: s.replace("SIDE", "moat"), "hexsides[0].features", "'moat'"),
+    (lambda s: s.replace("SIDE", "moat"), "hexsides[0].features[0]", "'moat'"),
     (lambda s: s.replace('"0101", "0102"', '"0101", "0303"'), "hexsides[0].between", "not adjacent"),
-    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"02x2": {terrain: TERRAIN}'), "'02x2'", "not a hex label"),
+    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"02x2": {terrain: TERRAIN}'), "hexes[02x2]", "not a hex label"),
     (lambda s: s.replace("terrain: clear}", "terrain: tundra}"), "fill.terrain", "'tundra'"),
     (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"0202": {terrain: hill, features: [castle]}'),
-     "hexes[0202].features", "'castle'"),
+     "hexes[0202].features[0]", "'castle'"),
+    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"0202": {terrain: TERRAIN, zone: Z1}'), "hexes[0202].zone",
+     "full_jungle"),
+    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"0202": {terrain: TERRAIN, zone: north}'), "hexes[0202].zone",
+     "a jungle zone"),
+    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"0202": {terrain: TERRAIN, strongpoint: AM-1}'),
+     "hexes[0202].strongpoint", "no strongpoint"),
+    (lambda s: s.replace('"0202": {terrain: TERRAIN}', '"0202": {terrain: TERRAIN, colour: red}'),
+     "hexes[0202].colour", "not a field"),
 ])
 def test_map_with_other_bad_entries(tmp_path, edit, field, words):
     text = edit(_MAP).replace("TERRAIN", "hill").replace("SIDE", "river")
@@ -307,6 +317,9 @@ def test_map_with_other_bad_entries(tmp_path, edit, field, words):
     with pytest.raises(DataError) as e:
         load_citadel_map(p)
     assert e.value.file == str(p) and e.value.field == field and words in e.value.reason
+    lines = text.splitlines()
+    keyword = field[6:10] if field.startswith("hexes") else "fill" if field.startswith("fill") else "between"
+    assert e.value.line == next(i for i, line in enumerate(lines, 1) if keyword in line)   # the field's own line
 
 
 @pytest.mark.rule("C 13")
@@ -326,7 +339,7 @@ def test_counter_records_name_the_record_and_field():
     assert e.value.file == "oob.yaml" and e.value.field == "counters[1].strength"
     with pytest.raises(DataError) as e:
         load_counters([{**rec, "side": "Chinese"}], "oob.yaml")
-    assert e.value.field == "counters[0]" and "Chinese" in e.value.reason
+    assert e.value.field == "counters[0].side" and "Chinese" in e.value.reason
     with pytest.raises(DataError) as e:
         load_counters([{**rec, "type": "trebuchet"}], "oob.yaml")
     assert e.value.field == "counters[0].type"
@@ -340,7 +353,6 @@ def test_scenario_file_placing_an_unknown_counter(tmp_path):
     from wargames.citadel.examples import SCENARIOS
     data = yaml.safe_load((SCENARIOS / "anne_marie.yaml").read_text())
     data["placements"]["Ghost Bn"] = "1010"
-    data["map"] = str(MAPS / data["map"])
     p = _write(tmp_path, "scen.yaml", yaml.safe_dump(data))
     with pytest.raises(DataError) as e:
         anne_marie_setup(p)
@@ -350,4 +362,95 @@ def test_scenario_file_placing_an_unknown_counter(tmp_path):
     p = _write(tmp_path, "scen2.yaml", yaml.safe_dump(data))
     with pytest.raises(DataError) as e:
         anne_marie_setup(p)
-    assert "'13a6'" in str(e.value)
+    assert "'13a6'" in str(e.value) and e.value.file == str(p) and e.value.field == "placements.1st Bn"
+
+
+_SCENARIO = (Path(__file__).parent.parent / "wargames" / "citadel" / "data" / "scenarios" / "anne_marie.yaml")
+
+
+def _scenario_line(p: Path, words: str) -> int:
+    return next(i for i, line in enumerate(p.read_text().splitlines(), 1) if words in line)
+
+
+@pytest.mark.rule("C 2", "C 6", "C 8")
+@pytest.mark.parametrize("old, new, field, words", [
+    ('"1st Bn": "0910"', '"1st Bn": "9999"', "placements.1st Bn", "'9999': hex 9999 is not on this map"),   # off the map
+    ('"105-A": "1720"', '"105-A": "2201"', "placements.105-A", "not on this map"),
+    ('"2nd Bn": "0911"', '"2nd Bn": "0910"', "placements.2nd Bn", "breaks stacking in 0910"),      # two battalions
+    ("morale: 4, reduced_strength: 9", "morale: -7, reduced_strength: 9", "counters[7].morale", "from 0 to 9"),
+    ("strength: 14", "strength: 1000000", "counters[7].strength", "from 1 to 60"),
+    ('{id: "2nd Bn"', '{id: "1st Bn"', "counters[8].id", "repeats the id '1st Bn'"),
+    ("date: 1954-03-17", "date: 1999-03-17", "date", "within the battle"),
+    ("date: 1954-03-17", "date: seven", "date", "not a date"),
+    ("map: anne_marie.yaml", "map: no_such_map.yaml", "map", "names no map file"),
+    ("map: anne_marie.yaml", "map: ../../../etc/passwd", "map", "a map file name"),
+    ("class: combat infantry, name: \"1st Battalion\"", "class: cavalry, name: \"1st Battalion\"",
+     "counters[7].class", "'cavalry'"),
+])
+def test_scenario_errors_name_the_scenario_field_and_line(tmp_path, old, new, field, words):
+    """Every scenario problem names the scenario file (not the map), the path to the field and its line."""
+    src = _SCENARIO.read_text()
+    assert old in src, old
+    p = _write(tmp_path, "scenario.yaml", src.replace(old, new, 1))
+    with pytest.raises(DataError) as e:
+        anne_marie_setup(p)
+    assert e.value.file == str(p) and e.value.field == field and words in e.value.reason, e.value
+    if not field.startswith("counters[8].id"):      # a repeated id is placed at the list of counters
+        assert e.value.line == _scenario_line(p, new.split(",")[0].strip("{"))
+
+
+@pytest.mark.rule("C 2")
+def test_an_edited_scenario_or_chart_reloads_fresh_and_no_two_callers_share_one(tmp_path):
+    """No cache by path: editing a file and loading it again sees the edit; each load is a new object."""
+    p = _write(tmp_path, "scenario.yaml", _SCENARIO.read_text())
+    a = anne_marie_setup(p)
+    p.write_text(p.read_text().replace('"1st Bn": "0910"', '"1st Bn": "0810"'))
+    b = anne_marie_setup(p)
+    assert (a.label(a.unit("1st Bn").hex), b.label(b.unit("1st Bn").hex)) == ("0910", "0810")
+    assert a.map is not b.map and anne_marie_setup().map is not anne_marie_setup().map
+    crt = _write(tmp_path, "fire_crt.yaml", (charts.DATA / "fire_crt.yaml").read_text())
+    assert charts.load_fire_crt(crt).get("9-10", 2).value.code == "2P"
+    crt.write_text(crt.read_text().replace('  2: ["-", "-", "1P", "1P", "2P"', '  2: ["-", "-", "1P", "1P", "3P"'))
+    assert charts.load_fire_crt(crt).get("9-10", 2).value.code == "3P"
+    assert charts.load_fire_crt() is not charts.load_fire_crt()
+    from wargames.citadel.terrain import anne_marie_map
+    assert anne_marie_map() is not anne_marie_map()
+
+
+@pytest.mark.rule("C 9")
+def test_a_missing_chart_file_or_folder_is_an_error_not_the_shipped_chart(tmp_path):
+    from wargames.citadel.game import Ruleset
+    for load in (charts.load_fire_crt, charts.load_range_table, charts.load_terrain_effects):
+        with pytest.raises(DataError) as e:
+            load(tmp_path / "typo-dir" / "chart.yaml")
+        assert e.value.file.endswith("chart.yaml") and "cannot be read" in e.value.reason
+    with pytest.raises(DataError) as e:
+        Ruleset.load(tmp_path / "typo-dir")
+    assert "no such folder" in e.value.reason
+
+
+@pytest.mark.rule("C 9", "C 13")
+@pytest.mark.parametrize("chart, old, new, field, words", [
+    ("range_modifiers.yaml", "    - {ranges: [25, 60], multiplier: 2}\n", "", "weapons", None),
+    ("range_modifiers.yaml", "  mortar_81:", "  mortar_99:", "weapons.mortar_99", "not a field"),
+    ("range_modifiers.yaml", "{ranges: [25, 60], multiplier: 2}", "{ranges: [25, 1000000], multiplier: 2}",
+     "weapons.howitzer_155[3].ranges[1]", "from 1 to 200"),
+    ("range_modifiers.yaml", "{ranges: [25, 60], multiplier: 2}", "{ranges: [60, 25], multiplier: 2}",
+     "weapons.howitzer_155[3].ranges", "low <= high"),
+    ("terrain_effects.yaml", "  airfield:       {fire_shift: 0}\n", "", "terrain.airfield", "missing"),
+    ("terrain_effects.yaml", "  hill:           {fire_shift: -1}", "  hill:           {fire_shift: -1000000}",
+     "terrain.hill.fire_shift", "from -10 to 10"),
+    ("terrain_effects.yaml", "  road:           {fire_shift: 0}", "  moat:           {fire_shift: 0}",
+     "features.moat", "not a field"),
+])
+def test_range_and_terrain_charts_are_strict(tmp_path, chart, old, new, field, words):
+    src = (charts.DATA / chart).read_text()
+    assert old in src
+    p = _write(tmp_path, chart, src.replace(old, new, 1))
+    load = charts.load_range_table if chart.startswith("range") else charts.load_terrain_effects
+    if words is None:                                       # a shorter band list is still a table
+        assert load(p).max_range("howitzer_155") == 24
+        return
+    with pytest.raises(DataError) as e:
+        load(p)
+    assert e.value.file == str(p) and e.value.field == field and words in e.value.reason and e.value.line

@@ -190,8 +190,12 @@ def test_load_counters_builds_counters_and_names_the_record_on_error():
     assert [c.id for c in out] == ["A", "W"] and out[0].side is FR and out[1].cls is UnitClass.HEAVY_WEAPONS
     cases = [
         ({k: v for k, v in good.items() if k != "side"}, "counters[1].side", "missing"),
-        ({**good, "class": "cavalry"}, "counters[1]", "cavalry"),
-        ({**good, "colour": "red"}, "counters[1]", "colour"),
+        ({**good, "class": "cavalry"}, "counters[1].class", "cavalry"),
+        ({**good, "colour": "red"}, "counters[1].colour", "not a field"),
+        ({**good, "morale": -7}, "counters[1].morale", "from 0 to 9"),
+        ({**good, "strength": 10 ** 6}, "counters[1].strength", "from 1 to 60"),
+        ({**good, "reduced_strength": 4}, "counters[1].reduced_strength", "front strength 3"),
+        ({**good, "id": "A"}, "counters[1].id", "repeats the id 'A' of counters[0]"),
         ({k: v for k, v in good.items() if k != "morale"}, "counters[1].morale", "backprinted"),
         ({**weapon, "ordnance": None}, "counters[1].ordnance", "ordnance"),
         ("not a mapping", "counters[1]", "mapping"),

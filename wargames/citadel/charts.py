@@ -8,15 +8,14 @@ chart agrees with everything the rulebook states.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
 
-from ..core import ColumnTable, Provenance, implements, load_column_table, read_yaml
-from ..core.charts import Constraint, failed_constraints, parse_provenance, read_data_file, require
+from ..core import ColumnTable, Provenance, implements, load_column_table
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
 from ..core.errors import DataError, RuleViolation
+from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
+from .terrain import TERRAINS
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -42,23 +41,29 @@ class FireResult:
         return self.losses >= other.losses and (self.pinned or not other.pinned)
 
 
-_RESULT = re.compile(r"^(\d*)(P?)$")
+#: The highest loss count a fire result may show (the shipped chart's highest is 6).
+MAX_LOSSES = 9
 
 
-def parse_fire_result(raw: Any, file: str, cell: str) -> FireResult:
-    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    if text == "-":
-        return FireResult(0, False)
-    m = _RESULT.match(text) if text else None
-    if not m or not text:
-        raise DataError(file, cell, f"{raw!r} is not a fire result ('-', 'P', a loss count such as '2', or '2P')")
-    return FireResult(int(m.group(1) or 0), bool(m.group(2)))
+def _fire_result(text: str) -> FireResult:
+    return FireResult(0, False) if text == "-" else FireResult(int(text.rstrip("P") or 0), text.endswith("P"))
+
+
+#: One cell of the fire CRT: ``"-"``, ``"P"``, a loss count (``"2"``) or both (``"2P"``), written as text.
+FIRE_RESULT = Convert(Str(pattern=rf"-|P|[1-{MAX_LOSSES}]P?", max_len=3,
+                          what="a fire result in quotes ('-', 'P', a loss count such as '2', or '2P')"),
+                      _fire_result)
 
 
 @implements("C Fire CRT")
 def load_fire_crt(path: str | Path | None = None) -> ColumnTable:
     """Load a fire CRT (default: the shipped reconstruction)."""
-    return load_column_table(path or DATA / "fire_crt.yaml", parse_fire_result)
+    return load_column_table(_given(path, "fire_crt.yaml"), FIRE_RESULT)
+
+
+def _given(path: str | Path | None, default: str) -> Path:
+    """The file to read: ``path``, or the shipped chart ``default`` when none is given."""
+    return DATA / default if path is None else Path(path)
 
 
 # --------------------------------------------------------------------------- range modifiers
@@ -105,30 +110,43 @@ class RangeTable:
         return b.multiplier
 
 
+#: The rows of the range table, one per weapon class the engine fires with (fire_types.range_key).
+WEAPONS = ("small_arms", "heavy_machine_gun", "recoilless_rifle_75", "mortar_81", "mortar_82", "mortar_120",
+           "howitzer_75", "howitzer_105", "howitzer_155")
+MAX_RANGE = 200     # hexes; the shipped table's longest band ends at 60
+
+
+def _contiguous(weapons: dict[str, list[dict]]) -> None:
+    """Each weapon's bands start at range 1 and follow each other with no gap or overlap."""
+    for name, bands in weapons.items():
+        expected = 1
+        for i, b in enumerate(bands):
+            if b["ranges"][0] != expected:
+                raise Invalid(f"{name}[{i}].ranges", f"must start at range {expected} (no gap or overlap)")
+            expected = b["ranges"][1] + 1
+
+
+_BAND = Record({"ranges": IntRange(1, MAX_RANGE), "multiplier": Int(1, 10)},
+               {"provenance": Opt(PROVENANCE), "band_provenance": Opt(PROVENANCE)},
+               what="a range band {ranges, multiplier}")
+#: The range modifiers file: for each weapon, its bands in order of range.
+RANGE_TABLE = Record(
+    {"weapons": Record({w: List(_BAND, min_len=1, max_len=20) for w in WEAPONS}, check=_contiguous,
+                       what="a mapping of weapon classes to range bands")},
+    {"name": Opt(Str(max_len=200), ""), "rule": Opt(Str(max_len=40), ""), "provenance": Opt(PROVENANCE),
+     "notes": Opt(Str(), "")},
+    what="a range table {weapons, ...}")
+
+
 @implements("C Range table")
 def load_range_table(path: str | Path | None = None) -> RangeTable:
-    file, data, default = read_data_file(path or DATA / "range_modifiers.yaml")
-    weapons: dict[str, list[RangeBand]] = {}
-    for name, bands in require(data, "weapons", dict, file).items():
-        if not isinstance(bands, list) or not bands:
-            raise DataError(file, f"weapons.{name}", "must be a non-empty list of range bands")
-        out = []
-        for i, b in enumerate(bands):
-            where = f"weapons.{name}[{i}]"
-            rng = require(b, "ranges", list, file, where)
-            if len(rng) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in rng) or rng[0] > rng[1]:
-                raise DataError(file, f"{where}.ranges", f"must be [low, high] whole numbers, not {rng!r}")
-            mult = require(b, "multiplier", int, file, where)
-            if mult < 1:
-                raise DataError(file, f"{where}.multiplier", "must be at least 1")
-            expected_low = out[-1].high + 1 if out else 1
-            if rng[0] != expected_low:
-                raise DataError(file, f"{where}.ranges", f"must start at range {expected_low} (no gap or overlap)")
-            out.append(RangeBand(rng[0], rng[1], mult,
-                                 parse_provenance(b.get("provenance"), file, f"{where}.provenance", default),
-                                 parse_provenance(b.get("band_provenance"), file, f"{where}.band_provenance", default)))
-        weapons[name] = out
-    return RangeTable(weapons, file)
+    path = _given(path, "range_modifiers.yaml")
+    v = load_file(path, RANGE_TABLE)
+    default = file_provenance(path, v["provenance"])
+    weapons = {name: [RangeBand(b["ranges"][0], b["ranges"][1], b["multiplier"], b["provenance"] or default,
+                                b["band_provenance"] or default) for b in bands]
+               for name, bands in v["weapons"].items()}
+    return RangeTable(weapons, str(path))
 
 
 # --------------------------------------------------------------------------- terrain effects
@@ -146,24 +164,36 @@ class TerrainEffects:
     source: str
 
 
+#: Entries of the TEC's ``features`` section the fire rules read (C 13, C 18, C 19.F); ``road`` may be listed.
+TEC_FEATURES = ("trench", "strongpoint", "strongpoint_monsoon_swamp", "armor_bunker_tanks")
+_ENTRY = Record({"fire_shift": Int(-10, 10)}, {"provenance": Opt(PROVENANCE)}, what="an entry {fire_shift}")
+#: The terrain effects file: a fire shift for every terrain type and for the features fire reads.
+TERRAIN_EFFECTS = Record(
+    {"terrain": Record({t: _ENTRY for t in TERRAINS}, what="a mapping of every terrain type to its entry"),
+     "features": Record({f: _ENTRY for f in TEC_FEATURES}, {"road": Opt(_ENTRY)},
+                        what="a mapping of features to their entries")},
+    {"name": Opt(Str(max_len=200), ""), "rule": Opt(Str(max_len=40), ""), "provenance": Opt(PROVENANCE),
+     "notes": Opt(Str(), "")},
+    what="a terrain effects chart {terrain, features, ...}")
+
+
 @implements("C TEC")
 def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
-    file, data, default = read_data_file(path or DATA / "terrain_effects.yaml")
+    path = _given(path, "terrain_effects.yaml")
+    v = load_file(path, TERRAIN_EFFECTS)
+    default = file_provenance(path, v["provenance"])
 
     def section(key: str) -> dict[str, TerrainEntry]:
-        out = {}
-        for name, spec in require(data, key, dict, file).items():
-            where = f"{key}.{name}"
-            out[name] = TerrainEntry(require(spec, "fire_shift", int, file, where),
-                                     parse_provenance(spec.get("provenance"), file, f"{where}.provenance", default))
-        return out
+        return {name: TerrainEntry(e["fire_shift"], e["provenance"] or default)
+                for name, e in v[key].items() if e is not None}
 
-    return TerrainEffects(section("terrain"), section("features"), file)
+    return TerrainEffects(section("terrain"), section("features"), str(path))
 
 
-@lru_cache(maxsize=None)
 def default_charts() -> tuple[ColumnTable, RangeTable, TerrainEffects]:
-    return load_fire_crt(), load_range_table(), load_terrain_effects()
+    """The shipped fire CRT, range table and TEC (read once a process by the Ruleset; never changed in play)."""
+    from .game import Ruleset
+    return Ruleset.default().tables()
 
 
 # --------------------------------------------------------------------------- constraints

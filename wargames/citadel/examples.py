@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Sequence
 
 from ..core import Dice, Resolution
-from ..core.charts import read_yaml, require
-from ..core.errors import RuleViolation
+from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import copy_sharing_map
+from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file
 from .movement import MovementPhase
-from .state import CitadelState
+from .stacking import stacking_problem
+from .state import CitadelState, START_DATE
 from .terrain import MAPS, load_citadel_map
-from .units import Side, load_counters
+from .units import COUNTERS, Side, UnitState
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 
@@ -47,22 +48,65 @@ PRINTED_ASSIGNMENT = {"1st Bn": "105-A", "2nd Bn": "105-B", "3rd Bn": "105-C", "
 PRINTED_DICE = [6, 2, 3, 4, 1]
 
 
+#: The last day a scenario may start on: the fall of the camp (May 7, 1954).
+LAST_DATE = dt.date(1954, 5, 7)
+
+
+def _date(value) -> dt.date:
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a date such as 1954-03-17") from None
+    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+        raise ValueError("must be a date such as 1954-03-17")
+    if not START_DATE <= value <= LAST_DATE:
+        raise ValueError(f"must fall within the battle, {START_DATE} to {LAST_DATE}, not {value}")
+    return value
+
+
+def _placements(v: dict) -> None:
+    """Every placement names a counter and a hex of the scenario's map, and the stacks it makes are legal (C 6)."""
+    path = MAPS / v["map"]
+    if not path.is_file():
+        raise Invalid("map", f"names no map file (looked for {path})")
+    m = v["_map"] = load_citadel_map(path)
+    counters = {c.id: c for c in v["counters"]}
+    stacks: dict = {}
+    for uid, label in v["placements"].items():
+        where = f"placements.{uid}"
+        if uid not in counters:
+            raise Invalid(where, "names no counter of this scenario")
+        if label is None:
+            continue
+        try:
+            h = m.hex(label)
+        except DataError as e:
+            raise Invalid(where, f"{label!r}: {e.reason} (the map file is {path.name})") from None
+        stack = stacks.setdefault((h, counters[uid].side), [])
+        stack.append(UnitState(counters[uid], h))
+        problem = stacking_problem(stack)
+        if problem:
+            raise Invalid(where, f"breaks stacking in {label} (C 6): {problem}")
+
+
+#: A Citadel scenario file: its map, its counters, where each starts and the date.
+SCENARIO = Record(
+    {"name": Str(min_len=1, max_len=200), "map": Str(pattern=r"[\w.-]{1,80}\.ya?ml", what="a map file name"),
+     "counters": COUNTERS,
+     "placements": Map(Str(min_len=1, max_len=40), Nullable(Str(key=True, max_len=12, what="a hex label")),
+                       max_len=2000)},
+    {"date": Opt(Either(Convert(Str(max_len=40), _date), Convert(AnyValue(), _date, "a date such as 1954-03-17")),
+                 dt.date(1954, 3, 17)),
+     "notes": Opt(Str(), "")},
+    check=_placements, what="a scenario {name, map, counters, placements, date}")
+
+
 def anne_marie_setup(path: str | Path | None = None) -> CitadelState:
-    """The position at the start of the example's Vietminh movement phase."""
-    file = str(path or SCENARIOS / "anne_marie.yaml")
-    data = read_yaml(file)
-    m = load_citadel_map(MAPS / require(data, "map", str, file))
-    counters = {c.id: c for c in load_counters(require(data, "counters", list, file), file)}
-    placements = require(data, "placements", dict, file)
-    unknown = set(placements) - set(counters)
-    if unknown:
-        from ..core.errors import DataError
-        raise DataError(file, f"placements.{sorted(unknown)[0]}", "names no counter")
-    date = data.get("date", dt.date(1954, 3, 17))
-    if not isinstance(date, dt.date):
-        from ..core.errors import DataError
-        raise DataError(file, "date", f"must be a date such as 1954-03-17, not {date!r}")
-    return CitadelState.build(m, [(counters[i], placements.get(i)) for i in counters], date=date,
+    """The position at the start of the example's Vietminh movement phase (the scenario file read afresh)."""
+    v = load_file(SCENARIOS / "anne_marie.yaml" if path is None else Path(path), SCENARIO)
+    placements = v["placements"]
+    return CitadelState.build(v["_map"], [(c, placements.get(c.id)) for c in v["counters"]], date=v["date"],
                               phase="VM movement")
 
 

@@ -7,11 +7,13 @@ terrain). Monsoon swamps count as clear until the April 19 turn (C 13).
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import Hex, implements
+from ..core.errors import DataError
 from ..core.mapdata import MapData, load_map
+from ..core.schema import Str, place
+from ..core.yamlio import read_yaml
 
 TERRAINS = ("clear", "full_jungle", "partial_jungle", "hill", "swamp", "monsoon_swamp", "airfield")
 FEATURES = ("road", "trench", "tunnel", "weapons_pit", "strongpoint", "armor_bunker")
@@ -20,14 +22,32 @@ MONSOON_DATE = dt.date(1954, 4, 19)
 MAPS = Path(__file__).parent / "data" / "maps"
 
 
+#: Citadel's own per-hex fields: the jungle zone of a full jungle hex (C 8 strategic movement) and the name of
+#: a strongpoint hex (AM-1).
+HEX_ATTRS = {"zone": Str(pattern=r"Z\d{1,2}", what="a jungle zone such as 'Z1'"),
+             "strongpoint": Str(pattern=r"[A-Z][A-Za-z]{0,11}-\d{1,2}", what="a strongpoint name such as 'AM-1'")}
+
+
 def load_citadel_map(path: str | Path) -> MapData:
-    """Load a Citadel map excerpt, checking its terrain names against the TEC's vocabulary."""
-    return load_map(path, TERRAINS, FEATURES, HEXSIDE_FEATURES)
+    """Load a Citadel map excerpt, checking its terrain names against the TEC's vocabulary.
+
+    Every call reads the file afresh. A zone belongs to a full jungle hex, a strongpoint name to a hex with a
+    strongpoint."""
+    raw = read_yaml(path)
+    m = load_map(path, TERRAINS, FEATURES, HEXSIDE_FEATURES, data=raw, attrs=HEX_ATTRS)
+    for h, info in m.hexes.items():
+        where = f"hexes[{m.label(h)}]"
+        if info.attr("zone") is not None and info.terrain != "full_jungle":
+            raise place(DataError(str(path), f"{where}.zone", f"a zone belongs to a full_jungle hex, and this "
+                                                             f"hex is {info.terrain}"), raw)
+        if info.attr("strongpoint") is not None and "strongpoint" not in info.features:
+            raise place(DataError(str(path), f"{where}.strongpoint",
+                                  "names a strongpoint, but the hex has no strongpoint in its features"), raw)
+    return m
 
 
-@lru_cache(maxsize=None)
 def anne_marie_map() -> MapData:
-    """The shipped excerpt of the North map around Anne-Marie (mostly reconstructed)."""
+    """The shipped excerpt of the North map around Anne-Marie (mostly reconstructed), read afresh."""
     return load_citadel_map(MAPS / "anne_marie.yaml")
 
 

@@ -11,6 +11,7 @@ from enum import Enum
 
 from ..core import Hex, implements
 from ..core.errors import DataError
+from ..core.schema import At, Convert, Int, Invalid, List, Opt, Record, Str
 from ..core.sequence import Side as BaseSide
 from ..core.state import CounterState
 
@@ -65,30 +66,14 @@ class Counter:
     provenance: str = "reconstructed"
 
     def __post_init__(self) -> None:
-        where = f"counter {self.id}"
-        for f in ("strength", "morale", "reduced_strength", "reduced_morale", "morale_modifier"):
-            v = getattr(self, f)
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-                raise DataError("counters", f"{where}.{f}", f"must be a whole number, not {v!r}")
-        if isinstance(self.ordnance, int) and not isinstance(self.ordnance, bool):
-            object.__setattr__(self, "ordnance", str(self.ordnance))   # YAML reads `ordnance: 105` as a number
-        if self.ordnance is not None and not isinstance(self.ordnance, str):
-            raise DataError("counters", f"{where}.ordnance", f"must be an ordnance designation such as '105', not {self.ordnance!r}")
-        if self.strength <= 0:
-            raise DataError("counters", f"{where}.strength", "must be positive")
-        if self.cls is UnitClass.INFANTRY:
-            if self.size not in ("company", "battalion"):
-                raise DataError("counters", f"{where}.size", "combat infantry counters are companies or battalions")
-            if self.type not in INFANTRY_TYPES:
-                raise DataError("counters", f"{where}.type", f"must be one of {INFANTRY_TYPES}")
-            for f in ("morale", "reduced_strength", "reduced_morale"):
-                if getattr(self, f) is None:
-                    raise DataError("counters", f"{where}.{f}", "infantry counters are backprinted and need it")
-        elif self.cls is UnitClass.HEAVY_WEAPONS:
-            if self.type not in WEAPON_TYPES:
-                raise DataError("counters", f"{where}.type", f"must be one of {WEAPON_TYPES}")
-            if not self.ordnance:
-                raise DataError("counters", f"{where}.ordnance", "heavy weapons counters show their ordnance")
+        for name, schema in COUNTER_FIELDS.items():       # the file's own field schemas, for counters built in code
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, schema.check(value, At("counters", f"counter {self.id}.{name}")))
+        problem = counter_problem(self.__dict__)
+        if problem:
+            field_name, reason = problem
+            raise DataError("counters", f"counter {self.id}.{field_name}", reason)
 
     @property
     def is_battalion(self) -> bool:
@@ -145,25 +130,72 @@ class UnitState(CounterState):
                 "off_board": self.off_board}
 
 
+#: Counter values are printed single or double digits (a Vietminh battalion is 14-4); morale is 0 to 9.
+MAX_STRENGTH, MAX_MORALE = 60, 9
+
+
+def counter_problem(c: dict) -> tuple[str, str] | None:
+    """(field, reason) for what a counter's class requires and it lacks (Chart 2), or None.
+
+    ``c`` holds a :class:`Counter`'s fields (``cls``, ``size``, ...)."""
+    if c["cls"] is UnitClass.INFANTRY:
+        if c.get("size") not in ("company", "battalion"):
+            return "size", "combat infantry counters are companies or battalions"
+        if c.get("type") not in INFANTRY_TYPES:
+            return "type", f"must be one of {INFANTRY_TYPES}"
+        for f in ("morale", "reduced_strength", "reduced_morale"):
+            if c.get(f) is None:
+                return f, "infantry counters are backprinted and need it"
+        if c["reduced_strength"] > c["strength"]:
+            return "reduced_strength", f"must not exceed the front strength {c['strength']}"
+    elif c["cls"] is UnitClass.HEAVY_WEAPONS:
+        if c.get("type") not in WEAPON_TYPES:
+            return "type", f"must be one of {WEAPON_TYPES}"
+        if not c.get("ordnance"):
+            return "ordnance", "heavy weapons counters show their ordnance"
+    return None
+
+
+def _counter(v: dict) -> Counter:
+    fields = {**{k: val for k, val in v.items() if k not in ("side", "class")},
+              "side": Side(v["side"]), "cls": UnitClass(v["class"])}
+    problem = counter_problem(fields)
+    if problem:
+        raise Invalid(*problem)
+    return Counter(**fields)
+
+
+def _unique_ids(counters: list[Counter]) -> list[Counter]:
+    seen: dict[str, int] = {}
+    for i, c in enumerate(counters):
+        if c.id in seen:
+            raise Invalid(f"[{i}].id", f"repeats the id {c.id!r} of counters[{seen[c.id]}]")
+        seen[c.id] = i
+    return counters
+
+
+_MORALE = Int(0, MAX_MORALE)
+_ID = Str(min_len=1, max_len=40)
+#: The fields of a counter besides its side and class, and their schemas (a file's record and a counter made in
+#: code are checked by the same ones).
+COUNTER_FIELDS = {
+    "id": _ID, "name": Str(min_len=1, max_len=200), "strength": Int(1, MAX_STRENGTH), "size": Str(SIZES),
+    "type": Str(INFANTRY_TYPES + WEAPON_TYPES + ("tank",)), "parent": _ID, "morale": _MORALE,
+    "reduced_strength": Int(0, MAX_STRENGTH), "reduced_morale": _MORALE,
+    "ordnance": Str(key=True, pattern=r"[1-9]\d{1,2}|\.\d{2}", what="an ordnance designation such as '105' or '.50'"),
+    "regiment": _ID, "morale_modifier": Int(-MAX_MORALE, MAX_MORALE), "provenance": Str(max_len=2000)}
+_REQUIRED = ("id", "name", "strength")
+#: One counter record (Chart 2): what is printed on it.
+COUNTER = Record(
+    {"side": Str([s.value for s in Side]), "class": Str([c.value for c in UnitClass]),
+     **{k: COUNTER_FIELDS[k] for k in _REQUIRED}},
+    {**{k: Opt(s) for k, s in COUNTER_FIELDS.items() if k not in _REQUIRED},
+     "provenance": Opt(COUNTER_FIELDS["provenance"], "reconstructed")},
+    build=_counter, what="a counter {id, side, class, name, strength, ...}")
+#: A list of counters, each id once.
+COUNTERS = Convert(List(COUNTER, min_len=1, max_len=2000), _unique_ids)
+
+
 def load_counters(data: list[dict], file: str = "counters") -> list[Counter]:
     """Build counters from YAML-style records, naming the file and field on any error."""
-    out = []
-    for i, rec in enumerate(data):
-        where = f"counters[{i}]"
-        if not isinstance(rec, dict):
-            raise DataError(file, where, f"must be a mapping of counter fields, not {type(rec).__name__}")
-        try:
-            side = Side(rec["side"])
-            cls = UnitClass(rec["class"])
-        except KeyError as e:
-            raise DataError(file, f"{where}.{e.args[0]}", "is missing") from None
-        except ValueError as e:
-            raise DataError(file, where, str(e)) from None
-        fields = {k: v for k, v in rec.items() if k not in ("side", "class")}
-        try:
-            out.append(Counter(side=side, cls=cls, **fields))
-        except TypeError as e:
-            raise DataError(file, where, str(e)) from None
-        except DataError as e:
-            raise DataError(file, e.field.replace(f"counter {fields.get('id')}", where), e.reason) from None
-    return out
+    return COUNTERS.check(data, At(file, "counters", getattr(data, "mark", None)))

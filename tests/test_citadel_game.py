@@ -179,6 +179,21 @@ def test_an_owners_printed_crt_is_played(tmp_path):
         Ruleset.load(folder)
 
 
+@pytest.mark.rule("C 9")
+def test_an_owners_chart_with_one_bad_cell_gets_one_message_naming_file_cell_and_line(tmp_path):
+    folder = tmp_path / "charts"
+    folder.mkdir()
+    src = (citadel.game.CHARTS / "fire_crt.yaml").read_text()
+    row = '  4: ["-", "-", "-", "-", "1", "1", "2P"'
+    assert row in src
+    (folder / "fire_crt.yaml").write_text(src.replace(row, row.replace('"2P"', '"2Q"')))
+    with pytest.raises(DataError) as e:
+        Ruleset.load(folder)
+    line = src.splitlines().index(next(x for x in src.splitlines() if x.startswith(row))) + 1
+    assert (e.value.file, e.value.field, e.value.line) == (str(folder / "fire_crt.yaml"), "results[4][15-18]", line)
+    assert "'2Q'" in e.value.reason and str(e.value).count("2Q") == 1
+
+
 @pytest.mark.rule("C 7", "C 2")
 def test_a_whole_day_is_played_to_an_outcome():
     g = Game.new(seed=5)

@@ -192,6 +192,9 @@ def _set(i, **kw):
     (_set(2, id="US FT1"), "units[2].id", "repeats the unit id 'US FT1' of units[1]"),
     (_set(1, loaded_in="US Ldr"), "units[1].loaded_in", "no vehicle or helicopter"),
     (lambda d: d.update(first_player="Martians"), "first_player", "one of"),
+    (_set(10, fort="bunker"), "units[10].fort", "no site of kind bunker is set up in 25.25"),
+    (_reinforce(units=[{"id": "US FT4", "side": "US", "fort": "foxholes"}]), "reinforcements[0].units[0].fort",
+     "in no bunker or foxholes"),
     (lambda d: d.update(map="nowhere.yaml"), "map", "names no map"),
     (lambda d: d.update(claymores=["25.25"]), "claymores[0]", "no American infantry"),
     (lambda d: d.update(turns=1_000_000), "turns", "from 1 to 30"),
@@ -206,9 +209,10 @@ def test_frago_cross_checks_name_the_file_the_field_and_the_line(tmp_path, chang
 
 @pytest.mark.rule("F 3.0")
 def test_frago_accepts_its_valid_neighbours(tmp_path):
-    """The checks refuse only what they must: reinforcements on the last turn, a unit beside the civilians."""
-    f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d)))
-    assert f.reinforcements[0]["turn"] == 4 and f.units[1]["hex"] == "24.24"
+    """The checks refuse only what they must: reinforcements on the last turn, a unit beside the civilians, a
+    unit in the foxholes of its hex."""
+    f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d), _set(10, fort="foxholes")(d)))
+    assert f.reinforcements[0]["turn"] == 4 and f.units[1]["hex"] == "24.24" and f.units[10]["fort"] == "foxholes"
 
 
 @pytest.mark.rule("F 3.0")

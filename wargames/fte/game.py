@@ -144,6 +144,10 @@ def _frago_check(v: dict) -> None:
             raise Invalid(f"sites[{i}].id", f"repeats the site id {site['id']!r} of sites[{sites[site['id']]}]")
         sites[site["id"]] = i
     for i, r in enumerate(v["reinforcements"]):
+        for j, u in enumerate(r["units"]):
+            if u["fort"] is not None:
+                raise Invalid(f"reinforcements[{i}].units[{j}].fort", "reinforcements enter on the map's edge, "
+                                                                      "in no bunker or foxholes (F 4.0)")
         if r["turn"] > v["turns"]:
             raise Invalid(f"reinforcements[{i}].turn", f"turn {r['turn']} is after the last turn ({v['turns']})")
 
@@ -191,8 +195,10 @@ def _on_the_map(v: dict, m: MapData) -> None:
         other = held.setdefault(h, (player(u["side"]), u["id"]))
         if other[0] != player(u["side"]):
             raise Invalid(f"units[{i}].hex", f"{u['id']} is set up in {u['hex']}, a hex of the enemy's {other[1]}")
-    for i, s in enumerate(v["sites"]):
-        at(f"sites[{i}].hex", s["hex"])
+    forts = {(at(f"sites[{i}].hex", s["hex"]), s["kind"]) for i, s in enumerate(v["sites"])}
+    for i, u in enumerate(v["units"]):
+        if u["fort"] is not None and (m.hex(u["hex"]), u["fort"]) not in forts:
+            raise Invalid(f"units[{i}].fort", f"no site of kind {u['fort']} is set up in {u['hex']}")
     for i, r in enumerate(v["reinforcements"]):
         for j, label in enumerate(r["hexes"]):
             at(f"reinforcements[{i}].hexes[{j}]", label)

@@ -188,7 +188,12 @@ def _set(i, **kw):
     (lambda d: d["key_terrain"][0].update(points=-1_000_000), "key_terrain[0].points", "from 0 to 100"),
     (lambda d: d["sites"][0].update(hex="99.99"), "sites[0].hex", "not on this map"),
     (lambda d: d["sites"][1].update(id="rice cache"), "sites[1].id", "repeats the site id"),
-    (_set(7, hex="23.25"), "units[7].hex", "VC Ldr is set up in 23.25, a hex of the enemy's US Ldr"),
+    (_set(7, hex="23.25"), "units[7].hex", "VC Ldr cannot be set up there: 23.25 holds the enemy unit US Ldr"),
+    (_set(11, role="civilians", hex="24.23"), "units[7].hex", "NVA/VC infantry may never stack with Civilians"),
+    (lambda d: [d["units"][i].update(kind="helicopter", role="slick", altitude="high", fire_rating=None,
+                                     weapon=None, hex="23.26") for i in (1, 2)], "units[2].hex",
+     "would hold 2 helicopters; the limit is 1"),
+    (_set(1, loaded_in="US MG"), "units[1].loaded_in", "no vehicle or helicopter"),
     (_set(2, id="US FT1"), "units[2].id", "repeats the unit id 'US FT1' of units[1]"),
     (_set(1, loaded_in="US Ldr"), "units[1].loaded_in", "no vehicle or helicopter"),
     (lambda d: d.update(first_player="Martians"), "first_player", "one of"),
@@ -210,9 +215,11 @@ def test_frago_cross_checks_name_the_file_the_field_and_the_line(tmp_path, chang
 @pytest.mark.rule("F 3.0")
 def test_frago_accepts_its_valid_neighbours(tmp_path):
     """The checks refuse only what they must: reinforcements on the last turn, a unit beside the civilians, a
-    unit in the foxholes of its hex."""
-    f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d), _set(10, fort="foxholes")(d)))
+    unit in the foxholes of its hex, a medic in the enemy's hex (F 6.2)."""
+    f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d), _set(10, fort="foxholes")(d),
+                                           _set(5, hex="25.25")(d)))
     assert f.reinforcements[0]["turn"] == 4 and f.units[1]["hex"] == "24.24" and f.units[10]["fort"] == "foxholes"
+    assert f.units[5]["hex"] == "25.25"
 
 
 @pytest.mark.rule("F 3.0")

@@ -55,7 +55,7 @@ from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cor
 from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
 from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
-from .placement import place_unit
+from .placement import entry_problem, place_unit
 from .ruleset import Ruleset
 from .sites import FORT_DRM, enter_fort, exit_fort, public_sites, sites_at
 from .special import (check_interrogation, check_shown, interrogation_candidates, question, remove_civilians,
@@ -180,21 +180,14 @@ def _frago_map(v: dict, file: str) -> MapData:
 
 
 def _on_the_map(v: dict, m: MapData) -> None:
-    """Every hex the FRAGO names is on its map, and no unit is set up in a hex with the enemy's units (the
-    civilians aside: they are nobody's fighters, F 28.0)."""
+    """Every hex the FRAGO names is on its map; a unit set up in a bunker or foxholes finds one in its hex."""
     def at(where: str, label: str) -> Hex:
         try:
             return m.hex(label)
         except DataError as e:
             raise Invalid(where, e.reason) from None
-    held: dict[Hex, tuple[str, str]] = {}
     for i, u in enumerate(v["units"]):
-        h = at(f"units[{i}].hex", u["hex"])
-        if u["role"] == "civilians":
-            continue
-        other = held.setdefault(h, (player(u["side"]), u["id"]))
-        if other[0] != player(u["side"]):
-            raise Invalid(f"units[{i}].hex", f"{u['id']} is set up in {u['hex']}, a hex of the enemy's {other[1]}")
+        at(f"units[{i}].hex", u["hex"])
     forts = {(at(f"sites[{i}].hex", s["hex"]), s["kind"]) for i, s in enumerate(v["sites"])}
     for i, u in enumerate(v["units"]):
         if u["fort"] is not None and (m.hex(u["hex"]), u["fort"]) not in forts:
@@ -213,9 +206,10 @@ def _on_the_map(v: dict, m: MapData) -> None:
 def load_frago(path: str | Path) -> Frago:
     """Load a FRAGO from YAML; every problem names the file, the field and its line.
 
-    Beyond each field's type and range: the hexes are on the FRAGO's map, no unit starts in an enemy's hex,
-    unit ids are used once, reinforcements come within the game, and the scenario sets up (the plotted booby
-    traps and claymores are legal, F 26.0)."""
+    Beyond each field's type and range: the hexes are on the FRAGO's map, unit ids are used once,
+    reinforcements come within the game, and the scenario sets up: every unit where the rules let it stand
+    (no enemy in its hex, the stacking limits, F 6.2), loaded units with their transport, plotted booby traps
+    and claymores where they may be (F 26.0)."""
     file = str(path)
     raw = read_yaml(path)
     v = load_file(path, FRAGO, raw)
@@ -259,7 +253,20 @@ def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = Non
         u = _unit(spec)
         u.hex = _hex(m, spec["hex"], frago.source, f"units[{i}].hex")
         units.append(u)
-    place(state, units)
+    # Each unit where the rules let it stand, as if the units entered in the FRAGO's order, Medics and Civilians
+    # first (the enemy may enter their hexes, F 6.2, F 28.0): the later of two units that clash is named.
+    for i in sorted(range(len(units)), key=lambda i: (units[i].role not in ("medic", "civilians"), i)):
+        u = units[i]
+        rule, why = ("", "") if u.loaded_in is not None else entry_problem(state, [u], u.hex)
+        if why:
+            raise DataError(frago.source, f"units[{i}].hex", f"{u.id} cannot be set up there: {why} ({rule})")
+        place(state, [u])
+    for i, u in enumerate(units):
+        t = state.units[u.loaded_in] if u.loaded_in is not None else None
+        if t is not None and u.hex != t.hex:
+            raise DataError(frago.source, f"units[{i}].hex", f"{u.id} is loaded in {t.id}, so it must be set up in "
+                                                             f"its hex, {state.label(t.hex)}")
+    state.units = {u.id: state.units[u.id] for u in units}      # in the FRAGO's order
     for i, spec in enumerate(frago.sites):
         h = _hex(m, spec["hex"], frago.source, f"sites[{i}].hex")
         state.sites[spec["id"]] = Site(spec["id"], spec["kind"], spec["side"], h, bool(spec.get("revealed", False)))

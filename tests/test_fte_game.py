@@ -164,6 +164,11 @@ def _reinforce(**kw):
     return change
 
 
+APC = {"id": "US APC", "side": "US", "kind": "vehicle", "role": "apc", "fire_rating": 5, "weapon": "DP", "tq": 4,
+       "defense": 1}
+FT5 = {"id": "US FT5", "side": "US", "fire_rating": 4, "weapon": "SA", "tq": 4, "loaded_in": "US APC"}
+
+
 def _set(i, **kw):
     return lambda d: d["units"][i].update(kw)
 
@@ -182,6 +187,8 @@ def _set(i, **kw):
     (_reinforce(turn=99), "reinforcements[0].turn", "from 1 to 30"),
     (_reinforce(turn=5), "reinforcements[0].turn", "turn 5 is after the last turn (4)"),
     (_reinforce(units=[{"id": "US FT1", "side": "US"}]), "reinforcements[0].units[0].id", "repeats the unit id"),
+    (_reinforce(units=[FT5, APC]), "reinforcements[0].units[0].loaded_in", "must be listed before"),
+    (_reinforce(units=[APC, dict(APC, id="APC 2")]), "reinforcements[0].units[1]", "would enter 17.22 with US APC"),
     (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "not a hex label"),
     (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
     (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
@@ -234,3 +241,17 @@ def test_each_load_is_a_fresh_frago_and_reloading_sees_an_edit(tmp_path):
     g1, g2 = Game.new(), Game.new()
     assert g1.frago is not g2.frago and g1.state.charts is not g2.state.charts
     assert g1.state.map is not g2.state.map
+
+
+@pytest.mark.rule("F 4.0")
+def test_a_reinforcement_loaded_in_its_transport_enters_in_the_transports_hex(tmp_path):
+    f = _edited_frago(tmp_path, _reinforce(hexes=["17.22", "17.23"], units=[APC, dict(FT5, id="US FT6", loaded_in=None),
+                                                                          FT5]))
+    from wargames.fte.game import entry_hexes
+    assert entry_hexes(f.reinforcements[0]) == ["17.22", "17.23", "17.22"]
+    g = Game.for_frago(f).new(seed=2)
+    while g.state.turn == 1 and g.outcome() is None:
+        legal = list(g.legal_actions)
+        g.apply(next((a for a in legal if isinstance(a, (Draw, Pass))), legal[0]))
+    apc, ft5 = g.state.units["US APC"], g.state.units["US FT5"]
+    assert ft5.loaded_in == "US APC" and ft5.hex == apc.hex == g.state.hex("17.22") and not ft5.concealed

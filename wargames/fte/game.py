@@ -119,6 +119,15 @@ def _unit_schema(placed: bool) -> Record:
                   what="a unit {id, side, ...}")
 
 
+def entry_hexes(group: dict) -> list[str]:
+    """Where each unit of a group of reinforcements enters: the group's hexes in turn, a loaded unit in its
+    transport's hex (F 4.0)."""
+    out: dict[str, str] = {}
+    for j, u in enumerate(group["units"]):
+        out[u["id"]] = out.get(u["loaded_in"]) or group["hexes"][j % len(group["hexes"])]
+    return list(out.values())
+
+
 def _frago_check(v: dict) -> None:
     """What a FRAGO's fields must say together, the map aside: unit and site ids used once, transports that
     exist, reinforcements due within the game."""
@@ -148,6 +157,17 @@ def _frago_check(v: dict) -> None:
             if u["fort"] is not None:
                 raise Invalid(f"reinforcements[{i}].units[{j}].fort", "reinforcements enter on the map's edge, "
                                                                       "in no bunker or foxholes (F 4.0)")
+        seen: set[str] = set()
+        for j, (u, label) in enumerate(zip(r["units"], entry_hexes(r))):
+            if u["loaded_in"] is not None and u["loaded_in"] not in seen:
+                raise Invalid(f"reinforcements[{i}].units[{j}].loaded_in", "the transport must be listed before "
+                                                                           "the units loaded in it")
+            seen.add(u["id"])
+            twin = next((w for w, lab in zip(r["units"][:j], entry_hexes(r)) if lab == label
+                         and w["kind"] == u["kind"] != "infantry" and u["loaded_in"] is None), None)
+            if twin is not None:
+                raise Invalid(f"reinforcements[{i}].units[{j}]", f"would enter {label} with {twin['id']}, a "
+                                                                 f"{u['kind']} too: add a hex (F 6.2)")
         if r["turn"] > v["turns"]:
             raise Invalid(f"reinforcements[{i}].turn", f"turn {r['turn']} is after the last turn ({v['turns']})")
 
@@ -1788,10 +1808,9 @@ class Game(CoreGame):
         for i, r in enumerate(self.frago.reinforcements):
             if r["turn"] != s.turn:
                 continue
-            hexes = [_hex(s.map, h, self.frago.source, f"reinforcements[{i}].hexes") for h in r["hexes"]]
-            for j, spec in enumerate(r["units"]):
+            for j, (spec, label) in enumerate(zip(r["units"], entry_hexes(r))):
                 u = _unit(spec)
-                u.hex = hexes[j % len(hexes)]
+                u.hex = _hex(s.map, label, self.frago.source, f"reinforcements[{i}].hexes")
                 if u.kind != "infantry" and any(v.kind == u.kind for v in s.units_at(u.hex)):
                     raise DataError(self.frago.source, f"reinforcements[{i}].hexes", "would overstack (F 6.2)")
                 u.entered_turn = s.turn

@@ -276,7 +276,8 @@ def test_unknown_side_and_missing_file(tmp_path):
         d["sides"]["Japan"] = copy.deepcopy(d["sides"]["FEF"])
     with pytest.raises(DataError) as e:
         load_scenario(_broken(tmp_path, add_side))
-    assert e.value.field == "sides.Japan" and "not a side" in e.value.reason
+    assert e.value.field == "sides.Japan" and "the fields are Communist, FEF" in e.value.reason
+    assert e.value.line is not None
     with pytest.raises(DataError) as e:
         load_scenario(tmp_path / "nowhere.yaml")
     assert e.value.field == "(file)"

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
 from ..core.charts import Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
-from .bombardment import ALL, DIE, TABLE_RULE, BombardmentTable, Case, DRM, StrikeCell, default_table
+from .bombardment import ALL, DIE, TABLE_RULE, BombardmentTable, Case, DRM, StrikeCell, shipped_table
 
 RANGE_RULE = "IC Exp Aircraft Range"
 UNIT_KINDS = ("unit", "artillery", "cadre", "militia")
@@ -149,7 +149,7 @@ def check_strike(target: TargetHex, strike: Strike) -> None:
 @implements(RANGE_RULE)
 def range_modifier(ranges: Sequence[int], table: BombardmentTable | None = None) -> tuple[DRM, str]:
     """The experimental range modifier for one attack: all within 3 hexes +1; any from 7 or more -1; else 0."""
-    t = table or default_table()
+    t = table or shipped_table()
     if not ranges:
         raise RuleViolation(RANGE_RULE, "the range rule needs the range of every airstrike in the attack")
     bad = [r for r in ranges if not isinstance(r, int) or isinstance(r, bool) or r < 1]
@@ -183,7 +183,7 @@ def check_carrier_basing(french_at_sea: int, us_at_sea: int = 0, us_airstrikes: 
 def strike_modifiers(target: TargetHex, strike: Strike, overrun: bool = False,
                      table: BombardmentTable | None = None) -> list[tuple[DRM, str]]:
     """Every modifier for this attack, each with the reason it applies."""
-    t = table or default_table()
+    t = table or shipped_table()
     out: list[tuple[DRM, str]] = []
     if target.artillery_near and strike.airstrike:
         where = "in" if any(u.kind == "artillery" for u in target.units) else "next to"
@@ -234,7 +234,7 @@ def apply_result(code: str, units: Sequence[GroundUnit], *, errata: bool = True,
     Returns (units afterwards, eliminated ids, disrupted ids). Communist militia is never touched (17.34).
     With ``errata=False`` the cases the errata struck apply again (to compare with the original table).
     """
-    t = table or default_table()
+    t = table or shipped_table()
     res = res if res is not None else Resolution()
     result = t.results[code]
     militia = [u.id for u in units if u.kind == "militia"]
@@ -255,7 +255,7 @@ def airstrike(dice: Dice, target: TargetHex, strike: Strike, *, overrun: bool = 
               table: BombardmentTable | None = None, choose: Chooser | None = None,
               res: Resolution | None = None) -> Resolution:
     """Resolve one bombardment of one hex: every strike unit placed there, one roll (12.33, 12.35)."""
-    t = table or default_table()
+    t = table or shipped_table()
     res = res if res is not None else Resolution()
     check_strike(target, strike)
     res.add("IC 12.32", f"{target.label}: {len(target.units)} Communist unit(s), a legal target")

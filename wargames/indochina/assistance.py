@@ -30,7 +30,7 @@ from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .mobilization import COSTLY_TERRAIN, FESA
 from .fields import (DIE_ROLL, HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, Invalid, every_roll, load_chart,
-                     provenance)
+                     provenance, shipped)
 from .political import PoliticalPoints
 from .units import SIZES, TYPES
 
@@ -175,7 +175,7 @@ def counters_available(unit_type: str, counter_mix: dict[str, int], in_play: dic
     ``None`` means no limit: Communist militia is not bound by the counter mix (7.24's exception, 17.36).
     Eliminated counters are not in play and so are free again (7.6).
     """
-    row = (chart or load_full_chart()).get(unit_type)
+    row = (chart or shipped("mobilization_full")).get(unit_type)
     if row is not None and row.counter_mix_exempt:
         return None
     total = counter_mix.get(unit_type, 0)
@@ -329,7 +329,7 @@ def mobilize_unit(points: PoliticalPoints, side: Side, unit_type: str, place: Pl
     price comes off the buyer's own index (5.32, our reading in catalog B5 #10). ``intervention_losses`` counts
     those losses by unit type and is lowered by one for each replacement.
     """
-    chart = chart or load_full_chart()
+    chart = chart or shipped("mobilization_full")
     res = Resolution()
     row = chart.get(unit_type)
     if row is None:
@@ -372,7 +372,7 @@ def place_reinforcement(side: Side, unit_type: str, place: Place, phase: Assista
     """Place a free reinforcement (assistance or event): the same placement rules, no political points (7.22, 7.31)."""
     if costs_political_points(source):
         raise RuleViolation("IC 7.22", "a mobilized unit is paid for: use mobilize_unit")
-    chart = chart or load_full_chart()
+    chart = chart or shipped("mobilization_full")
     row = chart.get(unit_type)
     if row is None:
         raise DataError(str(DATA / "mobilization_full.yaml"), f"units.{unit_type}", "has no Mobilization Chart row")
@@ -414,7 +414,7 @@ def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = N
     to be unchanged.
     """
     side = Side(side)
-    table = table or load_assistance(side)
+    table = table or shipped("us_assistance" if side is Side.FEF else "chinese_assistance")
     res = Resolution()
     if table.side is not side:
         raise RuleViolation("IC 7.3", f"the {side.value} player rolls on the {TABLE_NAMES[side]} table, "
@@ -433,7 +433,7 @@ def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = N
             + (f" and {', '.join(entry.units)}" if entry.units else "") + f" ({entry.provenance.mark()})",
             roll=roll, result=entry.supply)
     received, missing = [], []
-    chart = load_full_chart() if entry.units else {}
+    chart = shipped("mobilization_full")
     for u in entry.units:
         row = chart[u]
         if _mix_check(row, counter_mix, in_play):
@@ -528,5 +528,6 @@ CONSTRAINTS: list[Constraint] = [
 def check_constraints(us: AssistanceTable | None = None, chinese: AssistanceTable | None = None,
                       chart: dict[str, ChartRow] | None = None) -> list[str]:
     """The ids of the constraints these charts break (empty when all hold)."""
-    return failed_constraints(CONSTRAINTS, us or load_assistance(Side.FEF), chinese or load_assistance(Side.COMMUNIST),
-                              chart or load_full_chart())
+    return failed_constraints(CONSTRAINTS, us or shipped("us_assistance"), chinese or shipped("chinese_assistance"),
+                              chart or shipped("mobilization_full"))
+

@@ -11,7 +11,7 @@ from ..core.errors import RuleViolation
 from ..core.schema import Map, Record, Str
 from .combat import Side
 from .disruption import disrupt
-from .fields import DIE_ROLL, HEADER, HEADER_OPTIONAL, TEXT, every_roll, load_chart, provenance
+from .fields import DIE_ROLL, HEADER, HEADER_OPTIONAL, TEXT, every_roll, load_chart, provenance, shipped
 from .optional import AtomicBombs, Intervention, drop_atomic_bomb
 from .state import IndochinaState
 
@@ -44,7 +44,7 @@ def atomic_attack(st: IndochinaState, record: Intervention, bombs: AtomicBombs, 
     res = drop_atomic_bomb(record, bombs, label, turn)
     res.add("IC 30.2", "delivered by bombers outside the game: no airstrike is used and no antiaircraft fire is rolled")
     roll = dice.roll(6, "Atomic Bomb Table")
-    effect, text, prov = load_atomic_table()[roll]
+    effect, text, prov = shipped("atomic_bomb")[roll]
     res.add("IC 30.1", f"roll {roll}: {text}" + (" (reconstructed table)" if prov.reconstructed else ""),
             result=effect, roll=roll)
     for u in [u for u in st.on_map() if u.hex == h]:

@@ -14,7 +14,7 @@ from ..core.charts import PROVENANCE, Constraint, failed_constraints, parse_colu
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import Const, Either, Int, List, Map, Opt, Record, Str
 from ..core.yamlio import short
-from .fields import HEADER, HEADER_OPTIONAL, RULE, TEXT, Invalid, field_path, load_chart, provenance
+from .fields import HEADER, HEADER_OPTIONAL, RULE, TEXT, Invalid, field_path, load_chart, provenance, shipped
 
 DATA = Path(__file__).parent / "data" / "charts"
 DIE = 6                                   # 12.33: one die
@@ -253,10 +253,15 @@ def load_bombardment_table(path: str | Path | None = None, data: Any = None) -> 
 
 
 def default_table() -> BombardmentTable:
-    """The shipped table, read once a process by the default :class:`~wargames.indochina.ruleset.Ruleset`
-    (procedures only read it; load the file to get your own copy)."""
+    """The shipped table: a new copy on every call."""
     from .ruleset import Ruleset
     return Ruleset.default().chart("bombardment")
+
+
+def shipped_table() -> BombardmentTable:
+    """The shipped table the air procedures read when given none (shared: read only; see
+    :func:`~wargames.indochina.ruleset.shipped`)."""
+    return shipped("bombardment")
 
 
 # --------------------------------------------------------------------------- constraints (catalog B3.2)
@@ -341,4 +346,4 @@ CONSTRAINTS: list[Constraint] = [
 
 def check_constraints(table: BombardmentTable | None = None) -> list[str]:
     """The ids of the constraints this table breaks (empty when all hold)."""
-    return failed_constraints(CONSTRAINTS, table or default_table())
+    return failed_constraints(CONSTRAINTS, table or shipped_table())

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import Constraint, failed_constraints, odds_value
 from ..core.schema import At, Convert, Either, Int, Map, Number, Opt, Record, Str
-from .fields import HEADER_OPTIONAL, NAME, RULE, load_chart, provenance
+from .fields import HEADER_OPTIONAL, NAME, RULE, load_chart, provenance, shipped
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -126,10 +126,15 @@ def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fra
 
 
 def default_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
-    """The shipped (Mobile CRT, Assault CRT, TEC), read once a process by the default
-    :class:`~wargames.indochina.ruleset.Ruleset` (procedures only read them; load a file to get your own copy)."""
+    """The shipped (Mobile CRT, Assault CRT, TEC): a new copy on every call."""
     from .ruleset import Ruleset
     return Ruleset.default().combat_charts()
+
+
+def shipped_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
+    """The shipped (Mobile CRT, Assault CRT, TEC) the combat procedures read when given none (shared: read
+    only; see :func:`~wargames.indochina.ruleset.shipped`)."""
+    return shipped("mobile_crt"), shipped("assault_crt"), shipped("terrain_effects")
 
 
 # --------------------------------------------------------------------------- constraints
@@ -202,5 +207,5 @@ CONSTRAINTS: list[Constraint] = [
 def check_constraints(mobile: ColumnTable | None = None, assault: ColumnTable | None = None,
                       tec: dict | None = None) -> list[str]:
     """The ids of the constraints these charts break (empty when all hold)."""
-    dm, da, dt = default_charts()
+    dm, da, dt = shipped_charts()
     return failed_constraints(CONSTRAINTS, mobile or dm, assault or da, tec or dt)

@@ -16,7 +16,7 @@ from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
 from ..core.sequence import Side as BaseSide
-from .charts import RESULTS, default_charts
+from .charts import RESULTS, shipped_charts
 
 MAX_SHIFTS = 5          # per player per combat (13.21)
 TOP_START = "7/1"       # 13.22: starting odds above 7/1 start at 7/1
@@ -112,7 +112,7 @@ def raw_odds(attack: int, defence: int) -> tuple[str, str]:
 @implements("IC 13.21", "IC 13.9", "IC 16.3", "IC 20.1", "IC 25.0", "IC 25.1", "IC 25.2", "IC 26.3", "IC 27.3", "IC 28.2", "IC 31.21")
 def shifts(c: Combat, charts: tuple | None = None) -> list[Shift]:
     """Every column shift that applies to this combat, each with its rule (``charts``: (Mobile, Assault, TEC))."""
-    _, _, tec = charts or default_charts()
+    _, _, tec = charts or shipped_charts()
     out: list[Shift] = []
     if c.terrain not in tec:
         raise RuleViolation("IC 13.21", f"unknown terrain {c.terrain!r}; the TEC has {sorted(tec)}")
@@ -202,7 +202,7 @@ def resolve_combat(c: Combat, table: str, chosen_by: Side, dice: Dice,
                    fef_converts_dd: bool = False, charts: tuple | None = None) -> Resolution:
     """Resolve one land combat on the chosen CRT. ``chosen_by`` must be the player 13.31 names; ``charts``
     (Mobile CRT, Assault CRT, TEC) default to the shipped ones."""
-    charts = charts or default_charts()
+    charts = charts or shipped_charts()
     mobile, assault, _ = charts
     res = res or Resolution()
     if table not in TABLES:
@@ -236,7 +236,7 @@ def resolve_combat(c: Combat, table: str, chosen_by: Side, dice: Dice,
 def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = None,
                 charts: tuple | None = None) -> tuple[int, str]:
     """Step 13.2(6): one die on the chosen table's column. Returns (roll, result code)."""
-    mobile, assault, _ = charts or default_charts()
+    mobile, assault, _ = charts or shipped_charts()
     crt = mobile if table == "Mobile" else assault
     roll = dice.roll(6, "land combat")
     cell = crt.lookup(crt.index(column), roll)
@@ -249,7 +249,7 @@ def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = No
 def final_odds(c: Combat, reading: Readings = Readings.ONE_THIRD,
                charts: tuple | None = None) -> tuple[str, str, Resolution]:
     """Raw and final columns without rolling (for the widgets and the printed odds examples)."""
-    charts = charts or default_charts()
+    charts = charts or shipped_charts()
     mobile, _, _ = charts
     res = Resolution()
     a, d = combat_strengths(c, res)

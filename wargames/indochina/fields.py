@@ -38,6 +38,13 @@ def provenance(default: Provenance) -> Opt:
     return Opt(PROVENANCE, default)
 
 
+def shipped(name: str) -> Any:
+    """A shipped chart as a procedure reads it when its caller passes none (see
+    :func:`wargames.indochina.ruleset.shipped`: shared and read only)."""
+    from .ruleset import shipped as held          # the ruleset imports every chart module
+    return held(name)
+
+
 def load_chart(path: str | Path, schema_for: Callable[[Provenance], Schema], data: Any = None) -> Any:
     """Read a chart file and check it with ``schema_for(default)``, where ``default`` is the file's own
     top-level provenance (``printed`` for an owner's file without one)."""
@@ -71,4 +78,4 @@ def every_roll(rolls: range | tuple, table: str) -> Callable[[dict], None]:
     return check
 
 __all__ = ["DIE_ROLL", "HEADER", "HEADER_OPTIONAL", "Invalid", "NAME", "POINTS", "RULE", "SIDE", "TEXT",
-           "every_roll", "field_path", "load_chart", "provenance"]
+           "every_roll", "field_path", "load_chart", "provenance", "shipped"]

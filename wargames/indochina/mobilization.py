@@ -8,7 +8,7 @@ from ..core import Provenance, Resolution, implements
 from ..core.schema import Map, Record
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
-from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, load_chart, provenance
+from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, load_chart, provenance, shipped
 from .political import PoliticalPoints
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -48,7 +48,7 @@ class MobilizationPhase:
     log: Resolution = field(default_factory=Resolution)
 
     def mobilize(self, unit_type: str, where: str, terrain: str = "clear") -> int:
-        chart = load_mobilization_chart()
+        chart = shipped("mobilization")
         row = chart.get(unit_type)
         if row is None:
             raise DataError(str(DATA / "mobilization.yaml"), f"units.{unit_type}",

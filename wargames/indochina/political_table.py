@@ -19,7 +19,7 @@ from ..core.charts import Constraint, failed_constraints
 from ..core.schema import Int, List, Map, Record
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
-from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, Invalid, field_path, load_chart, provenance
+from .fields import HEADER, HEADER_OPTIONAL, NAME, POINTS, Invalid, field_path, load_chart, provenance, shipped
 from .political import PoliticalPoints
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -143,7 +143,7 @@ def score_eliminations(points: PoliticalPoints, eliminated: Iterable[Any],
 
     All the eliminations scored together are netted per side before the index moves (5.23).
     """
-    table = table or load_political_table()
+    table = table or shipped("political_points")
     res = res if res is not None else Resolution()
     gains: dict[Side, int] = {}
     losses: dict[Side, int] = {}
@@ -188,7 +188,7 @@ def score_cities(points: PoliticalPoints, holdings: dict[Side, Holdings], phase:
     """5.2(3): points for cities and towns captured and held, scored only in the Political Points Phase."""
     if phase != POLITICAL_POINTS_PHASE:
         raise RuleViolation("IC 5.2", f"cities and towns are scored in the Political Points Phase, not in {phase!r}")
-    table = table or load_political_table()
+    table = table or shipped("political_points")
     res = res if res is not None else Resolution()
     gains: dict[Side, int] = {}
     losses: dict[Side, int] = {}
@@ -253,4 +253,4 @@ CONSTRAINTS: list[Constraint] = [
 
 def check_constraints(table: PoliticalTable | None = None) -> list[str]:
     """The ids of the constraints this table breaks (empty when all hold)."""
-    return failed_constraints(CONSTRAINTS, table or load_political_table())
+    return failed_constraints(CONSTRAINTS, table or shipped("political_points"))

@@ -67,3 +67,17 @@ class Ruleset(CoreRuleset):
     def combat_charts(self) -> tuple:
         """(Mobile CRT, Assault CRT, TEC), as the combat procedures take them."""
         return self.chart("mobile_crt"), self.chart("assault_crt"), self.chart("terrain_effects")
+
+
+_PROCEDURES: list[Ruleset] = []
+
+
+def shipped(name: str):
+    """A shipped chart as a procedure reads it when its caller passes none.
+
+    One default :class:`Ruleset` a process holds these, and the procedures only read them. For a chart of
+    your own (to change or keep), call a loader or ``Ruleset.default().chart(name)``: each gives a new copy.
+    """
+    if not _PROCEDURES:
+        _PROCEDURES.append(Ruleset.default())
+    return _PROCEDURES[0].chart(name)

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core import implements
-from ..core.charts import Provenance, parse_provenance, read_data_file, require
-from ..core.errors import DataError, RuleViolation
+from ..core.charts import PROVENANCE, Provenance
+from ..core.errors import RuleViolation
+from ..core.schema import At, Bool, Const, Convert, Either, Int, Invalid, List, Nullable, Opt, Record, Str
 from .combat import Side
+from .fields import NAME, SIDE, load_chart
 from .political import PoliticalPoints
 from .rules_index import SECTIONS
 from .units import SIZES, TYPES
@@ -217,235 +219,21 @@ class Scenario:
         return m.index() - self.first_turn.index() + 1
 
 
-# --------------------------------------------------------------------------- validation helpers
+# --------------------------------------------------------------------------- the file's schema
 
-def _check_keys(data: dict, allowed: set[str], file: str, where: str) -> None:
-    for k in data:
-        if k not in allowed:
-            raise DataError(file, f"{where}.{k}" if where else str(k), "is not a known field")
+def _month_of(text: str) -> Month:
+    y, m = int(text[:4]), int(text[5:])
+    if not 1 <= m <= 12:
+        raise ValueError(f'must be a month written "YYYY-MM", not {text!r}')
+    return Month(y, m)
+
+
+MONTH = Convert(Str(pattern=r"(19|20)\d\d-\d\d", what='a month written "YYYY-MM"'), _month_of)
 
 
 def _month(raw: Any, file: str, where: str) -> Month:
-    if not isinstance(raw, str):
-        raise DataError(file, where, f"must be a month written \"YYYY-MM\", not {raw!r}")
-    y, sep, m = raw.partition("-")
-    if not (sep and y.isdigit() and m.isdigit() and len(y) == 4 and 1 <= int(m) <= 12):
-        raise DataError(file, where, f"must be a month written \"YYYY-MM\", not {raw!r}")
-    return Month(int(y), int(m))
-
-
-def _count(raw: Any, file: str, where: str, allow_zero: bool = False) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw < (0 if allow_zero else 1):
-        want = "a whole number >= 0" if allow_zero else "a positive whole number"
-        raise DataError(file, where, f"must be {want}, not {raw!r}")
-    return raw
-
-
-def _side(raw: Any, file: str, where: str) -> Side:
-    if raw not in SIDES:
-        raise DataError(file, where, f"{raw!r} is not a side (FEF or Communist)")
-    return SIDES[raw]
-
-
-def _rule_ids(raw: Any, file: str, where: str) -> tuple[str, ...]:
-    if not isinstance(raw, list):
-        raise DataError(file, where, f"must be a list of rule ids, not {type(raw).__name__}")
-    for i, r in enumerate(raw):
-        if r not in RULE_IDS:
-            raise DataError(file, f"{where}[{i}]", f"{r!r} is not a rule id of the Indochina index")
-    return tuple(raw)
-
-
-def _opt_str(data: dict, key: str, file: str, where: str) -> str:
-    v = data.get(key, "")
-    if v is None:
-        return ""
-    if not isinstance(v, str):
-        raise DataError(file, f"{where}.{key}", f"must be text, not {type(v).__name__}")
-    return v
-
-
-def _opt_prov(data: dict, key: str, file: str, where: str) -> Provenance | None:
-    return parse_provenance(data[key], file, f"{where}.{key}") if data.get(key) is not None else None
-
-
-def _nationality(raw: Any, side: str, file: str, where: str, allow_none: bool = False,
-                 allow_list: bool = False) -> str | tuple[str, ...] | None:
-    if raw is None and allow_none:
-        return None
-    if isinstance(raw, list) and allow_list:
-        if not raw:
-            raise DataError(file, where, "must list at least one nationality")
-        return tuple(_nationality(r, side, file, f"{where}[{i}]") for i, r in enumerate(raw))
-    if raw not in NATIONALITIES[side]:
-        raise DataError(file, where, f"{raw!r} is not a {side} nationality ({', '.join(NATIONALITIES[side])})")
-    return raw
-
-
-def _units(raw: Any, side: str, file: str, where: str) -> tuple[UnitEntry, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise DataError(file, where, "must be a non-empty list of units")
-    out = []
-    for i, u in enumerate(raw):
-        w = f"{where}[{i}]"
-        if not isinstance(u, dict):
-            raise DataError(file, w, f"must be a mapping, not {type(u).__name__}")
-        _check_keys(u, {"type", "size", "count", "nationality", "optional_rule"}, file, w)
-        t = require(u, "type", str, file, w)
-        if t not in UNIT_TYPES:
-            raise DataError(file, f"{w}.type", f"{t!r} is not a unit type ({', '.join(UNIT_TYPES)})")
-        if "size" not in u:
-            raise DataError(file, f"{w}.size", "is missing (write ~ when the text gives no size)")
-        size = u["size"]
-        if size is not None and size not in UNIT_SIZES:
-            raise DataError(file, f"{w}.size", f"{size!r} is not a unit size ({', '.join(UNIT_SIZES)})")
-        count = _count(u.get("count"), file, f"{w}.count") if "count" in u else None
-        if count is None:
-            raise DataError(file, f"{w}.count", "is missing")
-        nat = _nationality(u["nationality"], side, file, f"{w}.nationality") if "nationality" in u else None
-        opt = u.get("optional_rule", "")
-        if opt and opt not in RULE_IDS:
-            raise DataError(file, f"{w}.optional_rule", f"{opt!r} is not a rule id of the Indochina index")
-        out.append(UnitEntry(t, size, count, nat, opt))
-    return tuple(out)
-
-
-def _where(d: dict, file: str, w: str) -> dict:
-    where = require(d, "where", str, file, w)
-    country = d.get("country")
-    if country is not None and country not in COUNTRIES:
-        raise DataError(file, f"{w}.country", f"{country!r} is not one of {', '.join(COUNTRIES)}")
-    places = d.get("places", [])
-    if not isinstance(places, list) or not all(isinstance(p, str) for p in places):
-        raise DataError(file, f"{w}.places", "must be a list of place names")
-    within = d.get("within")
-    if within is not None:
-        within = _count(within, file, f"{w}.within")
-    return {"where": where, "country": country, "places": tuple(places), "within": within}
-
-
-def _deployment(raw: Any, side: str, file: str, where: str) -> tuple[Deployment, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise DataError(file, where, "must be a non-empty list of set-up groups")
-    out = []
-    for i, d in enumerate(raw):
-        w = f"{where}[{i}]"
-        if not isinstance(d, dict):
-            raise DataError(file, w, f"must be a mapping, not {type(d).__name__}")
-        _check_keys(d, {"nationality", "where", "country", "places", "within", "units", "counter",
-                        "control_militia", "provenance"}, file, w)
-        nat = _nationality(require(d, "nationality", str, file, w), side, file, f"{w}.nationality")
-        loc = _where(d, file, w)
-        units = _units(require(d, "units", list, file, w), side, file, f"{w}.units")
-        cm = d.get("control_militia", False)
-        if not isinstance(cm, bool):
-            raise DataError(file, f"{w}.control_militia", "must be true or false")
-        if cm and any(u.type != "militia" for u in units):
-            raise DataError(file, f"{w}.units", "a control-militia group holds only militia")
-        out.append(Deployment(nat, loc["where"], units, loc["country"], loc["places"], loc["within"],
-                              _opt_str(d, "counter", file, w), cm, _opt_prov(d, "provenance", file, w)))
-    return tuple(out)
-
-
-def _reinforcements(raw: Any, side: str, first: Month, last: Month, file: str, where: str
-                    ) -> tuple[Reinforcement, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        raise DataError(file, where, f"must be a list, not {type(raw).__name__}")
-    out = []
-    span = [Month(y, m) for y, m in _months(first, last)]
-    for i, r in enumerate(raw):
-        w = f"{where}[{i}]"
-        if not isinstance(r, dict):
-            raise DataError(file, w, f"must be a mapping, not {type(r).__name__}")
-        _check_keys(r, {"turns", "nationality", "where", "units", "political_cost", "provenance"}, file, w)
-        if "turns" not in r:
-            raise DataError(file, f"{w}.turns", "is missing")
-        t = r["turns"]
-        if t == "every":
-            turns = tuple(span)
-        elif isinstance(t, list) and t:
-            turns = tuple(_month(x, file, f"{w}.turns[{j}]") for j, x in enumerate(t))
-            for j, m in enumerate(turns):
-                if not first <= m <= last:
-                    raise DataError(file, f"{w}.turns[{j}]",
-                                    f"{m} is outside the scenario ({first} to {last})")
-        else:
-            raise DataError(file, f"{w}.turns", f"must be \"every\" or a non-empty list of months, not {t!r}")
-        if "nationality" not in r:
-            raise DataError(file, f"{w}.nationality", "is missing (write ~ when the text names none)")
-        nat = _nationality(r["nationality"], side, file, f"{w}.nationality", allow_none=True, allow_list=True)
-        loc = require(r, "where", str, file, w)
-        units = _units(require(r, "units", list, file, w), side, file, f"{w}.units")
-        cost = r.get("political_cost")
-        if cost is not None:
-            cost = _count(cost, file, f"{w}.political_cost", allow_zero=True)
-        out.append(Reinforcement(turns, nat, loc, units, cost, _opt_prov(r, "provenance", file, w)))
-    return tuple(out)
-
-
-def _fortifications(raw: Any, file: str, where: str) -> Fortifications | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise DataError(file, where, f"must be a mapping, not {type(raw).__name__}")
-    _check_keys(raw, {"total", "placements", "note", "provenance"}, file, where)
-    total = _count(raw.get("total"), file, f"{where}.total")
-    places = require(raw, "placements", list, file, where)
-    out = []
-    for i, p in enumerate(places):
-        w = f"{where}.placements[{i}]"
-        out.append((_count(require(p, "count", int, file, w), file, f"{w}.count"), require(p, "where", str, file, w)))
-    if sum(c for c, _ in out) != total:
-        raise DataError(file, f"{where}.total", f"is {total} but the placements add up to {sum(c for c, _ in out)}")
-    return Fortifications(total, tuple(out), _opt_str(raw, "note", file, where), _opt_prov(raw, "provenance", file, where))
-
-
-def _control(raw: Any, file: str) -> dict[Side, Control]:
-    if not isinstance(raw, dict):
-        raise DataError(file, "control", f"must be a mapping of side to control, not {type(raw).__name__}")
-    out: dict[Side, Control] = {}
-    for key, c in raw.items():
-        side = _side(key, file, f"control.{key}")
-        w = f"control.{key}"
-        if not isinstance(c, dict):
-            raise DataError(file, w, f"must be a mapping, not {type(c).__name__}")
-        _check_keys(c, {"only", "all_except", "scope", "militia_each", "provenance"}, file, w)
-        if ("only" in c) == ("all_except" in c):
-            raise DataError(file, w, "needs exactly one of 'only' (a list) or 'all_except' (a list)")
-        only = None
-        excl = None
-        if "only" in c:
-            lst = require(c, "only", list, file, w)
-            places = []
-            for i, p in enumerate(lst):
-                pw = f"{w}.only[{i}]"
-                _check_keys(p if isinstance(p, dict) else {}, {"name", "country", "kind", "printed"}, file, pw)
-                name = require(p, "name", str, file, pw)
-                country = p.get("country")
-                if country is not None and country not in COUNTRIES:
-                    raise DataError(file, f"{pw}.country", f"{country!r} is not one of {', '.join(COUNTRIES)}")
-                kind = p.get("kind")
-                if kind not in (None, "city", "town"):
-                    raise DataError(file, f"{pw}.kind", f"must be city or town, not {kind!r}")
-                places.append(Place(name, country, kind, _opt_str(p, "printed", file, pw)))
-            only = tuple(places)
-        else:
-            lst = require(c, "all_except", list, file, w)
-            if not all(isinstance(x, str) for x in lst):
-                raise DataError(file, f"{w}.all_except", "must be a list of place names")
-            excl = tuple(lst)
-        me = c.get("militia_each", 0)
-        me = _count(me, file, f"{w}.militia_each", allow_zero=True)
-        out[side] = Control(only, excl, _opt_str(c, "scope", file, w), me, _opt_prov(c, "provenance", file, w))
-    for side, c in out.items():          # "all except X" must be exactly the other side's list
-        other = out.get(side.enemy)
-        if c.all_except is not None and other is not None and other.only is not None:
-            if sorted(c.all_except) != sorted(p.name for p in other.only):
-                raise DataError(file, f"control.{side.value}.all_except",
-                                f"must name exactly the places the {side.enemy.value} player controls")
-    return out
+    """A month written "YYYY-MM" (as a scenario file writes it)."""
+    return MONTH.check(raw, At(file, where))
 
 
 def _months(first: Month, last: Month):
@@ -453,27 +241,213 @@ def _months(first: Month, last: Month):
         yield divmod(i, 12)[0], divmod(i, 12)[1] + 1
 
 
-def _points(raw: Any, file: str, key: str, allow_none: bool) -> dict[Side, int] | None:
-    if raw is None and allow_none:
-        return None
-    if not isinstance(raw, dict):
-        raise DataError(file, key, f"must be a mapping of side to points, not {type(raw).__name__}")
-    out = {}
-    for k, v in raw.items():
-        out[_side(k, file, f"{key}.{k}")] = _count(v, file, f"{key}.{k}", allow_zero=(key == "supply_points"))
-    for s in Side:
-        if s not in out:
-            raise DataError(file, f"{key}.{s.value}", "is missing")
-    return out
+RULE_ID = Str(sorted(RULE_IDS), what="a rule id of the Indochina index")
+COUNTRY = Str(COUNTRIES)
+PLACE = Str(min_len=1, max_len=500)            # where a group sets up or arrives, in words
+COUNT = Int(1, 200)
+TURNS = Int(1, 240)
+PROV = Opt(PROVENANCE)
+NATIONALITY = {side: Str(nats, what=f"a {side} nationality ({', '.join(nats)})")
+               for side, nats in NATIONALITIES.items()}
+
+
+def _unit(side: str) -> Record:
+    return Record({"type": Str(UNIT_TYPES, what=f"a unit type ({', '.join(UNIT_TYPES)})"),
+                   "size": Nullable(Str(UNIT_SIZES, what=f"a unit size ({', '.join(UNIT_SIZES)}) or ~")),
+                   "count": COUNT},
+                  {"nationality": Opt(NATIONALITY[side]), "optional_rule": Opt(RULE_ID, "")},
+                  build=lambda u: UnitEntry(u["type"], u["size"], u["count"], u["nationality"], u["optional_rule"]))
+
+
+def _units(side: str) -> List:
+    return List(_unit(side), min_len=1, max_len=100, tuple_=True)
+
+
+def _control_militia_only(d: dict) -> None:
+    if d["control_militia"] and any(u.type != "militia" for u in d["units"]):
+        raise Invalid("units", "a control-militia group holds only militia")
+
+
+def _deployment(side: str) -> Record:
+    return Record({"nationality": NATIONALITY[side], "where": PLACE, "units": _units(side)},
+                  {"country": Opt(COUNTRY), "places": Opt(List(NAME, max_len=50, tuple_=True), ()),
+                   "within": Opt(Int(1, 20)), "counter": Opt(Str(), ""), "control_militia": Opt(Bool(), False),
+                   "provenance": PROV},
+                  check=_control_militia_only, build=lambda d: Deployment(**d))
+
+
+def _reinforcement(side: str) -> Record:
+    """Its months are checked against the game's length by the scenario (see :func:`_cross_checks`)."""
+    nat = NATIONALITY[side]
+    return Record({"turns": Either(Const("every"), List(MONTH, min_len=1, max_len=240)),
+                   "nationality": Nullable(Either(nat, List(nat, min_len=1, max_len=10, unique=True, tuple_=True))),
+                   "where": PLACE, "units": _units(side)},
+                  {"political_cost": Opt(Nullable(Int(0, 99))), "provenance": PROV})
+
+
+def _fortifications_add_up(f: dict) -> None:
+    placed = sum(c for c, _ in f["placements"])
+    if placed != f["total"]:
+        raise Invalid("total", f"is {f['total']} but the placements add up to {placed}")
+
+
+FORTIFICATIONS = Record(
+    {"total": Int(1, 99),
+     "placements": List(Record({"count": Int(1, 99), "where": PLACE}, build=lambda p: (p["count"], p["where"])),
+                        min_len=1, max_len=50, tuple_=True)},
+    {"note": Opt(Str(), ""), "provenance": PROV}, check=_fortifications_add_up,
+    build=lambda f: Fortifications(**f))
+
+
+def _side_setup(side: str) -> Record:
+    return Record({"setup_rules": List(Str(min_len=1, max_len=1000), max_len=50, tuple_=True),
+                   "deployment": List(_deployment(side), min_len=1, max_len=200, tuple_=True)},
+                  {"reinforcements": Opt(Nullable(List(_reinforcement(side), max_len=200))),
+                   "fortifications": Opt(Nullable(FORTIFICATIONS))})
+
+
+def _one_kind_of_list(c: dict) -> None:
+    if (c["only"] is None) == (c["all_except"] is None):
+        raise ValueError("needs exactly one of 'only' (a list) or 'all_except' (a list)")
+
+
+CONTROL = Record({}, {"only": Opt(List(Record({"name": NAME}, {"country": Opt(COUNTRY),
+                                                             "kind": Opt(Str(("city", "town"))),
+                                                             "printed": Opt(Str(max_len=200), "")},
+                                              build=lambda p: Place(**p)), max_len=300, tuple_=True)),
+                      "all_except": Opt(List(NAME, max_len=300, tuple_=True)),
+                      "scope": Opt(Str(max_len=500), ""), "militia_each": Opt(Int(0, 9), 0), "provenance": PROV},
+                 check=_one_kind_of_list, build=lambda c: Control(**c), what="a control {only or all_except, ...}")
+
+
+SPECIAL_RULE = Record({"letter": Str(min_len=1, max_len=20), "summary": Str(min_len=1)},
+                      {"rules": Opt(List(RULE_ID, max_len=50, tuple_=True), ()),
+                       "applies_to": Opt(List(SIDE, max_len=2, unique=True, tuple_=True), ()), "provenance": PROV},
+                      build=lambda r: SpecialRule(**r))
+
+
+def _victory_fields(v: dict) -> None:
+    if v["kind"] == "standard":
+        if v["rule"] is None:
+            raise Invalid("rule", "is missing (a standard victory names its rule)")
+        for key in ("points", "win_ratio"):
+            if v[key] is not None:
+                raise Invalid(key, "belongs to a victory of kind 'points'")
+    else:
+        for key in ("points", "win_ratio"):
+            if v[key] is None:
+                raise Invalid(key, "is missing (a victory of kind 'points' needs it)")
+
+
+VICTORY = Record(
+    {"kind": Str(("standard", "points"))},
+    {"rule": Opt(RULE_ID),
+     "points": Opt(List(Record({"who": Str(("both", "FEF", "Communist")), "per": Str(min_len=1, max_len=200),
+                                "vp": Int(1, 99)}, build=lambda p: VictoryPoints(**p)),
+                        min_len=1, max_len=20, tuple_=True)),
+     "when": Opt(Str(max_len=500), ""), "win_ratio": Opt(Int(1, 99)), "otherwise": Opt(Str(max_len=500), ""),
+     "otherwise_provenance": PROV, "provenance": PROV},
+    check=_victory_fields)
+
+
+def _scenario_rule(rule: str) -> str:
+    if not rule.startswith("IC 38"):
+        raise ValueError(f"{rule!r} is not a scenario id of rule 38.0")
+    return rule
+
+
+def _by_side(schema_for) -> Record:
+    return Record({s.value: schema_for(s.value) for s in Side})
+
+
+def _cross_checks(v: dict) -> None:
+    """What the fields say together: dates and lengths, points, months of reinforcements, control militia."""
+    first, last = v["first_turn"], v["last_turn"]
+    if last < first:
+        raise Invalid("last_turn", f"{last} comes before the first turn {first}")
+    span = last.index() - first.index() + 1
+    if v["turns"] != span:
+        raise Invalid("turns", f"is {v['turns']} but {first} to {last} is {span} monthly turns")
+    e = v["extension"]
+    if e is not None:
+        if e["last_turn"] <= last:
+            raise Invalid("extension.last_turn", f"{e['last_turn']} does not extend past the last turn {last}")
+        n = e["last_turn"].index() - first.index() + 1
+        if e["turns"] != n:
+            raise Invalid("extension.turns", f"is {e['turns']} but {first} to {e['last_turn']} is {n} turns")
+    if v["political_points"] is None and "IC 5.0" not in v["ignored_rules"]:
+        raise Invalid("political_points", "may be empty only when rule IC 5.0 is ignored")
+    for side, s in v["sides"].items():
+        for i, r in enumerate(s["reinforcements"] or ()):
+            if r["turns"] != "every":
+                for j, m in enumerate(r["turns"]):
+                    if not first <= m <= last:
+                        raise Invalid(f"sides.{side}.reinforcements[{i}].turns[{j}]",
+                                      f"{m} is outside the scenario ({first} to {last})")
+    control = v["control"]
+    for side, c in control.items():
+        if c is None:
+            continue
+        other = control.get(Side(side).enemy.value)
+        if c.all_except is not None and other is not None and other.only is not None:
+            if sorted(c.all_except) != sorted(p.name for p in other.only):
+                raise Invalid(f"control.{side}.all_except",
+                              f"must name exactly the places the {Side(side).enemy.value} player controls")
+        if c.militia_each and c.only is not None:      # one control militia per listed place, when the text says so
+            placed = sum(u.count for d in v["sides"][side]["deployment"] if d.control_militia for u in d.units)
+            want = c.militia_each * len(c.only)
+            if placed != want:
+                raise Invalid(f"sides.{side}.deployment",
+                              f"places {placed} control militia but {len(c.only)} controlled places need {want}")
+
+
+def _scenario(file: str, default: Provenance) -> Record:
+    points = lambda lo: Record({s.value: Int(lo, 100) for s in Side},
+                               build=lambda p: {Side(k): n for k, n in p.items()})
+
+    def build(v: dict) -> Scenario:
+        first, last = v["first_turn"], v["last_turn"]
+        span = tuple(Month(y, m) for y, m in _months(first, last))
+        sides = {}
+        for key, s in v["sides"].items():
+            reinf = tuple(Reinforcement(span if r["turns"] == "every" else tuple(r["turns"]), r["nationality"],
+                                        r["where"], r["units"], r["political_cost"], r["provenance"])
+                          for r in s["reinforcements"] or ())
+            sides[Side(key)] = SideSetup(Side(key), s["setup_rules"], s["deployment"], reinf, s["fortifications"])
+        readings = []
+        for label, prov in (("turns", v["turns_provenance"]), ("political points", v["political_points_provenance"]),
+                            ("victory, otherwise", v["victory"]["otherwise_provenance"])):
+            if prov is not None and prov.reconstructed:
+                readings.append(f"{label}: {prov.source}")
+        w = v["victory"]
+        victory = Victory(w["kind"], w["rule"] or "", w["points"] or (), w["when"], w["win_ratio"], w["otherwise"],
+                          w["provenance"])
+        e = v["extension"]
+        return Scenario(v["id"], v["rule"], v["title"], v["summary"], first, last, v["turns"], v["setup_order"],
+                        v["political_points"], v["supply_points"], v["ignored_rules"], v["ignore_optional_rules"],
+                        v["no_events_first_turn"], {Side(k): c for k, c in v["control"].items() if c is not None},
+                        sides, v["special_rules"], victory,
+                        Extension(e["last_turn"], e["turns"], e["condition"]) if e else None, default, file,
+                        tuple(readings))
+
+    return Record(
+        {"id": Str(min_len=1, max_len=60), "rule": Convert(RULE_ID, _scenario_rule), "title": NAME,
+         "summary": Str(min_len=1), "first_turn": MONTH, "last_turn": MONTH, "turns": TURNS,
+         "setup_order": List(SIDE, min_len=2, max_len=2, unique=True, tuple_=True),
+         "political_points": Nullable(points(1)), "supply_points": points(0),
+         "ignored_rules": List(RULE_ID, max_len=100, unique=True, tuple_=True),
+         "ignore_optional_rules": Bool(), "no_events_first_turn": Bool(),
+         "control": Record({}, {s.value: Opt(CONTROL) for s in Side}),
+         "sides": _by_side(_side_setup),
+         "special_rules": List(SPECIAL_RULE, max_len=50, tuple_=True),
+         "victory": VICTORY},
+        {"provenance": PROV, "turns_provenance": PROV, "political_points_provenance": PROV,
+         "extension": Opt(Nullable(Record({"last_turn": MONTH, "turns": TURNS,
+                                           "condition": Str(min_len=1, max_len=1000)})))},
+        check=_cross_checks, build=build, what="a scenario")
 
 
 # --------------------------------------------------------------------------- the loader
-
-TOP_KEYS = {"id", "rule", "title", "summary", "provenance", "first_turn", "last_turn", "turns", "turns_provenance",
-            "extension", "setup_order", "political_points", "political_points_provenance", "supply_points",
-            "ignored_rules", "ignore_optional_rules", "no_events_first_turn", "control", "sides",
-            "special_rules", "victory"}
-
 
 def scenario_path(name_or_path: str | Path) -> Path:
     """A scenario's file: a built-in name ("scenario1", "intro", "2", ...) or a path."""
@@ -486,126 +460,9 @@ def scenario_path(name_or_path: str | Path) -> Path:
 
 @implements("IC 38.0", "IC 38 Introductory", "IC 38 Scenario 1", "IC 38 Scenario 2")
 def load_scenario(name_or_path: str | Path) -> Scenario:
-    """Load and check a scenario file; any bad field raises DataError naming the file and the field."""
+    """Load and check a scenario file; any bad field raises DataError naming the file, the field and its line."""
     path = scenario_path(name_or_path)
-    file, data, default = read_data_file(path)
-    _check_keys(data, TOP_KEYS, file, "")
-    sid = require(data, "id", str, file)
-    rule = require(data, "rule", str, file)
-    if rule not in RULE_IDS or not rule.startswith("IC 38"):
-        raise DataError(file, "rule", f"{rule!r} is not a scenario id of rule 38.0")
-    title = require(data, "title", str, file)
-    summary = require(data, "summary", str, file)
-    first = _month(require(data, "first_turn", str, file), file, "first_turn")
-    last = _month(require(data, "last_turn", str, file), file, "last_turn")
-    if last < first:
-        raise DataError(file, "last_turn", f"{last} comes before the first turn {first}")
-    turns = _count(require(data, "turns", int, file), file, "turns")
-    span = last.index() - first.index() + 1
-    if turns != span:
-        raise DataError(file, "turns", f"is {turns} but {first} to {last} is {span} monthly turns")
-    readings = []
-    tp = _opt_prov(data, "turns_provenance", file, "")
-    if tp and tp.reconstructed:
-        readings.append(f"turns: {tp.source}")
-    ext = None
-    if data.get("extension") is not None:
-        e = data["extension"]
-        _check_keys(e if isinstance(e, dict) else {}, {"last_turn", "turns", "condition"}, file, "extension")
-        elast = _month(require(e, "last_turn", str, file, "extension"), file, "extension.last_turn")
-        if elast <= last:
-            raise DataError(file, "extension.last_turn", f"{elast} does not extend past the last turn {last}")
-        eturns = _count(require(e, "turns", int, file, "extension"), file, "extension.turns")
-        if eturns != elast.index() - first.index() + 1:
-            raise DataError(file, "extension.turns",
-                            f"is {eturns} but {first} to {elast} is {elast.index() - first.index() + 1} turns")
-        ext = Extension(elast, eturns, require(e, "condition", str, file, "extension"))
-    order = require(data, "setup_order", list, file)
-    setup_order = tuple(_side(s, file, f"setup_order[{i}]") for i, s in enumerate(order))
-    if sorted(s.value for s in setup_order) != sorted(SIDES):
-        raise DataError(file, "setup_order", "must list each side once")
-    if "political_points" not in data:
-        raise DataError(file, "political_points", "is missing (write ~ when the scenario has none)")
-    pp = _points(data["political_points"], file, "political_points", allow_none=True)
-    ppp = _opt_prov(data, "political_points_provenance", file, "")
-    if ppp and ppp.reconstructed:
-        readings.append(f"political points: {ppp.source}")
-    sp = _points(require(data, "supply_points", dict, file), file, "supply_points", allow_none=False)
-    ignored = _rule_ids(require(data, "ignored_rules", list, file), file, "ignored_rules")
-    ign_opt = require(data, "ignore_optional_rules", bool, file)
-    no_ev = require(data, "no_events_first_turn", bool, file)
-    if pp is None and "IC 5.0" not in ignored:
-        raise DataError(file, "political_points", "may be empty only when rule IC 5.0 is ignored")
-    control = _control(require(data, "control", dict, file), file)
-
-    sides_raw = require(data, "sides", dict, file)
-    sides: dict[Side, SideSetup] = {}
-    for key, s in sides_raw.items():
-        side = _side(key, file, f"sides.{key}")
-        w = f"sides.{key}"
-        if not isinstance(s, dict):
-            raise DataError(file, w, f"must be a mapping, not {type(s).__name__}")
-        _check_keys(s, {"setup_rules", "deployment", "reinforcements", "fortifications"}, file, w)
-        rules = require(s, "setup_rules", list, file, w)
-        if not all(isinstance(r, str) for r in rules):
-            raise DataError(file, f"{w}.setup_rules", "must be a list of sentences")
-        dep = _deployment(require(s, "deployment", list, file, w), key, file, f"{w}.deployment")
-        reinf = _reinforcements(s.get("reinforcements"), key, first, last, file, f"{w}.reinforcements")
-        fort = _fortifications(s.get("fortifications"), file, f"{w}.fortifications")
-        sides[side] = SideSetup(side, tuple(rules), dep, reinf, fort)
-    for s in Side:
-        if s not in sides:
-            raise DataError(file, f"sides.{s.value}", "is missing")
-    for side, c in control.items():           # one control militia per listed place, when the text says so
-        if c.militia_each and c.only is not None:
-            placed = sum(u.count for d in sides[side].deployment if d.control_militia for u in d.units)
-            want = c.militia_each * len(c.only)
-            if placed != want:
-                raise DataError(file, f"sides.{side.value}.deployment",
-                                f"places {placed} control militia but {len(c.only)} controlled places need {want}")
-
-    specials = []
-    for i, r in enumerate(require(data, "special_rules", list, file)):
-        w = f"special_rules[{i}]"
-        _check_keys(r if isinstance(r, dict) else {}, {"letter", "summary", "rules", "applies_to", "provenance"},
-                    file, w)
-        applies = r.get("applies_to", [])
-        if not isinstance(applies, list):
-            raise DataError(file, f"{w}.applies_to", "must be a list of sides")
-        specials.append(SpecialRule(require(r, "letter", str, file, w), require(r, "summary", str, file, w),
-                                    _rule_ids(r.get("rules", []), file, f"{w}.rules"),
-                                    tuple(_side(a, file, f"{w}.applies_to[{j}]") for j, a in enumerate(applies)),
-                                    _opt_prov(r, "provenance", file, w)))
-
-    v = require(data, "victory", dict, file)
-    _check_keys(v, {"kind", "rule", "points", "when", "win_ratio", "otherwise", "otherwise_provenance",
-                    "provenance"}, file, "victory")
-    vkind = require(v, "kind", str, file, "victory")
-    if vkind == "standard":
-        vrule = require(v, "rule", str, file, "victory")
-        if vrule not in RULE_IDS:
-            raise DataError(file, "victory.rule", f"{vrule!r} is not a rule id of the Indochina index")
-        victory = Victory("standard", vrule, provenance=_opt_prov(v, "provenance", file, "victory"))
-    elif vkind == "points":
-        vps = []
-        for i, p in enumerate(require(v, "points", list, file, "victory")):
-            w = f"victory.points[{i}]"
-            who = require(p, "who", str, file, w)
-            if who != "both":
-                _side(who, file, f"{w}.who")
-            vps.append(VictoryPoints(who, require(p, "per", str, file, w),
-                                     _count(require(p, "vp", int, file, w), file, f"{w}.vp")))
-        ratio = _count(require(v, "win_ratio", int, file, "victory"), file, "victory.win_ratio")
-        op = _opt_prov(v, "otherwise_provenance", file, "victory")
-        if op and op.reconstructed:
-            readings.append(f"victory, otherwise: {op.source}")
-        victory = Victory("points", "", tuple(vps), _opt_str(v, "when", file, "victory"), ratio,
-                          _opt_str(v, "otherwise", file, "victory"), _opt_prov(v, "provenance", file, "victory"))
-    else:
-        raise DataError(file, "victory.kind", f"must be standard or points, not {vkind!r}")
-
-    return Scenario(sid, rule, title, summary, first, last, turns, setup_order, pp, sp, ignored, ign_opt, no_ev,
-                    control, sides, tuple(specials), victory, ext, default, file, tuple(readings))
+    return load_chart(path, lambda default: _scenario(str(path), default))
 
 
 def all_scenarios() -> dict[str, Scenario]:

@@ -10,7 +10,7 @@ from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing, load_map
 from ..core.schema import Bool, Either, Int, Str, place
 from ..core.yamlio import read_yaml
-from .charts import default_charts
+from .charts import shipped_charts
 from .combat import Side
 from .units import Counter, UnitState
 
@@ -112,7 +112,7 @@ class IndochinaState:
 
     def tables(self) -> tuple:
         """The combat charts this position is played with: (Mobile CRT, Assault CRT, TEC)."""
-        return self.charts or default_charts()
+        return self.charts or shipped_charts()
 
     def tec(self) -> dict:
         return self.tables()[2]

@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
 from ..core.charts import Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
-from .bombardment import DIE, TABLE_RULE, BombardmentTable, default_table
+from .bombardment import DIE, TABLE_RULE, BombardmentTable, shipped_table
 
 # What one air transport group can carry (12.4, 15.72). Divisions must first break down (8.11).
 CARGO_SIZES = ("group", "regiment", "brigade", "battalion", "cadre", "supply")
@@ -119,7 +119,7 @@ def check_air_mission(m: AirMission, during_overrun: bool = False) -> str:
 def air_transport(dice: Dice, m: AirMission, *, during_overrun: bool = False,
                   table: BombardmentTable | None = None, res: Resolution | None = None) -> Resolution:
     """Fly one air transport group with its cargo, rolling on the AT line if either end is next to Communists."""
-    t = table or default_table()
+    t = table or shipped_table()
     res = res if res is not None else Resolution()
     landing = check_air_mission(m, during_overrun)
     start = "the Far Eastern Staging Area" if m.origin.staging_area else (m.origin.label or "an airfield")

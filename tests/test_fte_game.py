@@ -208,6 +208,7 @@ def _set(i, **kw):
     (_reinforce(units=[{"id": "US FT4", "side": "US", "fort": "foxholes"}]), "reinforcements[0].units[0].fort",
      "in no bunker or foxholes"),
     (lambda d: d.update(map="nowhere.yaml"), "map", "names no map"),
+    (lambda d: d.update(map="../../maps/demo.yaml"), "map", "the name of a map file beside the FRAGO"),
     (lambda d: d.update(claymores=["25.25"]), "claymores[0]", "no American infantry"),
     (lambda d: d.update(turns=1_000_000), "turns", "from 1 to 30"),
 ])
@@ -255,3 +256,11 @@ def test_a_reinforcement_loaded_in_its_transport_enters_in_the_transports_hex(tm
         g.apply(next((a for a in legal if isinstance(a, (Draw, Pass))), legal[0]))
     apc, ft5 = g.state.units["US APC"], g.state.units["US FT5"]
     assert ft5.loaded_in == "US APC" and ft5.hex == apc.hex == g.state.hex("17.22") and not ft5.concealed
+
+
+@pytest.mark.rule("F 3.0")
+def test_a_frago_may_name_a_map_file_beside_it(tmp_path):
+    from wargames.fte.terrain import MAPS
+    (tmp_path / "mine.yaml").write_text((MAPS / "demo.yaml").read_text().replace("FTE demonstration map", "Mine"))
+    f = _edited_frago(tmp_path, lambda d: d.update(map="mine.yaml"))
+    assert Game.for_frago(f).new(seed=1).state.map.name == "Mine"

@@ -75,7 +75,8 @@ FRAGOS = Path(__file__).parent / "data" / "fragos"
 class Frago:
     """A scenario card: what the rules leave to the scenario (F 3.0, 4.0, 5.0, 7.5.3, 29.0).
 
-    ``units`` and the units of ``reinforcements`` are checked unit specs (:data:`UNIT` fields and ``hex``)."""
+    ``units`` and the units of ``reinforcements`` are checked unit specs (the fields of a counter and, for
+    ``units``, its ``hex``: see :data:`FRAGO`)."""
 
     name: str
     note: str
@@ -158,12 +159,13 @@ def _frago_check(v: dict) -> None:
                 raise Invalid(f"reinforcements[{i}].units[{j}].fort", "reinforcements enter on the map's edge, "
                                                                       "in no bunker or foxholes (F 4.0)")
         seen: set[str] = set()
-        for j, (u, label) in enumerate(zip(r["units"], entry_hexes(r))):
+        labels = entry_hexes(r)
+        for j, (u, label) in enumerate(zip(r["units"], labels)):
             if u["loaded_in"] is not None and u["loaded_in"] not in seen:
                 raise Invalid(f"reinforcements[{i}].units[{j}].loaded_in", "the transport must be listed before "
                                                                            "the units loaded in it")
             seen.add(u["id"])
-            twin = next((w for w, lab in zip(r["units"][:j], entry_hexes(r)) if lab == label
+            twin = next((w for w, lab in zip(r["units"][:j], labels) if lab == label
                          and w["kind"] == u["kind"] != "infantry" and u["loaded_in"] is None), None)
             if twin is not None:
                 raise Invalid(f"reinforcements[{i}].units[{j}]", f"would enter {label} with {twin['id']}, a "
@@ -175,7 +177,7 @@ def _frago_check(v: dict) -> None:
 FRAGO = Record(
     {"name": Str(min_len=1, max_len=200), "note": Str(), "turns": Int(1, 30), "first_player": Str(PLAYERS),
      "chits": Record({p: Int(0, 20) for p in PLAYERS}), "units": List(_unit_schema(True), min_len=1, max_len=500)},
-    {"provenance": Opt(PROVENANCE), "map": Opt(Str(min_len=1, max_len=200)),
+    {"provenance": Opt(PROVENANCE), "map": Opt(Str(pattern=r"[\w-][\w.-]{0,99}", what="demo, or the name of a map file beside the FRAGO")),
      "random_event": Opt(Bool(), True), "us_may_carry_off": Opt(Bool(), False),
      "sites": Opt(List(Record({"id": Str(min_len=1, max_len=60), "kind": Str(Site.KINDS), "side": Str(SIDES),
                                "hex": HEX}, {"revealed": Opt(Bool(), False)}, what="a site {id, kind, side, hex}"),

@@ -50,7 +50,8 @@ def sample_data(loader: Loader) -> Any:
 
 def write(path: Path, data: Any) -> Path:
     """Write ``data`` as YAML (rebuilt first, so that an object used twice is not written as an alias)."""
-    path.write_text(yaml.safe_dump(plain(data), sort_keys=False, allow_unicode=True), encoding="utf-8")
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    path.write_text(yaml.dump(plain(data), Dumper=dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
 
 
@@ -84,6 +85,27 @@ def replaced(data: Any, path: tuple, value: Any) -> Any:
 UNKNOWN_KEY = "zz_not_a_field"
 
 
+def _changes(data: Any) -> Iterator[tuple[str, str, tuple, Any]]:
+    """(field path, what is done, where in the document, the new value) for every field of ``data``."""
+    for path, value in leaves(data):
+        where = dotted(path) or "(top level)"
+        if isinstance(value, dict):
+            yield where, "unknown key", path, {**value, UNKNOWN_KEY: 1}
+        if not path:
+            continue
+        if isinstance(value, bool):
+            yield where, "bool -> text", path, "no"
+        elif isinstance(value, int):
+            yield where, "int -> text", path, "seven"
+            yield where, "int -> -10**6", path, -10 ** 6
+            yield where, "int -> 10**6", path, 10 ** 6
+        elif isinstance(value, str):
+            yield where, "text -> int", path, 7
+            yield where, "text -> long text", path, "x" * 30_000
+        elif isinstance(value, (list, dict)):
+            yield where, f"{type(value).__name__} -> int", path, 7
+
+
 def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
     """(field path, what was done, the mutated document) for every field of ``data``.
 
@@ -93,24 +115,8 @@ def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
     - a list or mapping becomes a number;
     - every mapping gains a key that no file type has.
     """
-    for path, value in leaves(data):
-        where = dotted(path) or "(top level)"
-        if isinstance(value, dict):
-            yield where, "unknown key", (replaced(data, path, {**value, UNKNOWN_KEY: 1}) if path
-                                         else {**value, UNKNOWN_KEY: 1})
-        if not path:
-            continue
-        if isinstance(value, bool):
-            yield where, "bool -> text", replaced(data, path, "no")
-        elif isinstance(value, int):
-            yield where, "int -> text", replaced(data, path, "seven")
-            yield where, "int -> -10**6", replaced(data, path, -10 ** 6)
-            yield where, "int -> 10**6", replaced(data, path, 10 ** 6)
-        elif isinstance(value, str):
-            yield where, "text -> int", replaced(data, path, 7)
-            yield where, "text -> long text", replaced(data, path, "x" * 30_000)
-        elif isinstance(value, (list, dict)):
-            yield where, f"{type(value).__name__} -> int", replaced(data, path, 7)
+    for where, what, path, value in _changes(data):
+        yield where, what, (replaced(data, path, value) if path else value)
 
 
 def shape(where: str) -> str:
@@ -122,9 +128,9 @@ def shape(where: str) -> str:
 def distinct_mutations(data: Any) -> list[tuple[str, str, Any]]:
     """:func:`mutations`, one per field shape and kind of change."""
     seen, out = set(), []
-    for where, what, doc in mutations(data):
+    for where, what, path, value in _changes(data):
         key = (shape(where), what)
         if key not in seen:
             seen.add(key)
-            out.append((where, what, doc))
+            out.append((where, what, replaced(data, path, value) if path else value))
     return out

@@ -6,17 +6,14 @@ import copy
 import pytest
 import yaml
 
+from wargames.core.schema import Int
 from wargames.core.charts import (
     Cell, Column, ColumnTable, Provenance, load_column_table, parse_column_label, read_yaml,
 )
 from wargames.core.errors import DataError, RuleViolation
 
 
-def int_cell(raw, file, cell):
-    """A parse_value that accepts only ints (not bools) and names the bad cell."""
-    if not isinstance(raw, int) or isinstance(raw, bool):
-        raise DataError(file, cell, f"must be an integer, not {raw!r}")
-    return raw
+int_cell = Int(-99, 99)      # a cell schema: whole numbers only (not true/false)
 
 
 VALID = {

@@ -6,6 +6,7 @@ import copy
 import pytest
 import yaml
 
+from wargames.core.schema import Str
 from wargames.core.charts import Provenance
 from wargames.core.errors import DataError
 from wargames.core.hexgrid import Hex, OffsetLayout
@@ -43,8 +44,11 @@ def write(tmp_path, data, name="map.yaml"):
     return path
 
 
+ATTRS = {"strongpoint": Str(min_len=1)}     # the per-hex field this test map declares
+
+
 def load(path):
-    return load_map(path, TERRAINS, FEATURES, SIDE_FEATURES)
+    return load_map(path, TERRAINS, FEATURES, SIDE_FEATURES, attrs=ATTRS)
 
 
 @pytest.fixture
@@ -141,7 +145,7 @@ def test_fte_style_map(tmp_path):
 
 
 def test_load_from_data():
-    m = load_map("memory", TERRAINS, FEATURES, SIDE_FEATURES, data=copy.deepcopy(VALID))
+    m = load_map("memory", TERRAINS, FEATURES, SIDE_FEATURES, data=copy.deepcopy(VALID), attrs=ATTRS)
     assert m.source == "memory"
     assert m.terrain(m.hex("0202")) == "woods"
 
@@ -195,9 +199,8 @@ BAD = {
     "hexsides not a list": ([(("hexsides",), 7)], "hexsides"),
     "unknown layout key": ([(("layout", "spacing"), 2)], "layout.spacing"),
     "unknown top-level key": ([(("colour",), "red")], "colour"),
-    "unknown hex key without attrs declared": None,
+    "undeclared hex field": ([(("hexes", "0202", "colour"), "red")], "hexes[0202].colour"),
 }
-del BAD["unknown hex key without attrs declared"]
 
 
 @pytest.mark.parametrize("case", sorted(BAD))

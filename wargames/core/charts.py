@@ -141,20 +141,6 @@ def failed_constraints(constraints: list[Constraint], *charts: Any) -> list[str]
     return failed
 
 
-def require(data: Any, key: str, typ: type | tuple, file: str, where: str = "") -> Any:
-    """Fetch ``data[key]`` and check its type, or raise DataError naming the field (prefer a schema)."""
-    field_name = f"{where}.{key}" if where else key
-    if not isinstance(data, dict):
-        raise DataError(file, where or "(top level)", f"must be a mapping, not {type(data).__name__}")
-    if key not in data:
-        raise DataError(file, field_name, "is missing")
-    value = data[key]
-    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-        raise DataError(file, field_name, f"must be {names}, not {type(value).__name__} ({short(value)})")
-    return value
-
-
 def _provenance(v: dict) -> Provenance:
     if v["kind"] in ("text", "example") and not v["source"]:
         raise Invalid("source", f"a {v['kind']!r} value must name its rule or example")
@@ -167,33 +153,9 @@ PROVENANCE = Either(
     Record({"kind": Str(KINDS)}, {"source": Opt(Str(), "")}, build=_provenance, what="a provenance {kind, source}"))
 
 
-def parse_provenance(data: Any, file: str, where: str, default: Provenance | None = None) -> Provenance:
-    """Read ``{kind: ..., source: ...}`` (or just a kind string); None gives ``default``."""
-    if data is None:
-        if default is None:
-            raise DataError(file, where, "has no provenance")
-        return default
-    return PROVENANCE.check(data, At(file, where))
-
-
 def file_provenance(path: str | Path, value: Provenance | None) -> Provenance:
     """A file's default provenance: its top-level ``provenance``, else ``printed`` (an owner's typed chart)."""
     return value if value is not None else Provenance("printed", f"loaded from {Path(str(path)).name}")
-
-
-def read_data_file(path: str | Path, data: Any = None) -> tuple[str, Any, Provenance]:
-    """Read a chart or map file: (file name, its data, the default provenance of its values).
-
-    The default is the file's top-level ``provenance``; a file without one was typed in by a game owner
-    from a printed chart, so its values are ``printed``.
-    """
-    file = str(path)
-    if data is None:
-        data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise DataError(file, "(top level)", f"must be a mapping, not {type(data).__name__}")
-    prov = data.get("provenance")
-    return file, data, file_provenance(path, None if prov is None else PROVENANCE.check(prov, At(file, "provenance")))
 
 
 def odds_value(label: str) -> Fraction:
@@ -216,23 +178,6 @@ def parse_column_label(label: str, file: str, where: str) -> Column:
         raise DataError(file, where, f"{short(label)} is not a column range like '9-10', '5' or '91+'")
     lo = int(m.group(1))
     return Column(text, lo, None if m.group(2) else int(m.group(3) or lo))
-
-
-def _cell_schema(parse_value: Schema | Callable[[Any, str, str], Any]) -> Callable[[str], Schema]:
-    """A cell's schema; a legacy ``parse_value(raw, file, cell_name)`` function is wrapped as one."""
-    if isinstance(parse_value, Schema):
-        return lambda file: parse_value
-
-    class Legacy(Schema):
-        def check(self, value, at):
-            try:
-                return parse_value(value, at.file, at.path)
-            except DataError as e:
-                raise e.at(*(at.mark or (None, None))) from None
-
-        def describe(self):
-            return "a cell"
-    return lambda file: Legacy()
 
 
 def column_table_schema(named_columns: bool = False, extra: dict | None = None) -> Record:
@@ -308,7 +253,7 @@ def column_table_schema(named_columns: bool = False, extra: dict | None = None) 
         check=check)
 
 
-def load_column_table(path: str | Path, parse_value: Schema | Callable[[Any, str, str], Any],
+def load_column_table(path: str | Path, cell: Schema,
                       data: Any = None, named_columns: bool = False, extra: dict | None = None) -> ColumnTable:
     """Load a column table from YAML.
 
@@ -326,13 +271,12 @@ def load_column_table(path: str | Path, parse_value: Schema | Callable[[Any, str
         cells:                             # provenance overrides, keyed "column/roll"
           "31-40/4": {kind: example, source: ...}
 
-    ``parse_value`` is the schema of one cell. With ``named_columns`` the columns are names read by die roll
+    ``cell`` is the schema of one cell. With ``named_columns`` the columns are names read by die roll
     ("small_arms", "US"), not strength or odds ranges.
     """
     file = str(path)
     raw = read_yaml(path) if data is None else data
     v = load_file(path, column_table_schema(named_columns, extra), raw)
-    cell = _cell_schema(parse_value)(file)
     default = file_provenance(path, v["provenance"])
     columns, rows = v["_columns"], v["rows"]
     cells = {}

@@ -89,8 +89,8 @@ def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: 
                attrs: dict[str, Schema] | None = None) -> Record:
     """The layout of a map file (see :func:`load_map`) for one game's vocabulary.
 
-    ``attrs`` declares the game's own per-hex fields (Citadel ``strongpoint``, Indochina ``country``);
-    ``None`` accepts any extra field (kept for maps of a game that declares none).
+    ``attrs`` declares the game's own per-hex fields (Citadel ``strongpoint``, Indochina ``country``); a map
+    with any other field is refused.
     """
     terrain = Str(sorted(terrains))
     label = Str(key=True, min_len=1, max_len=12, what="a hex label")
@@ -98,8 +98,6 @@ def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: 
                   "provenance": Opt(PROVENANCE)}
     hex_spec = Record({"terrain": terrain}, {**hex_fields, **{k: Opt(v) for k, v in (attrs or {}).items()}},
                       what="a hex {terrain, features, ...}")
-    if attrs is None:
-        hex_spec = _Open(hex_spec)
     digits = Int(1, 4)
     fill = Record({"cols": IntRange(0, 9999), "rows": IntRange(0, 9999), "terrain": terrain},
                   what="a fill rectangle {cols, rows, terrain}")
@@ -133,29 +131,6 @@ def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: 
          "hexes": Opt(Map(label, hex_spec, max_len=MAX_HEXES), {}),
          "hexsides": Opt(List(side, max_len=10 * MAX_HEXES), [])},
         check=check, what="a map")
-
-
-class _Open(Schema):
-    """A record that also keeps fields it does not know (maps of a game that declares no ``attrs``)."""
-
-    accepts = (dict,)
-
-    def __init__(self, record: Record):
-        self.record = record
-
-    def check(self, value, at):
-        if not isinstance(value, dict):
-            raise self.record.wrong(value, at)
-        known = {k: v for k, v in value.items() if k in self.record.fields}
-        if hasattr(value, "marks"):
-            known = type(value)(known)
-            known.mark, known.marks = value.mark, value.marks
-        out = self.record.check(known, at)
-        out.update({k: v for k, v in value.items() if k not in self.record.fields})
-        return out
-
-    def describe(self):
-        return self.record.describe()
 
 
 def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],

@@ -227,3 +227,22 @@ def test_map_hex_fields_are_declared_and_checked(tmp_path, key, value, field):
     p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     e = _refused(load_indochina_map, p)
     assert e.field == field, e
+
+
+@pytest.mark.rule("IC 2.2")
+def test_a_placement_error_names_the_placement_not_the_map():
+    from wargames.indochina.state import IndochinaState
+    from wargames.indochina.units import Counter
+    c = Counter("803 VM", Side.COMMUNIST, "regular infantry", "regiment", 5, 6, 2, 4)
+    with pytest.raises(DataError) as e:
+        IndochinaState.build(demo_map(), [(c, "9999")], source="my set-up")
+    assert (e.value.file, e.value.field) == ("my set-up", "placements.803 VM") and "9999" in e.value.reason
+    with pytest.raises(DataError) as e:
+        IndochinaState.build(demo_map(), [(c, "1415"), (c, "1416")])
+    assert e.value.field == "placements.803 VM" and "twice" in e.value.reason
+
+
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_an_empty_path_is_not_the_shipped_chart(name):
+    with pytest.raises(DataError):
+        LOADERS[name]("")

@@ -102,7 +102,7 @@ def _full_chart_schema(default: Provenance) -> Record:
 @implements("IC Mobilization Chart", "IC 7.21")
 def load_full_chart(path: str | Path | None = None) -> dict[str, ChartRow]:
     """Load a full Mobilization Chart (the reconstruction, or an owner's printed one); a new dict each call."""
-    return load_chart(path or DATA / "mobilization_full.yaml", _full_chart_schema)
+    return load_chart(DATA / "mobilization_full.yaml" if path is None else path, _full_chart_schema)
 
 
 # =========================================================================== the assistance tables
@@ -145,7 +145,7 @@ def _assistance_schema(default: Provenance) -> Record:
 @implements("IC US Military Assistance Table", "IC Chinese Military Assistance Table")
 def load_assistance(side: Side | str = Side.FEF, path: str | Path | None = None) -> AssistanceTable:
     """The US table (FEF) or the Chinese table (Communist), one entry per die roll 1-6 (a new object each call)."""
-    path = path or DATA / TABLE_FILES[Side(side)]
+    path = DATA / TABLE_FILES[Side(side)] if path is None else path
     name, table_side, entries = load_chart(path, _assistance_schema)
     return AssistanceTable(name, table_side, entries, str(path))
 

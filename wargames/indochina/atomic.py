@@ -29,7 +29,7 @@ def _schema(default: Provenance) -> Record:
 @implements("IC Atomic Bomb Table")
 def load_atomic_table(path: str | Path | None = None) -> dict[int, tuple[str, str, Provenance]]:
     """The Atomic Bomb Table: (effect, text, provenance) by die roll (a new dict on every call)."""
-    return load_chart(path or DATA / "atomic_bomb.yaml", _schema)
+    return load_chart(DATA / "atomic_bomb.yaml" if path is None else path, _schema)
 
 
 @implements("IC 30.1", "IC 30.2")

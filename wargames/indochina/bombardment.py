@@ -248,7 +248,7 @@ def _schema(file: str, default: Provenance) -> Record:
 def load_bombardment_table(path: str | Path | None = None, data: Any = None) -> BombardmentTable:
     """Load a Bombardment Table from YAML (the shipped reconstruction or an owner's printed table); a new
     object on every call."""
-    path = path or DATA / "bombardment.yaml"
+    path = DATA / "bombardment.yaml" if path is None else path
     return load_chart(path, lambda default: _schema(str(path), default), data)
 
 

@@ -117,7 +117,7 @@ def _tec_schema(default: Provenance) -> Record:
 @implements("IC TEC")
 def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
     """Load a Terrain Effects Chart (a new object on every call)."""
-    return load_chart(path or DATA / "terrain_effects.yaml", _tec_schema)
+    return load_chart(DATA / "terrain_effects.yaml" if path is None else path, _tec_schema)
 
 
 def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fraction]]:

@@ -30,7 +30,7 @@ def _schema(default: Provenance) -> Record:
 @implements("IC Random Events Table")
 def load_events(path: str | Path | None = None) -> dict[int, Event]:
     """The Random Events Table by two-dice reading, 11 to 66 (a new dict on every call)."""
-    return load_chart(path or DATA / "random_events.yaml", _schema)
+    return load_chart(DATA / "random_events.yaml" if path is None else path, _schema)
 
 
 @implements("IC 6.0", "IC 6.1", "IC 6.2")

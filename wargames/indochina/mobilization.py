@@ -34,7 +34,7 @@ def _schema(default: Provenance) -> Record:
 
 def load_mobilization_chart(path: str | Path | None = None) -> dict[str, MobilizationRow]:
     """The Mobilization Chart rows the text gives (a new dict on every call)."""
-    return load_chart(path or DATA / "mobilization.yaml", _schema)
+    return load_chart(DATA / "mobilization.yaml" if path is None else path, _schema)
 
 
 @implements("IC 7.0", "IC 7.2", "IC 7.21", "IC 7.22", "IC 7.23", "IC 7.71")

@@ -108,7 +108,7 @@ def _schema(file: str, default: Provenance) -> Record:
 def load_political_table(path: str | Path | None = None) -> PoliticalTable:
     """Load and check a Political Points Table (the reconstruction, or an owner's printed one); a new object
     on every call."""
-    path = path or DATA / "political_points.yaml"
+    path = DATA / "political_points.yaml" if path is None else path
     return load_chart(path, lambda default: _schema(str(path), default))
 
 

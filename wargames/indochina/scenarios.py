@@ -33,5 +33,5 @@ def setup_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict]:
     """The position, the political indexes and the calendar (year, month, turns) a scenario starts with."""
     if name != "highlands demo":
         raise DataError("scenarios", name, f"is not a scenario; the scenarios are {', '.join(SCENARIOS)}")
-    st = IndochinaState.build(demo_map(), highlands_units())
+    st = IndochinaState.build(demo_map(), highlands_units(), source=f"scenario {name}")
     return st, PoliticalPoints(fef=50, communist=50), {"year": 1950, "month": 10, "turns": 6}

@@ -64,12 +64,20 @@ class IndochinaState:
     charts: tuple | None = None         # (Mobile CRT, Assault CRT, TEC) of the ruleset; None: the shipped ones
 
     @classmethod
-    def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], **kw) -> "IndochinaState":
+    def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], source: str = "set-up",
+              **kw) -> "IndochinaState":
+        """A position from (counter, hex label) pairs; ``source`` names the set-up in errors, which name the
+        unit's placement (``placements.<unit>``), not the map."""
         units = {}
         for c, label in placements:
+            where = f"placements.{c.id}"
             if c.id in units:
-                raise DataError("placements", c.id, "the same counter is placed twice")
-            units[c.id] = UnitState(c, m.hex(label))
+                raise DataError(source, where, "the same counter is placed twice")
+            try:
+                h = m.hex(str(label))
+            except DataError as e:
+                raise DataError(source, where, e.reason) from None
+            units[c.id] = UnitState(c, h)
         return cls(m, units, **kw)
 
     def unit(self, uid: str) -> UnitState:

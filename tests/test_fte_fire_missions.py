@@ -6,13 +6,14 @@ import pytest
 
 from wargames.core import DataError, Resolution, RuleViolation, ScriptedDice, enumerate_outcomes
 from wargames.fte import fire_missions as fm
+from wargames.fte.charts import DATA
 from wargames.fte.state import FireMission, FteState, place
 from wargames.fte.terrain import demo_map
 from wargames.fte.units import Unit
 from wargames.core.charts import read_yaml
 
 M = demo_map()
-RAW = read_yaml(fm.DATA / "fire_missions.yaml")
+RAW = read_yaml(DATA / "fire_missions.yaml")
 
 
 def _state(*units: Unit, **kw) -> FteState:

@@ -1,14 +1,12 @@
 """Hostile-input suite: the fte loaders and their samples (every chart file, both FRAGOs, the map)."""
 from __future__ import annotations
 
-from wargames.fte import charts, fire_missions
+from wargames.fte import charts
 from wargames.fte.game import FRAGOS, load_frago
 from wargames.fte.ruleset import Ruleset
 from wargames.fte.terrain import MAPS, load_fte_map
 
 from .cases import Loader
-
-_CHART_LOADERS = {"fire_missions": fire_missions.load_fire_mission_chart}
 
 LOADERS: list[Loader] = [
     *(Loader(f"fte {file.removesuffix('.yaml')} chart", charts.DATA / file, load)

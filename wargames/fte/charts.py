@@ -15,7 +15,7 @@ from typing import Any
 from ..core import ColumnTable, Hex, Provenance, implements, load_column_table
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
 from ..core.errors import DataError
-from ..core.schema import (At, Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
+from ..core.schema import (Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
                            load_file, place)
 from ..core.yamlio import read_yaml
 from .units import WEAPONS

@@ -23,10 +23,10 @@ from ..core import Hex, Resolution, implements, spiral
 from ..core.charts import Constraint, failed_constraints
 from ..core.errors import RuleViolation
 from ..core.hexgrid import DIRECTIONS
-from .charts import (COMPASS, DATA, MISSIONS, FireMissionChart, default_fire_mission_chart,  # noqa: F401 (also here)
-                     load_fire_mission_chart)
+from .charts import MISSIONS, FireMissionChart, default_fire_mission_chart, load_fire_mission_chart
 from .fire import FireOutcome, he_attack
 from .state import FireMission, FteState
+
 
 def _m(c: FireMissionChart, name: str, key: str) -> Any:
     return c.mission(name, key)

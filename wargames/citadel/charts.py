@@ -191,7 +191,7 @@ def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
 
 
 def default_charts() -> tuple[ColumnTable, RangeTable, TerrainEffects]:
-    """The shipped fire CRT, range table and TEC (read once a process by the Ruleset; never changed in play)."""
+    """The shipped fire CRT, range table and TEC: each call a copy of its own (the Ruleset reads the files once)."""
     from .game import Ruleset
     return Ruleset.default().tables()
 

@@ -54,9 +54,9 @@ class CitadelState:
 
     def tables(self) -> tuple:
         """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""
-        if self.charts is None:
+        if self.charts is None:                 # the shipped ones, read for this game once (its copies share them)
             from .charts import default_charts
-            return default_charts()
+            self.charts = default_charts()
         return self.charts
 
     # -- lookups

@@ -14,7 +14,8 @@ from ..core.charts import PROVENANCE, Constraint, failed_constraints, parse_colu
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import Const, Either, Int, List, Map, Opt, Record, Str
 from ..core.yamlio import short
-from .fields import HEADER, HEADER_OPTIONAL, RULE, TEXT, Invalid, field_path, load_chart, provenance, shipped
+from .fields import (HEADER, HEADER_OPTIONAL, RULE, TEXT, Invalid, field_path, fresh, load_chart, provenance,
+                     shipped)
 
 DATA = Path(__file__).parent / "data" / "charts"
 DIE = 6                                   # 12.33: one die
@@ -254,13 +255,12 @@ def load_bombardment_table(path: str | Path | None = None, data: Any = None) -> 
 
 def default_table() -> BombardmentTable:
     """The shipped table: a new copy on every call."""
-    from .ruleset import Ruleset
-    return Ruleset.default().chart("bombardment")
+    return fresh("bombardment")
 
 
 def shipped_table() -> BombardmentTable:
     """The shipped table the air procedures read when given none (shared: read only; see
-    :func:`~wargames.indochina.ruleset.shipped`)."""
+    :func:`~wargames.indochina.fields.shipped`)."""
     return shipped("bombardment")
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import Constraint, failed_constraints, odds_value
 from ..core.schema import At, Convert, Either, Int, Map, Number, Opt, Record, Str
-from .fields import HEADER_OPTIONAL, NAME, RULE, load_chart, provenance, shipped
+from .fields import HEADER_OPTIONAL, NAME, RULE, fresh, load_chart, provenance, shipped
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -127,13 +127,12 @@ def route_costs(path: str | Path | None = None) -> dict[str, tuple[Fraction, Fra
 
 def default_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
     """The shipped (Mobile CRT, Assault CRT, TEC): a new copy on every call."""
-    from .ruleset import Ruleset
-    return Ruleset.default().combat_charts()
+    return fresh("mobile_crt"), fresh("assault_crt"), fresh("terrain_effects")
 
 
 def shipped_charts() -> tuple[ColumnTable, ColumnTable, dict[str, TerrainShift]]:
     """The shipped (Mobile CRT, Assault CRT, TEC) the combat procedures read when given none (shared: read
-    only; see :func:`~wargames.indochina.ruleset.shipped`)."""
+    only; see :func:`~wargames.indochina.fields.shipped`)."""
     return shipped("mobile_crt"), shipped("assault_crt"), shipped("terrain_effects")
 
 

@@ -15,19 +15,12 @@ from fractions import Fraction
 from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
-from ..core.sequence import Side as BaseSide
 from .charts import RESULTS, shipped_charts
+from .sides import Side
 
 MAX_SHIFTS = 5          # per player per combat (13.21)
 TOP_START = "7/1"       # 13.22: starting odds above 7/1 start at 7/1
 TABLES = ("Mobile", "Assault")
-
-
-class Side(BaseSide):
-    """The two players (``side.enemy`` is the other)."""
-
-    FEF = "FEF"
-    COMMUNIST = "Communist"
 
 
 class Readings(str, Enum):

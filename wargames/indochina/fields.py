@@ -13,18 +13,12 @@ from typing import Any, Callable
 from ..core.charts import PROVENANCE, Provenance, file_provenance
 from ..core.schema import At, Convert, Int, Invalid, Opt, Schema, Str, load_file
 from ..core.yamlio import mark_of, read_yaml
+from .sides import Side
 
 NAME = Str(min_len=1, max_len=200)                 # a chart's, unit type's or place's name
 RULE = Str(min_len=1, max_len=40)                  # a rule id such as "IC 7.21"
 TEXT = Str()                                       # free text: meanings, effects, notes
-
-
-def _side(name: str):
-    from .combat import Side           # combat reads the charts, so it is imported when a file is read
-    return Side(name)
-
-
-SIDE = Convert(Str(("FEF", "Communist"), what="a side (FEF or Communist)"), _side)
+SIDE = Convert(Str(tuple(s.value for s in Side), what="a side (FEF or Communist)"), Side)
 POINTS = Int(0, 99)                                # political or supply points of one entry
 DIE_ROLL = Int(1, 6)
 
@@ -38,11 +32,28 @@ def provenance(default: Provenance) -> Opt:
     return Opt(PROVENANCE, default)
 
 
+_RULESET: list = []          # the Ruleset class, then the one default ruleset the procedures read
+
+
+def hold_ruleset(ruleset: type) -> None:
+    """Called by :mod:`wargames.indochina.ruleset` (which imports every chart module) with its class."""
+    _RULESET[:] = [ruleset]
+
+
 def shipped(name: str) -> Any:
-    """A shipped chart as a procedure reads it when its caller passes none (see
-    :func:`wargames.indochina.ruleset.shipped`: shared and read only)."""
-    from .ruleset import shipped as held          # the ruleset imports every chart module
-    return held(name)
+    """A shipped chart as a procedure reads it when its caller passes none.
+
+    One default ruleset a process holds these, and the procedures only read them. For a chart of your own
+    (to change or keep), call its loader or :func:`fresh`: each gives a new copy.
+    """
+    if len(_RULESET) == 1:
+        _RULESET.append(_RULESET[0].default())
+    return _RULESET[1].chart(name)
+
+
+def fresh(name: str) -> Any:
+    """A new copy of a shipped chart (``Ruleset.default().chart(name)``)."""
+    return _RULESET[0].default().chart(name)
 
 
 def load_chart(path: str | Path, schema_for: Callable[[Provenance], Schema], data: Any = None) -> Any:
@@ -78,4 +89,4 @@ def every_roll(rolls: range | tuple, table: str) -> Callable[[dict], None]:
     return check
 
 __all__ = ["DIE_ROLL", "HEADER", "HEADER_OPTIONAL", "Invalid", "NAME", "POINTS", "RULE", "SIDE", "TEXT",
-           "every_roll", "field_path", "load_chart", "provenance", "shipped"]
+           "every_roll", "field_path", "load_chart", "fresh", "hold_ruleset", "provenance", "shipped"]

@@ -15,6 +15,7 @@ from .bombardment import load_bombardment_table
 from .charts import DATA, load_crt, load_terrain_effects
 from .combat import Readings, Side
 from .events import load_events
+from .fields import hold_ruleset
 from .mobilization import load_mobilization_chart
 from .political_table import load_political_table
 from .transport import AIR_TRANSPORT_MP
@@ -69,15 +70,4 @@ class Ruleset(CoreRuleset):
         return self.chart("mobile_crt"), self.chart("assault_crt"), self.chart("terrain_effects")
 
 
-_PROCEDURES: list[Ruleset] = []
-
-
-def shipped(name: str):
-    """A shipped chart as a procedure reads it when its caller passes none.
-
-    One default :class:`Ruleset` a process holds these, and the procedures only read them. For a chart of
-    your own (to change or keep), call a loader or ``Ruleset.default().chart(name)``: each gives a new copy.
-    """
-    if not _PROCEDURES:
-        _PROCEDURES.append(Ruleset.default())
-    return _PROCEDURES[0].chart(name)
+hold_ruleset(Ruleset)       # the shipped charts the procedures read (fields.shipped) come from it

@@ -189,7 +189,7 @@ def _set(i, **kw):
     (_reinforce(units=[{"id": "US FT1", "side": "US"}]), "reinforcements[0].units[0].id", "repeats the unit id"),
     (_reinforce(units=[FT5, APC]), "reinforcements[0].units[0].loaded_in", "must be listed before"),
     (_reinforce(units=[APC, dict(APC, id="APC 2")]), "reinforcements[0].units[1]", "would enter 17.22 with US APC"),
-    (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "not a hex label"),
+    (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "'9999' is not a hex label"),
     (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
     (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
     (lambda d: d["key_terrain"][0].update(points=-1_000_000), "key_terrain[0].points", "from 0 to 100"),

@@ -207,7 +207,7 @@ def _on_the_map(v: dict, m: MapData) -> None:
         try:
             return m.hex(label)
         except DataError as e:
-            raise Invalid(where, e.reason) from None
+            raise Invalid(where, e.reason if label in e.reason else f"{label!r} is {e.reason}") from None
     for i, u in enumerate(v["units"]):
         at(f"units[{i}].hex", u["hex"])
     forts = {(at(f"sites[{i}].hex", s["hex"]), s["kind"]) for i, s in enumerate(v["sites"])}

@@ -168,6 +168,7 @@ def _scenario(tmp_path, change, name="scenario1"):
     (lambda d: d["special_rules"][0].__setitem__("rules", ["IC 99.9"]), "special_rules[0].rules[0]"),
     (lambda d: d["special_rules"][0].__setitem__("applies_to", ["Martians"]), "special_rules[0].applies_to[0]"),
     (lambda d: d.__setitem__("provenance", 7), "provenance"),
+    (lambda d: d["special_rules"][1].__setitem__("letter", "a"), "special_rules[1].letter"),
     (lambda d: d.__setitem__("rule", "IC 24.0"), "rule"),
     (lambda d: d.__setitem__("last_turn", "1950-08"), "last_turn"),
     (lambda d: d.__setitem__("setup_order", ["FEF", "FEF"]), "setup_order[1]"),

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import Constraint, failed_constraints, odds_value
-from ..core.schema import At, Convert, Either, Int, Map, Number, Opt, Record, Str
+from ..core.schema import Convert, Either, Int, Map, Number, Opt, Record, Str
 from .fields import HEADER_OPTIONAL, NAME, RULE, fresh, load_chart, provenance, shipped
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -41,11 +41,6 @@ ATTACKER_RANK = {"AE": 0, "AR": 1, "AD": 2, "NE": 3, "BB": 4, "SK": 5, "DD": 6, 
 
 #: one cell of a CRT
 RESULT = Str(tuple(RESULTS), what=f"a combat result ({', '.join(RESULTS)})")
-
-
-def parse_result(raw: Any, file: str, cell: str) -> str:
-    """One CRT cell, checked (for callers that read a cell outside a file)."""
-    return RESULT.check(raw, At(file, cell))
 
 
 @implements("IC Mobile CRT", "IC Assault CRT")

@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .charts import route_costs
+from .charts import shipped_charts
 from .state import IndochinaState
 from .borders import border_problem
 from .zoc import enemy_zoc
@@ -27,7 +27,7 @@ def step_cost(st: IndochinaState, uid: str, a: Hex, b: Hex) -> tuple[Fraction, s
     trail = st.has(a, "trail") and st.has(b, "trail")
     if cost is None and not road:
         raise RuleViolation("IC 9.5", f"{u.id} may not enter {terr.replace('_', ' ')} ({st.label(b)})")
-    routes = getattr(tec, "routes", None) or route_costs()
+    routes = getattr(tec, "routes", None) or shipped_charts()[2].routes
     if road:
         cost, how = routes["road"][0 if heavy else 1], "along the road (9.71)"
     elif trail:

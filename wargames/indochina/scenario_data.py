@@ -384,6 +384,11 @@ def _cross_checks(v: dict) -> None:
                     if not first <= m <= last:
                         raise Invalid(f"sides.{side}.reinforcements[{i}].turns[{j}]",
                                       f"{m} is outside the scenario ({first} to {last})")
+    letters: dict[str, int] = {}
+    for i, r in enumerate(v["special_rules"]):
+        if r.letter in letters:
+            raise Invalid(f"special_rules[{i}].letter", f"repeats the letter of special_rules[{letters[r.letter]}]")
+        letters[r.letter] = i
     control = v["control"]
     for side, c in control.items():
         if c is None:

@@ -5,11 +5,11 @@ reconstruction with a provenance on every value; :data:`CONSTRAINTS` lists what 
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
+from ..core import Cell, Provenance, implements
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import Const, Either, Int, List, Map, Opt, Record, Str

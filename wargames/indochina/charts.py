@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import Constraint, failed_constraints, odds_value

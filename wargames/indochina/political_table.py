@@ -10,7 +10,7 @@ through :class:`~wargames.indochina.political.PoliticalPoints`, which applies th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 

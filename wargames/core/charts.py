@@ -12,6 +12,7 @@ YAML files are validated as they load; any problem raises
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,6 +35,9 @@ class Provenance:
         if self.kind not in KINDS:
             raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
 
+    def __deepcopy__(self, memo) -> "Provenance":
+        return self                 # immutable
+
     @property
     def reconstructed(self) -> bool:
         return self.kind == "reconstructed"
@@ -43,10 +47,19 @@ class Provenance:
         return {"text": "T", "example": "E", "reconstructed": "R", "printed": "P"}[self.kind]
 
 
+IMMUTABLE = (str, int, float, Fraction, bool, type(None), frozenset)
+
+
 @dataclass(frozen=True)
 class Cell:
     value: Any
     provenance: Provenance
+
+    def __deepcopy__(self, memo) -> "Cell":
+        if isinstance(self.value, IMMUTABLE) or (isinstance(self.value, tuple) and all(
+                isinstance(v, IMMUTABLE) for v in self.value)):
+            return self             # nothing in it can change
+        return Cell(copy.deepcopy(self.value, memo), self.provenance)
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,9 @@ class Column:
     label: str
     low: int | None = None
     high: int | None = None  # None: open-ended ("91+")
+
+    def __deepcopy__(self, memo) -> "Column":
+        return self                 # immutable
 
     def contains(self, value: int) -> bool:
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)

@@ -34,7 +34,7 @@ from .errors import DataError, RuleViolation
 from .log import Resolution
 from .rules import note_reached, reaching, recording, watching
 from .schema import AnyValue, At, Convert, Int, List, Map, Nullable, Record, Str, load_file, place
-from .yamlio import read_yaml, short
+from .yamlio import load_once, read_yaml, short
 
 SAVE_FORMAT = 1
 
@@ -114,9 +114,6 @@ class Reading:
             raise DataError("ruleset", f"readings.{name}", f"must be of type {type(self.default).__name__}, not {value!r}")
 
 
-_SHIPPED: dict[tuple[type, str], Any] = {}
-
-
 class Ruleset:
     """The charts, readings (errata switches) and optional rules a game is played with.
 
@@ -152,15 +149,12 @@ class Ruleset:
     def chart(self, name: str) -> Any:
         """A chart by name, loaded on first use (the shipped default unless an owner's file replaced it).
 
-        The shipped charts are read once a process; each ruleset gets its own copy, so that no change one
-        caller makes to a chart shows up for another.
+        The shipped charts are read once a process (:func:`~wargames.core.yamlio.load_once`); each ruleset
+        gets its own copy, so that no change one caller makes to a chart shows up for another.
         """
         if name not in self._charts:
-            key = (type(self), name)
-            if key not in _SHIPPED:
-                file, loader = self.CHARTS[name]
-                _SHIPPED[key] = loader(self.DEFAULTS / file)
-            self._charts[name] = copy.deepcopy(_SHIPPED[key])
+            file, loader = self.CHARTS[name]
+            self._charts[name] = load_once(loader, self.DEFAULTS / file)
         return self._charts[name]
 
     def __getitem__(self, name: str) -> Any:

@@ -26,6 +26,9 @@ class Hex:
     q: int
     r: int
 
+    def __deepcopy__(self, memo) -> "Hex":
+        return self                 # immutable
+
     @property
     def s(self) -> int:
         return -self.q - self.r

@@ -7,6 +7,7 @@ from the rulebook text and our excerpts are partly reconstructed.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -26,6 +27,11 @@ class HexInfo:
     attrs: tuple[tuple[str, Any], ...] = ()
     provenance: Provenance = Provenance("reconstructed")
 
+    def __deepcopy__(self, memo) -> "HexInfo":
+        return self if all(isinstance(v, (str, int, float, bool, frozenset, type(None))) or (
+            isinstance(v, tuple) and all(isinstance(x, (str, int)) for x in v)) for _, v in self.attrs) else \
+            HexInfo(self.terrain, self.features, copy.deepcopy(self.attrs, memo), self.provenance)
+
     def attr(self, key: str, default: Any = None) -> Any:
         return dict(self.attrs).get(key, default)
 
@@ -34,6 +40,9 @@ class HexInfo:
 class SideInfo:
     features: frozenset[str]
     provenance: Provenance = Provenance("reconstructed")
+
+    def __deepcopy__(self, memo) -> "SideInfo":
+        return self                 # immutable
 
 
 @dataclass
@@ -192,7 +201,6 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
 
 def copy_sharing(obj: Any, *attrs: str) -> Any:
     """Deep-copy ``obj`` but share its attributes ``attrs`` (maps, charts: data that never changes in play)."""
-    import copy
     memo = {id(v): v for v in (getattr(obj, a) for a in attrs) if v is not None}
     return copy.deepcopy(obj, memo)
 
@@ -203,7 +211,6 @@ def copy_sharing_map(obj: Any, holder: Any = None) -> Any:
     Game states and phases are copied for undo and for enumeration; the map never changes, so copying it
     would only cost time.
     """
-    import copy
     holder = obj if holder is None else holder
     m, holder.map = holder.map, None
     try:

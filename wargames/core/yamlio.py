@@ -16,8 +16,9 @@ where each entry was written, so that a later check (:mod:`wargames.core.schema`
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
@@ -208,3 +209,25 @@ def locate(root: Any, path: str) -> tuple[int, int] | None:
             break
         best, node = here, node[key]
     return best
+
+
+_LOADED: dict[tuple, Any] = {}
+
+
+def load_once(loader: Callable[..., Any], path: str | Path, *args: Any) -> Any:
+    """``loader(path, *args)``, run once per version of the file and handed out as a deep copy.
+
+    A version is the file's size and modification time, so an edited file is read again; the copy means no
+    caller ever sees a change another caller made. Errors are not kept: a bad file raises every time.
+    Immutable values (hexes, cells, provenance) deep-copy as themselves, so a copy costs little.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as e:
+        from .errors import DataError
+        raise DataError(p, "(file)", f"cannot be read: {e.strerror or e}") from None
+    key = (loader, str(p.resolve()), st.st_mtime_ns, st.st_size, args)
+    if key not in _LOADED:
+        _LOADED[key] = loader(p, *args)
+    return copy.deepcopy(_LOADED[key])

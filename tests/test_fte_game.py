@@ -192,6 +192,8 @@ def _set(i, **kw):
     (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "'9999' is not a hex label"),
     (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
     (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
+    (lambda d: d["key_terrain"].append({"hex": "24.23", "player": "US", "points": 2}), "key_terrain[1].hex",
+     "24.23 is key terrain for US already (key_terrain[0])"),
     (lambda d: d["key_terrain"][0].update(points=-1_000_000), "key_terrain[0].points", "from 0 to 100"),
     (lambda d: d["sites"][0].update(hex="99.99"), "sites[0].hex", "not on this map"),
     (lambda d: d["sites"][1].update(id="rice cache"), "sites[1].id", "repeats the site id"),
@@ -223,9 +225,10 @@ def test_frago_cross_checks_name_the_file_the_field_and_the_line(tmp_path, chang
 @pytest.mark.rule("F 3.0")
 def test_frago_accepts_its_valid_neighbours(tmp_path):
     """The checks refuse only what they must: reinforcements on the last turn, a unit beside the civilians, a
-    unit in the foxholes of its hex, a medic in the enemy's hex (F 6.2)."""
+    unit in the foxholes of its hex, a medic in the enemy's hex (F 6.2), a hex that is key terrain for both."""
     f = _edited_frago(tmp_path, lambda d: (_reinforce(turn=4)(d), _set(1, hex="24.24")(d), _set(10, fort="foxholes")(d),
-                                           _set(5, hex="25.25")(d)))
+                                           _set(5, hex="25.25")(d),
+                                           d["key_terrain"].append({"hex": "24.23", "player": "NVA/VC", "points": 2})))
     assert f.reinforcements[0]["turn"] == 4 and f.units[1]["hex"] == "24.24" and f.units[10]["fort"] == "foxholes"
     assert f.units[5]["hex"] == "25.25"
 

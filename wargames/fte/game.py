@@ -130,8 +130,8 @@ def entry_hexes(group: dict) -> list[str]:
 
 
 def _frago_check(v: dict) -> None:
-    """What a FRAGO's fields must say together, the map aside: unit and site ids used once, transports that
-    exist, reinforcements due within the game."""
+    """What a FRAGO's fields must say together, the map aside: unit and site ids used once, a key terrain hex
+    once a player, transports that exist, reinforcements due within the game."""
     ids: dict[str, str] = {}
     groups = [("units", v["units"])] + [(f"reinforcements[{i}].units", r["units"])
                                         for i, r in enumerate(v["reinforcements"])]
@@ -153,6 +153,12 @@ def _frago_check(v: dict) -> None:
         if site["id"] in sites:
             raise Invalid(f"sites[{i}].id", f"repeats the site id {site['id']!r} of sites[{sites[site['id']]}]")
         sites[site["id"]] = i
+    held: dict[tuple[str, str], int] = {}
+    for i, k in enumerate(v["key_terrain"]):
+        if (k["hex"], k["player"]) in held:
+            raise Invalid(f"key_terrain[{i}].hex", f"{k['hex']} is key terrain for {k['player']} already "
+                                                   f"(key_terrain[{held[k['hex'], k['player']]}])")
+        held[k["hex"], k["player"]] = i
     for i, r in enumerate(v["reinforcements"]):
         for j, u in enumerate(r["units"]):
             if u["fort"] is not None:

@@ -394,6 +394,21 @@ def test_scenario_errors_name_the_scenario_field_and_line(tmp_path, old, new, fi
     assert e.value.line == src[:src.index(old)].count("\n") + 1           # the edited line
 
 
+@pytest.mark.rule("C 2", "C 13")
+def test_a_broken_map_named_by_a_scenario_is_reported_in_the_map_file(tmp_path, monkeypatch):
+    from wargames.citadel import examples
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    src = (MAPS / "anne_marie.yaml").read_text()
+    assert "terrain: airfield" in src
+    (maps / "anne_marie.yaml").write_text(src.replace("terrain: airfield", "terrain: lava", 1))
+    monkeypatch.setattr(examples, "MAPS", maps)
+    with pytest.raises(DataError) as e:
+        anne_marie_setup()
+    assert e.value.file == str(maps / "anne_marie.yaml") and e.value.field.endswith(".terrain")
+    assert e.value.line == src[:src.index("terrain: airfield")].count("\n") + 1
+
+
 @pytest.mark.rule("C 2")
 def test_an_edited_scenario_or_chart_reloads_fresh_and_no_two_callers_share_one(tmp_path):
     """No cache by path: editing a file and loading it again sees the edit; each load is a new object."""

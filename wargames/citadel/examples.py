@@ -17,7 +17,9 @@ from typing import Sequence
 from ..core import Dice, Resolution
 from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import copy_sharing_map
-from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file
+from ..core.mapdata import MapData
+from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
+from ..core.yamlio import read_yaml
 from .movement import MovementPhase
 from .stacking import stacking_problem
 from .state import CitadelState, START_DATE
@@ -65,29 +67,11 @@ def _date(value) -> dt.date:
     return value
 
 
-def _placements(v: dict) -> None:
-    """Every placement names a counter and a hex of the scenario's map, and the stacks it makes are legal (C 6)."""
-    path = MAPS / v["map"]
-    if not path.is_file():
-        raise Invalid("map", f"names no map file (looked for {path})")
-    m = v["_map"] = load_citadel_map(path)
-    counters = {c.id: c for c in v["counters"]}
-    stacks: dict = {}
-    for uid, label in v["placements"].items():
-        where = f"placements.{uid}"
-        if uid not in counters:
-            raise Invalid(where, "names no counter of this scenario")
-        if label is None:
-            continue
-        try:
-            h = m.hex(label)
-        except DataError as e:
-            raise Invalid(where, f"{label!r}: {e.reason} (the map file is {path.name})") from None
-        stack = stacks.setdefault((h, counters[uid].side), [])
-        stack.append(UnitState(counters[uid], h))
-        problem = stacking_problem(stack)
-        if problem:
-            raise Invalid(where, f"breaks stacking in {label} (C 6): {problem}")
+def _known_counters(v: dict) -> None:
+    ids = {c.id for c in v["counters"]}
+    for uid in v["placements"]:
+        if uid not in ids:
+            raise Invalid(f"placements.{uid}", "names no counter of this scenario")
 
 
 #: A Citadel scenario file: its map, its counters, where each starts and the date.
@@ -99,15 +83,49 @@ SCENARIO = Record(
     {"date": Opt(Either(Convert(Str(max_len=40), _date), Convert(AnyValue(), _date, "a date such as 1954-03-17")),
                  dt.date(1954, 3, 17)),
      "notes": Opt(Str(), "")},
-    check=_placements, what="a scenario {name, map, counters, placements, date}")
+    check=_known_counters, what="a scenario {name, map, counters, placements, date}")
+
+
+def _placed_on(m: MapData, v: dict) -> None:
+    """Every placement is a hex of the scenario's map, and the stacks it makes are legal (C 6)."""
+    counters = {c.id: c for c in v["counters"]}
+    stacks: dict = {}
+    for uid, label in v["placements"].items():
+        if label is None:
+            continue
+        try:
+            h = m.hex(label)
+        except DataError as e:
+            raise Invalid(f"placements.{uid}", f"{label!r}: {e.reason} (the map file is {Path(m.source).name})") \
+                from None
+        stack = stacks.setdefault((h, counters[uid].side), [])
+        stack.append(UnitState(counters[uid], h))
+        problem = stacking_problem(stack)
+        if problem:
+            raise Invalid(f"placements.{uid}", f"breaks stacking in {label} (C 6): {problem}")
+
+
+def load_scenario(path: str | Path) -> CitadelState:
+    """A scenario's position, read afresh. A problem of the scenario names its field in the scenario file (an
+    off-map placement is ``placements.<unit>``); a problem of its map file names the map file."""
+    raw = read_yaml(path)
+    v = load_file(path, SCENARIO, raw)
+    map_path = MAPS / v["map"]
+    if not map_path.is_file():
+        raise place(DataError(str(path), "map", f"names no map file (looked for {map_path})"), raw)
+    m = load_citadel_map(map_path)
+    try:
+        _placed_on(m, v)
+    except Invalid as e:
+        raise place(DataError(str(path), e.path, e.reason), raw) from None
+    placements = v["placements"]
+    return CitadelState.build(m, [(c, placements.get(c.id)) for c in v["counters"]], date=v["date"],
+                              phase="VM movement")
 
 
 def anne_marie_setup(path: str | Path | None = None) -> CitadelState:
     """The position at the start of the example's Vietminh movement phase (the scenario file read afresh)."""
-    v = load_file(SCENARIOS / "anne_marie.yaml" if path is None else Path(path), SCENARIO)
-    placements = v["placements"]
-    return CitadelState.build(v["_map"], [(c, placements.get(c.id)) for c in v["counters"]], date=v["date"],
-                              phase="VM movement")
+    return load_scenario(SCENARIOS / "anne_marie.yaml" if path is None else path)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from wargames.indochina.combat import (Combat, Readings, Shift, Side, crt_choose
 from .common import PIPELINE_JS, build_pipeline, odds_html, run_pipeline
 
 MAX_STRENGTH = 30
-TEC = default_charts()[2]
+MOBILE, _, TEC = default_charts()        # the widget's own copy of the shipped charts, read once
 TERRAINS = list(TEC)
 MODES = ["normal", "overrun", "ambush"]
 DEFENDER_HURT = ("SK", "DD", "DR", "DE")          # results that strike the defender only
@@ -56,7 +56,7 @@ def terrain_label(name: str) -> str:
 
 
 def column_labels() -> list[str]:
-    return [c.label for c in default_charts()[0].columns]
+    return [c.label for c in MOBILE.columns]
 
 
 def result_distribution(table: str, col: str):
@@ -196,7 +196,7 @@ def _stages():
     stages.append(("shift_words", ["shift_sums"], {v: shift_words(*map(int, v.split(","))) for v in set(sums.values())}))
     # Baseline, caps, netting and the table edge: the engine's final_column, for every raw column and sum.
     raws = sorted({v for v in stages[2][2].values()}, key=lambda l: Fraction(*map(int, l.split("/"))))
-    mobile = default_charts()[0]
+    mobile = MOBILE
     notes, index = {}, {}
     for raw_label, sum_key, reading in product(raws, sorted(set(sums.values())), ("1/3", "3/1")):
         r, l = map(int, sum_key.split(","))

@@ -124,7 +124,7 @@ class AssistanceTable:
 
 
 def _assistance_schema(default: Provenance) -> Record:
-    chart = load_full_chart()
+    chart = shipped("mobilization_full")        # the units an entry names are rows of the shipped chart
 
     def units(names: list[str]) -> tuple[str, ...]:
         for i, u in enumerate(names):

@@ -157,6 +157,9 @@ def test_bad_infantry_type_size_or_strength_names_the_field():
     with pytest.raises(DataError) as e:
         Counter("X", FR, UnitClass.INFANTRY, "x", 3, **{**base, "morale": 4.5})
     assert e.value.field == "counter X.morale"
+    with pytest.raises(DataError) as e:                       # the file's ranges hold for counters made in code
+        Counter("X", FR, UnitClass.INFANTRY, "x", 3, **{**base, "morale": -7})
+    assert e.value.field == "counter X.morale" and "from 0 to 9" in e.value.reason
 
 
 @pytest.mark.rule("C 4", "C Chart 2", "C 9.3")

@@ -23,7 +23,7 @@ from ..core.actions import Action
 from ..core.errors import RuleViolation
 from ..core.game import Game as BaseGame, Outcome, Prompt, Ruleset as BaseRuleset, handles
 from .charts import load_fire_crt, load_range_table, load_terrain_effects
-from .examples import SCENARIOS as SCENARIO_DIR, anne_marie_setup
+from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
 from .sequence import CitadelGame, phase_named
@@ -152,7 +152,7 @@ class Game(BaseGame):
     @implements("C 2", "C 7")
     def setup(self, scenario: str) -> None:
         """The scenario's set-up at the start of its first Vietminh movement phase."""
-        state = anne_marie_setup(SCENARIO_DIR / f"{scenario}.yaml")
+        state = load_scenario(SCENARIO_DIR / f"{scenario}.yaml")
         state.charts = self.ruleset.tables()
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None

@@ -17,7 +17,7 @@ from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_prove
 from ..core.errors import DataError
 from ..core.schema import (Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
                            load_file, place)
-from ..core.yamlio import read_yaml
+from ..core.yamlio import load_once, read_yaml
 from .units import WEAPONS
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -348,8 +348,8 @@ def load_fire_mission_chart(path: str | Path = DATA / "fire_missions.yaml", data
 
 
 def default_fire_mission_chart() -> FireMissionChart:
-    """The shipped fire-mission chart, read afresh: the caller's own copy."""
-    return load_fire_mission_chart()
+    """The shipped fire-mission chart: the caller's own copy."""
+    return load_once(load_fire_mission_chart, DATA / "fire_missions.yaml")
 
 
 # --------------------------------------------------------------------------- the chart set
@@ -382,8 +382,9 @@ CHART_FILES = {
 
 
 def default_charts() -> Charts:
-    """The shipped charts (printed values plus marked reconstructions), read afresh: the caller's own copy."""
-    return Charts(**{name: load() for name, (_, load) in CHART_FILES.items()})
+    """The shipped charts (printed values plus marked reconstructions): the caller's own copy (each file is
+    read once per version of it, :func:`~wargames.core.yamlio.load_once`)."""
+    return Charts(**{name: load_once(load, DATA / file) for name, (file, load) in CHART_FILES.items()})
 
 
 def load_charts(directory: str | Path) -> Charts:

@@ -7,7 +7,6 @@ played through :class:`wargames.fte.Game` reads the owner's charts.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import fields
 
 from ..core.game import Reading
@@ -25,15 +24,6 @@ class Ruleset(CoreRuleset):
     READINGS = {f.name: Reading(getattr(ERRATA, f.name), SWITCHES[f.name][0],
                                 f"{SWITCHES[f.name][2]} (errata); original: {SWITCHES[f.name][1]}")
                 for f in fields(Readings)}
-
-    def chart(self, name: str):
-        """A chart by name: the owner's if given, else the shipped one (read once a process by the core, and
-        copied for this ruleset, so that no two rulesets share a chart one of them could change)."""
-        shipped = name not in self._charts
-        value = super().chart(name)
-        if shipped:
-            value = self._charts[name] = copy.deepcopy(value)
-        return value
 
     def errata(self) -> Readings:
         """The readings as the procedures take them (the core checked each is true or false)."""

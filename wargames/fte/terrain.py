@@ -15,6 +15,7 @@ from ..core import Hex, implements
 from ..core.hexgrid import hexside
 from ..core.mapdata import MapData, load_map
 from ..core.schema import Int
+from ..core.yamlio import load_once
 from .charts import TERRAINS, Charts, default_charts
 
 FEATURES = ("trail", "road", "tunnel")
@@ -32,9 +33,9 @@ def load_fte_map(path: str | Path) -> MapData:
 
 
 def demo_map() -> MapData:
-    """The shipped demonstration map (reconstructed): every hex the printed examples name; read afresh, so the
-    caller's own copy."""
-    return load_fte_map(MAPS / "demo.yaml")
+    """The shipped demonstration map (reconstructed): every hex the printed examples name; the caller's own
+    copy (the file is read once per version of it)."""
+    return load_once(load_fte_map, MAPS / "demo.yaml")
 
 
 def elevation(m: MapData, h: Hex) -> int:

@@ -7,8 +7,10 @@ rules in our own words, and the victory conditions. Anything we read rather than
 ``provenance`` of kind ``reconstructed`` with the reason.
 
 :func:`load_scenario` accepts a scenario name (``"introductory"``, ``"scenario1"``, ``"scenario2"``) or a path
-to a YAML file of the same shape; bad data raises :class:`~wargames.core.errors.DataError` naming the file and
-the field. Helpers turn a scenario into game values: :func:`starting_points`, :func:`turn_dates`,
+to a YAML file of the same shape. The file type is declared once (:func:`_scenario`, built from one record per
+part: units, deployments, reinforcements, control, special rules, victory) and read with the safe reader; bad
+data raises :class:`~wargames.core.errors.DataError` naming the file, the path to the field
+(``sides.FEF.deployment[2].units[0].count``) and its line. Helpers turn a scenario into game values: :func:`starting_points`, :func:`turn_dates`,
 :func:`forces`, :func:`reinforcements_for`.
 """
 from __future__ import annotations

@@ -404,7 +404,7 @@ def test_a_broken_map_named_by_a_scenario_is_reported_in_the_map_file(tmp_path, 
     (maps / "anne_marie.yaml").write_text(src.replace("terrain: airfield", "terrain: lava", 1))
     monkeypatch.setattr(examples, "MAPS", maps)
     with pytest.raises(DataError) as e:
-        anne_marie_setup()
+        examples.load_scenario(examples.SCENARIOS / "anne_marie.yaml")
     assert e.value.file == str(maps / "anne_marie.yaml") and e.value.field.endswith(".terrain")
     assert e.value.line == src[:src.index("terrain: airfield")].count("\n") + 1
 
@@ -412,10 +412,11 @@ def test_a_broken_map_named_by_a_scenario_is_reported_in_the_map_file(tmp_path, 
 @pytest.mark.rule("C 2")
 def test_an_edited_scenario_or_chart_reloads_fresh_and_no_two_callers_share_one(tmp_path):
     """No cache by path: editing a file and loading it again sees the edit; each load is a new object."""
+    from wargames.citadel.examples import load_scenario
     p = _write(tmp_path, "scenario.yaml", _SCENARIO.read_text())
-    a = anne_marie_setup(p)
+    a = load_scenario(p)
     p.write_text(p.read_text().replace('"1st Bn": "0910"', '"1st Bn": "0810"'))
-    b = anne_marie_setup(p)
+    b = load_scenario(p)
     assert (a.label(a.unit("1st Bn").hex), b.label(b.unit("1st Bn").hex)) == ("0910", "0810")
     assert a.map is not b.map and anne_marie_setup().map is not anne_marie_setup().map
     crt = _write(tmp_path, "fire_crt.yaml", (charts.DATA / "fire_crt.yaml").read_text())

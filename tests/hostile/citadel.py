@@ -4,7 +4,7 @@ A folder of owner's charts (``Ruleset.load``) reads each file with the same char
 from __future__ import annotations
 
 from wargames.citadel import charts
-from wargames.citadel.examples import SCENARIOS, anne_marie_setup
+from wargames.citadel.examples import SCENARIOS, load_scenario
 from wargames.citadel.terrain import MAPS, load_citadel_map
 
 from .cases import Loader
@@ -14,5 +14,5 @@ LOADERS: list[Loader] = [
     Loader("citadel range_modifiers chart", charts.DATA / "range_modifiers.yaml", charts.load_range_table),
     Loader("citadel terrain_effects chart", charts.DATA / "terrain_effects.yaml", charts.load_terrain_effects),
     Loader("citadel anne_marie map", MAPS / "anne_marie.yaml", load_citadel_map),
-    Loader("citadel anne_marie scenario", SCENARIOS / "anne_marie.yaml", anne_marie_setup),
+    Loader("citadel anne_marie scenario", SCENARIOS / "anne_marie.yaml", load_scenario),
 ]

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
 from ..core.errors import DataError, RuleViolation
+from ..core.game import Ruleset as BaseRuleset
 from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
 from .terrain import TERRAINS
 
@@ -190,9 +191,21 @@ def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
     return TerrainEffects(section("terrain"), section("features"), str(path))
 
 
+class Ruleset(BaseRuleset):
+    """Citadel's charts: the fire CRT, the range modifiers and the terrain effects (C 9, C 13)."""
+
+    GAME = "citadel"
+    DEFAULTS = DATA
+    CHARTS = {"fire_crt": ("fire_crt.yaml", load_fire_crt),
+              "range_modifiers": ("range_modifiers.yaml", load_range_table),
+              "terrain_effects": ("terrain_effects.yaml", load_terrain_effects)}
+
+    def tables(self) -> tuple[ColumnTable, RangeTable, TerrainEffects]:
+        return self.chart("fire_crt"), self.chart("range_modifiers"), self.chart("terrain_effects")
+
+
 def default_charts() -> tuple[ColumnTable, RangeTable, TerrainEffects]:
     """The shipped fire CRT, range table and TEC: each call a copy of its own (the Ruleset reads the files once)."""
-    from .game import Ruleset
     return Ruleset.default().tables()
 
 

@@ -19,7 +19,7 @@ from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import copy_sharing_map
 from ..core.mapdata import MapData
 from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
-from ..core.yamlio import read_yaml
+from ..core.yamlio import load_once, read_yaml
 from .movement import MovementPhase
 from .stacking import stacking_problem
 from .state import CitadelState, START_DATE
@@ -124,8 +124,9 @@ def load_scenario(path: str | Path) -> CitadelState:
 
 
 def anne_marie_setup(path: str | Path | None = None) -> CitadelState:
-    """The position at the start of the example's Vietminh movement phase (the scenario file read afresh)."""
-    return load_scenario(SCENARIOS / "anne_marie.yaml" if path is None else path)
+    """The position at the start of the example's Vietminh movement phase: a new copy each call, read again when
+    the file changes (:func:`load_scenario` reads it on every call)."""
+    return load_once(load_scenario, SCENARIOS / "anne_marie.yaml" if path is None else path)
 
 
 @dataclass

@@ -16,13 +16,13 @@ reached in play.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..core import Hex, Resolution, implements
 from ..core.actions import Action
 from ..core.errors import RuleViolation
-from ..core.game import Game as BaseGame, Outcome, Prompt, Ruleset as BaseRuleset, handles
-from .charts import load_fire_crt, load_range_table, load_terrain_effects
+from ..core.yamlio import load_once
+from ..core.game import Game as BaseGame, Outcome, Prompt, handles
+from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
@@ -30,20 +30,7 @@ from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
 
-CHARTS = Path(__file__).parent / "data" / "charts"
-
-
-class Ruleset(BaseRuleset):
-    """Citadel's charts: the fire CRT, the range modifiers and the terrain effects (C 9, C 13)."""
-
-    GAME = "citadel"
-    DEFAULTS = CHARTS
-    CHARTS = {"fire_crt": ("fire_crt.yaml", load_fire_crt),
-              "range_modifiers": ("range_modifiers.yaml", load_range_table),
-              "terrain_effects": ("terrain_effects.yaml", load_terrain_effects)}
-
-    def tables(self) -> tuple:
-        return self.chart("fire_crt"), self.chart("range_modifiers"), self.chart("terrain_effects")
+CHARTS = DATA           # the shipped charts (the Ruleset's defaults)
 
 
 # --------------------------------------------------------------------------- actions
@@ -152,7 +139,7 @@ class Game(BaseGame):
     @implements("C 2", "C 7")
     def setup(self, scenario: str) -> None:
         """The scenario's set-up at the start of its first Vietminh movement phase."""
-        state = load_scenario(SCENARIO_DIR / f"{scenario}.yaml")
+        state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per version of the file
         state.charts = self.ruleset.tables()
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None

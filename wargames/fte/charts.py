@@ -103,8 +103,7 @@ class RowProvenance(Schema):
         return "a provenance {kind, source}, or one per value of the row"
 
 
-def valued_rows(required: dict, optional: dict | None = None, extra: dict | None = None,
-                record: type[Record] = Record) -> Record:
+def valued_rows(required: dict, optional: dict | None = None, extra: dict | None = None) -> Record:
     """A row of chart values, each given its provenance (the row's, else the file's: see :func:`valued`).
 
     ``extra`` are fields of the row that are not values (a title)."""
@@ -120,7 +119,7 @@ def valued_rows(required: dict, optional: dict | None = None, extra: dict | None
         return {"values": {k: (x, provs.get(k)) for k, x in values.items()},
                 **{k: v[k] for k in (extra or {})}}
 
-    return record(required, {**{k: Opt(s) for k, s in (optional or {}).items()},
+    return Record(required, {**{k: Opt(s) for k, s in (optional or {}).items()},
                              "provenance": Opt(RowProvenance(names)), **(extra or {})}, build=build)
 
 
@@ -320,15 +319,7 @@ class FireMissionChart:
 
 
 _ACCURACY = valued_rows({"on_target_max": Int(1, 10), "observer_drm": Int(-9, 0), "always_scatters": Int(1, 10)})
-class _RollKeyed(Record):
-    """A record keyed by die rolls (and ``provenance``): its field names listed as text in messages."""
-
-    @property
-    def fields(self):
-        return {str(k): s for k, s in super().fields.items()}
-
-
-_DIRECTIONS = valued_rows({roll: Str(tuple(COMPASS)) for roll in range(1, 7)}, record=_RollKeyed)
+_DIRECTIONS = valued_rows({roll: Str(tuple(COMPASS)) for roll in range(1, 7)})
 _MISSION = valued_rows({"fire_rating": Int(1, 10), "weapon": Str(WEAPONS), "radius": Int(1, 10),
                         "scatter_divisor": Int(1, 10)})
 FIRE_MISSION_CHART = Record(

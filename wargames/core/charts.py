@@ -21,12 +21,13 @@ from typing import Any, Callable
 
 from .errors import DataError, RuleViolation
 from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str, load_file)
-from .yamlio import mark_of, read_yaml, short
+from .yamlio import immutable, mark_of, read_yaml, short
 
 KINDS = ("text", "example", "reconstructed", "printed")
 
 
 @dataclass(frozen=True)
+@immutable
 class Provenance:
     kind: str
     source: str = ""
@@ -34,9 +35,6 @@ class Provenance:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
-
-    def __deepcopy__(self, memo) -> "Provenance":
-        return self                 # immutable
 
     @property
     def reconstructed(self) -> bool:
@@ -63,15 +61,13 @@ class Cell:
 
 
 @dataclass(frozen=True)
+@immutable
 class Column:
     """A column identified by a label and, for strength columns, the range it covers."""
 
     label: str
     low: int | None = None
     high: int | None = None  # None: open-ended ("91+")
-
-    def __deepcopy__(self, memo) -> "Column":
-        return self                 # immutable
 
     def contains(self, value: int) -> bool:
         return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)

@@ -14,20 +14,19 @@ from fractions import Fraction
 from typing import Iterable, Iterator
 
 from .errors import DataError
+from .yamlio import immutable
 
 # Axial directions for flat-topped hexes, counter-clockwise from "lower right".
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 @dataclass(frozen=True, order=True)
+@immutable
 class Hex:
     """A hex in axial coordinates (q, r); the cube coordinate s is -q-r."""
 
     q: int
     r: int
-
-    def __deepcopy__(self, memo) -> "Hex":
-        return self                 # immutable
 
     @property
     def s(self) -> int:

@@ -17,7 +17,7 @@ from .errors import DataError
 from .hexgrid import Hex, OffsetLayout, hexside
 from .schema import (Convert, Either, Int, IntRange, Invalid, List, Map, Opt, Record, Schema, Str, Tuple,
                      load_file, place)
-from .yamlio import read_yaml
+from .yamlio import immutable, read_yaml
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,10 @@ class HexInfo:
 
 
 @dataclass(frozen=True)
+@immutable
 class SideInfo:
     features: frozenset[str]
     provenance: Provenance = Provenance("reconstructed")
-
-    def __deepcopy__(self, memo) -> "SideInfo":
-        return self                 # immutable
 
 
 @dataclass

@@ -211,6 +211,13 @@ def locate(root: Any, path: str) -> tuple[int, int] | None:
     return best
 
 
+def immutable(cls: type) -> type:
+    """Mark a frozen class whose every value is immutable: its deep copy is the object itself (copies of maps,
+    charts and game states then cost little). Use it only where nothing inside can change."""
+    cls.__deepcopy__ = lambda self, memo: self
+    return cls
+
+
 _LOADED: dict[tuple, Any] = {}
 
 

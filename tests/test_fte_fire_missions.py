@@ -80,6 +80,7 @@ def test_reconstructed_values_are_marked():
     (lambda d: d["directions"].__setitem__(7, "north"), "directions[7]"),
     (lambda d: d["directions"].__setitem__(3, "up"), "directions[3]"),
     (lambda d: d["directions"].pop(6), "directions[6]"),
+    (lambda d: d["directions"].__setitem__("up", "north"), "directions.up"),
     (lambda d: d["accuracy"].pop("always_scatters"), "accuracy.always_scatters"),
 ])
 def test_bad_chart_files_raise_data_errors_naming_the_cell(change, field):

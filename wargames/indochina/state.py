@@ -9,7 +9,7 @@ from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing, load_map
 from ..core.schema import Bool, Either, Int, Str, place
-from ..core.yamlio import read_yaml
+from ..core.yamlio import load_once, read_yaml
 from .charts import shipped_charts
 from .combat import Side
 from .units import Counter, UnitState
@@ -51,8 +51,9 @@ def _is_label(m: MapData, label: str) -> bool:
 
 
 def demo_map() -> MapData:
-    """The schematic demonstration map (reconstructed: the printed map is absent); a new map on every call."""
-    return load_indochina_map(MAPS / "demo.yaml")
+    """The schematic demonstration map (reconstructed: the printed map is absent): a new copy on every call,
+    of the file read once per version of it (:func:`~wargames.core.yamlio.load_once`)."""
+    return load_once(load_indochina_map, MAPS / "demo.yaml")
 
 
 @dataclass

@@ -40,7 +40,7 @@ from ..core.charts import PROVENANCE
 from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import MapData
 from ..core.schema import Bool, Int, Invalid, List, Nullable, Opt, Record, Str, load_file, place as place_error
-from ..core.yamlio import read_yaml
+from ..core.yamlio import load_once, read_yaml
 from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
@@ -743,7 +743,8 @@ def _mask(value: Any, hidden: set[str]) -> Any:
 
 
 def _frago(name: str) -> Frago:
-    return load_frago(FRAGOS / f"{name}.yaml")
+    """A shipped FRAGO for a new game: read once per version of its file, each game its own copy."""
+    return load_once(load_frago, FRAGOS / f"{name}.yaml")
 
 
 def _scenarios() -> dict[str, str]:

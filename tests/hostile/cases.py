@@ -100,7 +100,7 @@ def _changes(data: Any) -> Iterator[tuple[str, str, tuple, Any]]:
             yield where, "int -> -10**6", path, -10 ** 6
             yield where, "int -> 10**6", path, 10 ** 6
         elif isinstance(value, str):
-            yield where, "text -> int", path, 7
+            yield where, "text -> int", path, 10 ** 6
             yield where, "text -> long text", path, "x" * 30_000
         elif isinstance(value, (list, dict)):
             yield where, f"{type(value).__name__} -> int", path, 7
@@ -110,7 +110,8 @@ def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
     """(field path, what was done, the mutated document) for every field of ``data``.
 
     - a whole number becomes text, a negative million and a million (no field of any file takes those);
-    - text becomes a number and a 30,000-character string;
+    - text becomes a number (a million: where a field takes a word or a number, no number is that big) and
+      a 30,000-character string;
     - true/false becomes the text "no";
     - a list or mapping becomes a number;
     - every mapping gains a key that no file type has.

@@ -16,7 +16,6 @@ from typing import Sequence
 
 from ..core import Dice, Resolution
 from ..core.errors import DataError, RuleViolation
-from ..core.mapdata import copy_sharing_map
 from ..core.mapdata import MapData
 from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
 from ..core.yamlio import load_once, read_yaml
@@ -240,8 +239,9 @@ class MovementExample:
 
     def copy(self) -> "MovementExample":
         new = copy.copy(self)
-        (new.phase, new.run, new.plan), m = copy_sharing_map((self.phase, self.run, self.plan), self.state)
-        new.phase.state.map = m
+        st = self.state                                   # the map and charts never change: shared, not copied
+        shared = {id(v): v for v in (st.map, st.charts) if v is not None}
+        new.phase, new.run, new.plan = copy.deepcopy((self.phase, self.run, self.plan), shared)
         new.run.phase = new.phase
         return new
 

@@ -367,7 +367,7 @@ def test_distribution_sample_agrees_with_probabilities():
 
 
 def test_faces_of_custom_dice_are_checked_where_procedures_roll():
-    from wargames.core.dice import DiceError, roll
+    from wargames.core.dice import DiceError, roll_die as roll
 
     class Loaded:
         def __init__(self, value):

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wargames.core.bots import RandomBot, play
+from wargames.core.dice import ScriptedDice
 from wargames.core.errors import DataError
 from wargames.games import game_class
 
@@ -210,3 +212,45 @@ def test_an_action_that_is_not_an_action(loader, tmp_path):
     doc = _save_doc(loader)
     err, _ = refused(loader, write(tmp_path / "a.json", replaced(doc, ("history", 0, "action"), "teleport to=9999")))
     assert err.field == "history[0].action" and "not an action" in err.reason and err.line is not None
+
+
+# --------------------------------------------------------------------------- a user's own dice
+
+class Loaded:
+    """A user's dice object that always returns one face (which may be no face of the die at all)."""
+
+    def __init__(self, face):
+        self.face = face
+
+    def roll(self, sides=6, why="", classes=None):
+        return self.face
+
+
+@pytest.mark.parametrize("face", [7, 0, True, 3.0, "4"])
+def test_a_custom_dice_face_is_checked_where_a_procedure_rolls(face):
+    from wargames.core.dice import DiceError
+    from wargames.indochina.combat import roll_on_crt
+    from wargames.indochina.events import roll_event
+    with pytest.raises(DiceError) as ei:
+        roll_event(Loaded(face))
+    assert ei.value.file == "Loaded" and "event" in ei.value.field and "d6" in ei.value.reason
+    with pytest.raises(DiceError):
+        roll_on_crt("Mobile", "3/1", Loaded(face))
+    assert roll_event(Loaded(3)).number == 33
+
+
+@pytest.mark.parametrize("name", ["citadel", "fte", "indochina"])
+def test_a_custom_dice_face_is_checked_in_a_game(name):
+    """The first action of a random game that rolls, taken with dice that give 11: refused, game unchanged."""
+    cls = game_class(name)
+    played = play(cls.new(seed=2), RandomBot(2), max_actions=200)
+    k = next(i for i, h in enumerate(played.history) if h.dice)
+    game = cls.new(seed=2)
+    for h in played.history[:k]:
+        game.apply(h.action, ScriptedDice(list(h.dice)))
+    before = game.state_dict()
+    for face in (11, True):
+        with pytest.raises(DataError) as ei:
+            game.apply(played.history[k].action, Loaded(face))
+        assert "Loaded" in ei.value.file and "not a roll of a d" in ei.value.reason
+        assert game.state_dict() == before and len(game.history) == k

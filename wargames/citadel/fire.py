@@ -13,6 +13,7 @@ from typing import Sequence
 
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .charts import FireResult
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
@@ -88,7 +89,7 @@ def _capacity(state: CitadelState, u: UnitState, small_arms_only: bool) -> int:
 @implements("C 19.C")
 def tank_loss(u: UnitState, dice: Dice, res: Resolution) -> None:
     """A loss given to a tank is a die roll: 1-3 disables it, or destroys it if already disabled (C 19.C)."""
-    roll = dice.roll(6, f"tank hit on {u.id}")
+    roll = roll_die(dice, 6, f"tank hit on {u.id}")
     if roll <= 3:
         if u.disabled:
             u.eliminated = True
@@ -253,7 +254,7 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
         res.add("C 9", f"column {crt.columns[col].label} shifted {shift:+d} -> {crt.columns[final].label}"
                 + (f" (the table ends there: {abs(over)} shift(s) have nowhere to go)" if over else ""),
                 result=crt.columns[final].label)
-    roll = dice.roll(6, f"fire at {state.label(target)}")
+    roll = roll_die(dice, 6, f"fire at {state.label(target)}")
     cell = crt.lookup(final, roll)
     result: FireResult = cell.value
     res.add("C 9", f"roll {roll} on {crt.columns[final].label}: {result.code}"

@@ -1,7 +1,7 @@
 """Injectable dice: the same procedure runs with random, scripted or enumerated dice.
 
-Every procedure that rolls takes a ``dice`` argument and calls
-``dice.roll(sides, why)``. Three implementations:
+Every procedure that rolls takes a ``dice`` argument and calls :func:`roll_die` (``roll_die(dice, sides,
+why)``), which checks the face any dice object returns, including a user's own. Three implementations:
 
 - :class:`RandomDice` for play (seeded, and it records what it rolled so a game replays);
 - :class:`ScriptedDice` to replay a printed example (it errors if the script runs out,
@@ -39,7 +39,7 @@ def check_face(value, sides: int, source: str, where: str) -> int:
     return value
 
 
-def roll(dice: "Dice", sides: int = 6, why: str = "", classes=None) -> int:
+def roll_die(dice: "Dice", sides: int = 6, why: str = "", classes=None) -> int:
     """Roll ``dice`` for a procedure and check the face (:func:`check_face`): every procedure rolls through
     here, so a custom Dice that returns 7 on a d6, or ``True``, raises DiceError naming the roll."""
     return check_face(dice.roll(sides, why, classes), sides, type(dice).__name__, why or f"a d{sides} roll")

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .casualties import attach, detach, leave_map, load_count, marker, marker_hex
 from .casualties import pick_up as pick_up_marker, transfer as transfer_marker
 from .charts import FireMissionResult
@@ -214,7 +215,7 @@ def request_medevac(state: FteState, leader_id: str, dice, res: Resolution) -> i
     if state.medevac_unit is not None:
         raise RuleViolation("F 12.0", f"the medevac {state.medevac_unit} has not left the map yet")
     clear_searching(u, res)
-    roll = dice.roll(10, f"Medevac Request Table for {leader_id}")
+    roll = roll_die(dice, 10, f"Medevac Request Table for {leader_id}")
     delay = state.charts.medevac.get("arrival", roll).value
     if delay is None:
         res.add("F 12.0", f"{leader_id} requests a medevac: roll {roll}, request denied", result=None, roll=roll)
@@ -353,7 +354,7 @@ def request_fire_mission(state: FteState, requester_id: str, target: str | Hex, 
     pending = [m for m in state.fire_missions if m.side == u.player]
     drms = ([Drm(-1, "F 13.0", "forward observer")] if u.role == "fo" else []) + \
            ([Drm(len(pending), "F 13.0", f"{len(pending)} pending fire mission(s)")] if pending else [])
-    roll = dice.roll(10, f"Fire Request Table for {requester_id}")
+    roll = roll_die(dice, 10, f"Fire Request Table for {requester_id}")
     mod = sum(d.value for d in drms)
     column = "US" if u.player == "US" else "NVA"
     arith = f"{roll}" + "".join(f" {d.text()}" for d in drms) + (f" = {roll + mod}" if drms else "")

@@ -18,6 +18,7 @@ from typing import Iterable
 from ..core import Resolution, implements
 from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .state import PLAYERS, FteState
 from .units import Unit
 
@@ -84,7 +85,7 @@ def draw_chit(state: FteState, dice, res: Resolution) -> str:
     if not cup:
         raise RuleViolation("F 5.0", "the cup is empty: the activation phase is over")
     n = len(cup)
-    roll = dice.roll(n, f"draw one of the {n} chits in the cup") if n > 1 else 1
+    roll = roll_die(dice, n, f"draw one of the {n} chits in the cup") if n > 1 else 1
     chit = cup.pop(roll - 1)
     name = "the Random Event chit" if chit == "event" else f"a {chit} chit"
     res.add("F 5.0", f"{name} is drawn ({len(cup)} left in the cup)",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .state import FteState
 from .units import CasualtyMarker, Unit, player
 
@@ -349,7 +350,7 @@ def check_wia(state: FteState, mid: str, dice, res: Resolution) -> str:
     if m.kind != "WIA":
         raise RuleViolation("F 17.0", f"{mid} is a {m.kind} marker; only WIA markers are checked")
     medic = medic_with(state, m)
-    roll = dice.roll(10, f"casualty check for {mid}")
+    roll = roll_die(dice, 10, f"casualty check for {mid}")
     verdict, total = casualty_result(roll, medic is not None)
     arith = f"{roll} - 1 (medic {medic.id}) = {total}" if medic else f"{roll}"
     if verdict == "DOW":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import Resolution, implements
+from ..core.dice import roll_die
 from .state import FteState
 from .units import Unit
 
@@ -65,7 +66,7 @@ def tq_check(state: FteState, unit: Unit, dice, res: Resolution, rule: str, purp
         res.add(rule, f"{unit.id} passes its TQ check for {purpose} automatically: {auto}", result=True, unit=unit.id)
         return True
     drms = (marker_drms(state, unit, "tq") if markers else []) + list(extra)
-    roll = dice.roll(10, f"TQ check of {unit.id} for {purpose}", classes=lambda v: roll_against(unit.tq, v, drms))
+    roll = roll_die(dice, 10, f"TQ check of {unit.id} for {purpose}", classes=lambda v: roll_against(unit.tq, v, drms))
     ok = roll_against(unit.tq, roll, drms)
     mods = " ".join(d.text() for d in drms)
     natural = " (a natural 1 always passes)" if roll == 1 else " (a natural 10 always fails)" if roll == 10 else ""

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .actions import check_fire_target, edge_hexes, helicopter_enters
 from .state import FireMission, FteState
 from .units import Unit
@@ -75,7 +76,7 @@ def random_event(state: FteState, dice, res: Resolution, choices: dict[str, Any]
     ``defer`` the event is only drawn (outcome None): the game then asks the player who chooses and calls
     :func:`resolve_event` with the answer."""
     choices = choices or {}
-    r1 = dice.roll(10, "random event: whose event (even US, odd NVA/VC)")
+    r1 = roll_die(dice, 10, "random event: whose event (even US, odd NVA/VC)")
     side = US if r1 % 2 == 0 else NVA
     res.add("F 19.0", f"random event: first roll {r1} is {'even, a' if r1 % 2 == 0 else 'odd, an'} {side} event",
             result=side, roll=r1)
@@ -87,7 +88,7 @@ def random_event(state: FteState, dice, res: Resolution, choices: dict[str, Any]
     if side == US and state.aerial_observer:
         state.aerial_observer = False
         res.add("F 19.8", "the Aerial Observer leaves at the next US random event")
-    r2 = dice.roll(10, f"Random Event Table, {side} column")
+    r2 = roll_die(dice, 10, f"Random Event Table, {side} column")
     cell = state.charts.events.get(side, r2)
     mark = " [reconstructed]" if cell.provenance.reconstructed else ""
     res.add("F 19.0", f"second roll {r2}: {cell.value}{mark}", result=cell.value, roll=r2)
@@ -381,7 +382,7 @@ def nva_artillery(state: FteState, side: str, dice, res: Resolution, choice: Any
     else:
         target = state.hex(choice)
     why = check_fire_target(state, NVA, target, "F 19.9", observers=leaders)
-    roll = dice.roll(10, "NVA Artillery delay")
+    roll = roll_die(dice, 10, "NVA Artillery delay")
     delay = -(-roll // 3)
     mission = FireMission(NVA, "ARTY", target, state.turn + delay, "NVA Artillery event")
     state.fire_missions.append(mission)

@@ -14,6 +14,7 @@ from typing import Callable
 from ..core import Hex, Resolution, implements, spiral
 from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .charts import WEAPON_COLUMNS
 from .checks import Drm, marker_drms, roll_against, total, tq_check
 from .casualties import drop_all, place_marker
@@ -194,7 +195,7 @@ def roll_to_hit(state: FteState, outcome: FireOutcome, dice, res: Resolution, ru
                 effect: bool = True) -> bool:
     """Roll the d10 against the rating with the DRMs; then, on a hit and if ``effect``, the effect roll."""
     drms = list(outcome.drms)
-    roll = dice.roll(10, f"to hit {outcome.target}", classes=lambda v: roll_against(outcome.rating, v, drms))
+    roll = roll_die(dice, 10, f"to hit {outcome.target}", classes=lambda v: roll_against(outcome.rating, v, drms))
     outcome.roll = roll
     outcome.hit = roll_against(outcome.rating, roll, list(outcome.drms))
     mods = " ".join(d.text() for d in outcome.drms) or "no DRM"
@@ -211,7 +212,7 @@ def roll_to_hit(state: FteState, outcome: FireOutcome, dice, res: Resolution, ru
 @implements("F 7.4", "F TET")
 def roll_effect(state: FteState, outcome: FireOutcome, dice, res: Resolution) -> str:
     """Roll on the Target Effects Table in the primary firer's weapon-class column."""
-    er = dice.roll(10, f"effect on {outcome.target}", classes=lambda v: state.charts.tet.get(outcome.column, v).value)
+    er = roll_die(dice, 10, f"effect on {outcome.target}", classes=lambda v: state.charts.tet.get(outcome.column, v).value)
     cell = state.charts.tet.get(outcome.column, er)
     outcome.effect_roll, outcome.effect = er, cell.value
     mark = " [reconstructed]" if cell.provenance.reconstructed else ""
@@ -389,7 +390,7 @@ def _vehicle_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
         for p in passengers:
             p.loaded_in, p.hex = None, at
             res.add(rule, f"passenger {p.id} is placed in {state.label(at)} and rolls on the Dual Purpose column")
-            er = dice.roll(10, f"effect on passenger {p.id}")
+            er = roll_die(dice, 10, f"effect on passenger {p.id}")
             eff = state.charts.tet.get("dual_purpose", er).value
             res.add("F 7.4", f"{p.id}: effect roll {er} -> {eff}", roll=er, result=eff)
             apply_effect(state, p.id, eff, dice, res, rule=rule, away_from=None, fire_mission=True, by=by)

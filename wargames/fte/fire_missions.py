@@ -23,6 +23,7 @@ from ..core import Hex, Resolution, implements, spiral
 from ..core.charts import Constraint, failed_constraints
 from ..core.errors import RuleViolation
 from ..core.hexgrid import DIRECTIONS
+from ..core.dice import roll_die
 from .charts import MISSIONS, FireMissionChart, default_fire_mission_chart, load_fire_mission_chart
 from .fire import FireOutcome, he_attack
 from .state import FireMission, FteState
@@ -80,7 +81,7 @@ def accuracy(state: FteState, mission: FireMission, dice, res: Resolution,
     natural 10 always scatters (F 16.0, F 19.8). Returns (on target, roll)."""
     chart = chart or default_fire_mission_chart()
     top = chart.accuracy["on_target_max"].value
-    roll = dice.roll(10, f"accuracy of the {mission.mission} mission on {_lab(state, mission.target)}")
+    roll = roll_die(dice, 10, f"accuracy of the {mission.mission} mission on {_lab(state, mission.target)}")
     drm = chart.accuracy["observer_drm"].value if (state.aerial_observer and mission.side == "US") else 0
     if drm and roll == chart.accuracy["always_scatters"].value:
         ok, arith = False, f"a natural {roll} always scatters"
@@ -98,9 +99,9 @@ def scatter(state: FteState, mission: FireMission, dice, res: Resolution,
     """A d6 for the direction on the map's indicator, then a d10 for the distance. Returns (impact hex,
     direction roll, hexes)."""
     chart = chart or default_fire_mission_chart()
-    d6 = dice.roll(6, "scatter direction")
+    d6 = roll_die(dice, 6, "scatter direction")
     step = chart.direction(d6)
-    d10 = dice.roll(10, "scatter distance")
+    d10 = roll_die(dice, 10, "scatter distance")
     div = chart.mission(mission.mission, "scatter_divisor")
     n = scatter_distance(d10, div)
     impact = Hex(mission.target.q + step.q * n, mission.target.r + step.r * n)

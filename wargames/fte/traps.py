@@ -16,6 +16,7 @@ from typing import Iterable
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .state import FteState
 from .units import Unit
 
@@ -100,7 +101,7 @@ def trigger_booby_trap(state: FteState, h: Hex | str, entering: Iterable[str], d
     if len(victims) == 1:
         victim = victims[0]
     else:
-        pick = dice.roll(len(victims), f"which of {len(victims)} units sets off the booby trap")
+        pick = roll_die(dice, len(victims), f"which of {len(victims)} units sets off the booby trap")
         victim = victims[pick - 1]
         res.add("F 26.0", f"a stack of {len(victims)} enters; the die picks {victim.id}",
                 arithmetic=f"d{len(victims)} = {pick}", result=victim.id, roll=pick)

@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
 from ..core.charts import Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .bombardment import ALL, DIE, TABLE_RULE, BombardmentTable, Case, DRM, StrikeCell, shipped_table
 
 RANGE_RULE = "IC Exp Aircraft Range"
@@ -271,7 +272,7 @@ def airstrike(dice: Dice, target: TargetHex, strike: Strike, *, overrun: bool = 
     if target.artillery_near and not strike.airstrike:
         res.add("IC 12.54", "the artillery modifier is flak: naval strikes and B-29s ignore it")
     total = sum(d.value for d, _ in drms)
-    roll = dice.roll(DIE, f"bombardment of {target.label}")
+    roll = roll_die(dice, DIE, f"bombardment of {target.label}")
     modified = roll + total
     row, cell = t.read(line, modified)
     value: StrikeCell = cell.value

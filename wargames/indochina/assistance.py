@@ -27,6 +27,7 @@ from ..core import Dice, Provenance, Resolution, implements
 from ..core.charts import Constraint, failed_constraints
 from ..core.schema import Bool, Convert, Int, List, Map, Opt, Record, Str
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .combat import Side
 from .mobilization import COSTLY_TERRAIN, FESA
 from .fields import (DIE_ROLL, HEADER, HEADER_OPTIONAL, NAME, POINTS, SIDE, Invalid, every_roll, load_chart,
@@ -427,7 +428,7 @@ def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = N
         if phase.spent or phase.placements:
             raise RuleViolation("IC 7.3", "military assistance is rolled before any political point is spent")
     pp_before = (points.fef, points.communist) if points is not None else None
-    roll = dice.roll(6, f"{TABLE_NAMES[side]} military assistance")
+    roll = roll_die(dice, 6, f"{TABLE_NAMES[side]} military assistance")
     entry = table.entries[roll]
     res.add("IC 7.3", f"{side.value} rolls {roll} on the {table.name}: {entry.supply} supply point(s)"
             + (f" and {', '.join(entry.units)}" if entry.units else "") + f" ({entry.provenance.mark()})",

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..core import Dice, Provenance, Resolution, implements
 from ..core.errors import RuleViolation
 from ..core.schema import Map, Record, Str
+from ..core.dice import roll_die
 from .combat import Side
 from .disruption import disrupt
 from .fields import DIE_ROLL, HEADER, HEADER_OPTIONAL, TEXT, every_roll, load_chart, provenance, shipped
@@ -43,7 +44,7 @@ def atomic_attack(st: IndochinaState, record: Intervention, bombs: AtomicBombs, 
         raise RuleViolation("IC 22.3", "the FEF never attacks into China, atomic bombs included")
     res = drop_atomic_bomb(record, bombs, label, turn)
     res.add("IC 30.2", "delivered by bombers outside the game: no airstrike is used and no antiaircraft fire is rolled")
-    roll = dice.roll(6, "Atomic Bomb Table")
+    roll = roll_die(dice, 6, "Atomic Bomb Table")
     effect, text, prov = shipped("atomic_bomb")[roll]
     res.add("IC 30.1", f"roll {roll}: {text}" + (" (reconstructed table)" if prov.reconstructed else ""),
             result=effect, roll=roll)

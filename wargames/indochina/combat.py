@@ -15,6 +15,7 @@ from fractions import Fraction
 from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .charts import RESULTS, shipped_charts
 from .sides import Side
 
@@ -231,7 +232,7 @@ def roll_on_crt(table: str, column: str, dice: Dice, res: Resolution | None = No
     """Step 13.2(6): one die on the chosen table's column. Returns (roll, result code)."""
     mobile, assault, _ = charts or shipped_charts()
     crt = mobile if table == "Mobile" else assault
-    roll = dice.roll(6, "land combat")
+    roll = roll_die(dice, 6, "land combat")
     cell = crt.lookup(crt.index(column), roll)
     if res is not None:
         res.add("IC 13.5", f"roll {roll} on the {table} CRT at {column}: {cell.value} ({RESULTS[cell.value]})"

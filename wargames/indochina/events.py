@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..core import Dice, Provenance, Resolution, implements
 from ..core.schema import Int, Map, Record
+from ..core.dice import roll_die
 from .fields import HEADER, HEADER_OPTIONAL, NAME, TEXT, every_roll, load_chart, provenance, shipped
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -38,7 +39,7 @@ def roll_event(dice: Dice, res: Resolution | None = None, table: dict[int, Event
     """6.1: the first die is the tens digit, the second the ones digit (our reading of which die is which).
     ``table``: the Events Table played with (default: the shipped one)."""
     res = res if res is not None else Resolution()
-    tens, ones = dice.roll(6, "event: tens die"), dice.roll(6, "event: ones die")
+    tens, ones = roll_die(dice, 6, "event: tens die"), roll_die(dice, 6, "event: ones die")
     event = (table or shipped("random_events"))[10 * tens + ones]
     res.add("IC 6.1", f"dice {tens} and {ones} read as {10 * tens + ones}: {event.name}"
             + (" (reconstructed entry)" if event.provenance.reconstructed else ""), result=event.number)

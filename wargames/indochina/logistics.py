@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..core import Hex, Resolution, implements
-from ..core.dice import Dice
+from ..core.dice import Dice, roll_die
 from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .state import IndochinaState
@@ -541,7 +541,7 @@ def base_destroyed(st: IndochinaState, lg: Logistics, base_id: str, dice: Dice, 
         raise RuleViolation("IC 15.6", f"{base_id} is a {b.counter.type}, not a base")
     res = Resolution()
     b.eliminated = True
-    roll = dice.roll(6, f"15.6 supply lost with base {base_id}")
+    roll = roll_die(dice, 6, f"15.6 supply lost with base {base_id}")
     res.add("IC 15.6", f"base {base_id} eliminated; its owner rolls {roll}", result=roll)
     lost = lg.deduct(b.side, roll, "IC 15.6", f"base {base_id} destroyed", res)
     captured = 0

@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
+from ..core.dice import roll_die
 from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
 from .movement import move
 from .political import CAP, PoliticalPoints
@@ -424,24 +425,24 @@ def declare_intervention(record: Intervention, increment: str, points: Political
     if increment == "French Emergency Reinforcements":
         if points.fef < 10:
             raise RuleViolation("IC 29.1", f"the French emergency costs 10 FEF political points; the FEF has {points.fef}")
-        n = dice.roll(6, "French emergency reinforcements")
+        n = roll_die(dice, 6, "French emergency reinforcements")
         receives = {"French land/air units": n}
         points.spend(Side.FEF, 10, why="French Emergency Reinforcements (IC 29.1)")
         res.add("IC 29.1", f"roll {n}: {n} French land or air units to the staging area; FEF index -10 = {points.fef}",
                 roll=n, result=n)
     else:
         if increment == "US Air-Naval Support":
-            rolls = [dice.roll(6, f"US air-naval support die {i + 1}") for i in range(4)]
+            rolls = [roll_die(dice, 6, f"US air-naval support die {i + 1}") for i in range(4)]
             receives = {"airstrike/air transport groups": sum(rolls), "US naval strikes": 2, "airborne supply": 1}
             res.add(rule, f"four dice {rolls} = {sum(rolls)} air groups, plus 2 naval strikes and 1 airborne supply",
                     arithmetic=" + ".join(map(str, rolls)), result=sum(rolls))
         elif increment == "US Ground Intervention":
-            n = dice.roll(6, "US divisions")
+            n = roll_die(dice, 6, "US divisions")
             receives = {"US divisions": n, "US base": 1, "US cadre": 1, "US port marker from turn": turn + PORT_DELAY}
             res.add(rule, f"roll {n}: {n} US divisions, a US base and a US cadre; a port marker from turn "
                     f"{turn + PORT_DELAY}", roll=n, result=n)
         elif increment == "US Atomic Bombs":
-            r = dice.roll(6, "atomic bombs")
+            r = roll_die(dice, 6, "atomic bombs")
             n = atomic_bomb_supply(r)
             record.bombs += n
             receives = {"atomic bombs": n}
@@ -499,7 +500,7 @@ def chinese_air_force(record: Intervention, dice: Dice, res: Resolution | None =
     FEF air units grounded this turn (they return later). No roll otherwise."""
     if not record.chinese:
         return 0
-    n = dice.roll(6, "Chinese air force")
+    n = roll_die(dice, 6, "Chinese air force")
     if res is not None:
         res.add("IC 29.44", f"Chinese air force: {n} FEF air unit{'s' if n > 1 else ''} unavailable this turn", roll=n)
     return n
@@ -542,7 +543,7 @@ def fallout(st: IndochinaState, bombs: AtomicBombs, dice: Dice, res: Resolution 
     out = {}
     for label in sorted(bombs.fallout):
         for u in sorted(st.units_at(st.map.hex(label)), key=lambda u: u.id):
-            r = dice.roll(6, f"fallout on {u.id}")
+            r = roll_die(dice, 6, f"fallout on {u.id}")
             if r >= 4:
                 out[u.id] = "no effect"
             elif u.disrupted or u.counter.type == "death commando":
@@ -584,7 +585,7 @@ class GeneralOffensive:
             raise RuleViolation("IC 31.23", f"not in the last two turns of the scenario (turns {total_turns - 1} "
                                             f"and {total_turns}); this is turn {turn}")
         res = Resolution()
-        a, b = dice.roll(6, "General Offensive, die 1"), dice.roll(6, "General Offensive, die 2")
+        a, b = roll_die(dice, 6, "General Offensive, die 1"), roll_die(dice, 6, "General Offensive, die 2")
         old = points.communist
         points.change(Side.COMMUNIST, gains=a + b, why="General Offensive/General Uprising (IC 31.21)")
         self.turn_declared = turn

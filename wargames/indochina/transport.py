@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 from ..core import Cell, Dice, Distribution, Provenance, Resolution, enumerate_outcomes, implements
 from ..core.charts import Constraint, failed_constraints, parse_column_label
 from ..core.errors import DataError, RuleViolation
+from ..core.dice import roll_die
 from .bombardment import DIE, TABLE_RULE, BombardmentTable, shipped_table
 
 # What one air transport group can carry (12.4, 15.72). Divisions must first break down (8.11).
@@ -138,7 +139,7 @@ def air_transport(dice: Dice, m: AirMission, *, during_overrun: bool = False,
         total += drm.value
         res.add("IC 12.54", f"Communist artillery near the landing hex: {drm.value:+d}"
                 + (" (reconstructed value)" if drm.provenance.reconstructed else ""), result=drm.value)
-    roll = dice.roll(DIE, f"AT line for {m.cargo.id}")
+    roll = roll_die(dice, DIE, f"AT line for {m.cargo.id}")
     modified = roll + total
     row, cell = t.read(t.at_line, modified)
     r = t.at_results[cell.value]

@@ -1,0 +1,43 @@
+"""Indochina rule defects found by playing through Game.apply (the numbered defects of the Indochina issue)."""
+import pytest
+
+from wargames.core import ScriptedDice
+from wargames.core.errors import RuleViolation
+from wargames.indochina import (SEQUENCE, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
+from wargames.indochina import game as game_module
+from wargames.indochina.scenarios import setup_scenario
+from wargames.indochina.state import IndochinaState, demo_map
+from wargames.indochina.units import Counter
+
+FEF, COM = Side.FEF, Side.COMMUNIST
+
+
+def game_at(phase_id, *placed, ruleset=None):
+    """A game in ``phase_id`` with only these units on the demonstration map."""
+    g = Game.new(ruleset=ruleset, seed=1)
+    st = IndochinaState.build(demo_map(), placed)
+    st.charts = g.state.charts
+    st.monsoon = g.state.monsoon
+    g.state, g.phase_index, g.event_rolled = st, SEQUENCE.index_of(phase_id), True
+    return g
+
+
+def vm(uid, hex_, s=4, kind="regular infantry", size="regiment"):
+    return Counter(uid, COM, kind, size, s, 6, 2, 4, nationality="Viet Minh"), hex_
+
+
+def gm(uid, hex_, s=4, kind="regular infantry", cls=""):
+    return Counter(uid, FEF, kind, "group", s, 6, 2, 3, cls=cls), hex_
+
+
+# ---------------------------------------------------------------- 14: event 12's provenance
+
+@pytest.mark.rule("IC 6.1", "IC Random Events Table")
+def test_defect14_event_12_effect_is_reconstructed_in_play():
+    g = Game.new(seed=1)
+    res = g.apply(RollEvent(), ScriptedDice([1, 2]))
+    event = res.result
+    assert (event.number, event.name) == (12, "Dau Tranh")
+    assert event.provenance.kind == "reconstructed"         # only the name is in the text (6.1's example)
+    assert "6.1" in event.provenance.source
+    assert "(reconstructed entry)" in res.text()

@@ -41,3 +41,19 @@ def test_defect14_event_12_effect_is_reconstructed_in_play():
     assert event.provenance.kind == "reconstructed"         # only the name is in the text (6.1's example)
     assert "6.1" in event.provenance.source
     assert "(reconstructed entry)" in res.text()
+
+
+# ---------------------------------------------------------------- 12: no ZOC without combat strength
+
+@pytest.mark.rule("IC 11.1", "IC 2.35", "IC 11.42")
+def test_defect12_a_strength_0_unit_projects_no_zoc():
+    zero = Counter("Z", FEF, "regular infantry", "group", 0, 6, 0, 3)
+    g = game_at("Communist Movement", vm("803", "1615"), (zero, "1616"),
+                ruleset=Ruleset.default(ambushes=False, overruns=False))
+    res = g.apply(Move("803", ("1716",)))                     # 1615 and 1716 both touch 1616
+    assert not any(s.rule == "IC 11.42" for s in res.steps) and "11.42" not in res.text()
+    one = Counter("Y", FEF, "regular infantry", "group", 1, 6, 0, 3)
+    g = game_at("Communist Movement", vm("803", "1615"), (one, "1616"),
+                ruleset=Ruleset.default(ambushes=False, overruns=False))
+    res = g.apply(Move("803", ("1716",)))
+    assert "11.42" in res.text()                              # a strength-1 unit does

@@ -57,3 +57,17 @@ def test_defect12_a_strength_0_unit_projects_no_zoc():
                 ruleset=Ruleset.default(ambushes=False, overruns=False))
     res = g.apply(Move("803", ("1716",)))
     assert "11.42" in res.text()                              # a strength-1 unit does
+
+
+# ---------------------------------------------------------------- 11: Death Commandos and overstacking
+
+@pytest.mark.rule("IC 25.3", "IC 10.21")
+def test_defect11_overstacking_eliminates_a_death_commando():
+    dc = Counter("DC", COM, "death commando", "regiment", 2, 6, 1, 4)
+    g = game_at("Communist Movement", vm("a", "1616"), vm("b", "1616"), vm("c", "1616"), vm("d", "1616"), (dc, "1616"),
+                gm("GM", "1313"))
+    res = g.apply(EndPhase())
+    assert g.state.unit("DC").eliminated and not g.state.unit("DC").on_map
+    assert all(g.state.unit(u).disrupted for u in ("a", "b", "c", "d"))
+    assert "IC 25.3" in [s.rule for s in res.steps]
+    assert not g.invariants()

@@ -71,3 +71,46 @@ def test_defect11_overstacking_eliminates_a_death_commando():
     assert all(g.state.unit(u).disrupted for u in ("a", "b", "c", "d"))
     assert "IC 25.3" in [s.rule for s in res.steps]
     assert not g.invariants()
+
+
+# ---------------------------------------------------------------- 13: weather
+
+def _monsoon_setup(month):
+    def setup(name):
+        st, points, cal = setup_scenario(name)
+        return st, points, {**cal, "month": month}
+    return setup
+
+
+@pytest.mark.rule("IC 26.1", "IC 26.3")
+def test_defect13_the_starting_months_weather_applies(monkeypatch):
+    monkeypatch.setattr(game_module, "setup_scenario", _monsoon_setup(7))
+    g = Game.new(seed=1)
+    assert g.month == 7 and g.state.monsoon and g.position()["monsoon"]
+    g.apply(RollEvent(), ScriptedDice([3, 5]))
+    while g.phase.kind != "movement":
+        g.apply(EndPhase())
+    res = g.apply(Move("803 VM", ("1414",)))
+    assert "monsoon +1" in res.text()
+
+
+@pytest.mark.rule("IC 26.0", "IC 26.3")
+def test_defect13_weather_is_an_optional_rule_that_can_be_switched_off(monkeypatch):
+    monkeypatch.setattr(game_module, "setup_scenario", _monsoon_setup(7))
+    off = Game.new(ruleset=Ruleset.default(weather=False), seed=1)
+    assert not off.state.monsoon
+    g = game_at("Communist Combat", vm("803", "1616", s=8), gm("GM", "1617", s=2),
+                ruleset=Ruleset.default(weather=False))
+    g.apply(Attack(("803",), "1617"))
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([3]))
+    assert "IC 26.3" not in [s.rule for s in res.steps]
+    monkeypatch.setattr(game_module, "setup_scenario", _monsoon_setup(4))
+    off = Game.new(ruleset=Ruleset.default(weather=False), seed=1)
+    for _ in range(2 * len(SEQUENCE)):                       # a May turn stays clear with weather off
+        if off.prompt.kind != "play":
+            break
+        if off.phase.kind == "events" and not off.event_rolled:
+            off.apply(RollEvent(), ScriptedDice([3, 5]))
+        else:
+            off.apply(EndPhase())
+        assert not off.state.monsoon

@@ -244,6 +244,7 @@ class Game(CoreGame):
         self.state.charts = self.ruleset.combat_charts()
         self.year, self.month, self.turns_left = calendar["year"], calendar["month"], calendar["turns"]
         self.total_turns = self.turns_left
+        self.state.monsoon = self.weather() == "Monsoon"       # the opening month's weather (26.1)
         self.phase_index = 0
         self.moved: set[str] = set()
         self.attacked: set[str] = set()
@@ -272,6 +273,11 @@ class Game(CoreGame):
 
     def option(self, name: str) -> bool:
         return bool(self.ruleset[name])
+
+    @implements("IC 26.0", "IC 26.1")
+    def weather(self) -> str:
+        """The current turn's weather by its month (26.1); with the optional weather rule off, always Clear."""
+        return weather(self.month) if self.option("weather") else "Clear"
 
     def result(self) -> Outcome | None:
         winner = self.points.game_over
@@ -547,8 +553,9 @@ class Game(CoreGame):
             self.event_rolled = False
             self.month = self.month % 12 + 1
             self.year += self.month == 1
-            self.state.monsoon = weather(self.month) == "Monsoon"
-            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
+            self.state.monsoon = self.weather() == "Monsoon"
+            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
+                    + ("" if self.option("weather") else " (the optional weather rule is off)"))
             if game_length_reached(self.turns_left):
                 res.add("IC 3.2", "the scenario's last turn is over: the game ends")
                 res.extend(victory(self._places(), self.points.fef, self.points.communist).log)

@@ -114,3 +114,31 @@ def test_defect13_weather_is_an_optional_rule_that_can_be_switched_off(monkeypat
         else:
             off.apply(EndPhase())
         assert not off.state.monsoon
+
+
+# ---------------------------------------------------------------- 7: who chooses the CRT
+
+@pytest.mark.rule("IC 13.31")
+def test_defect7_the_communist_player_chooses_for_a_heavy_fef_attack():
+    g = game_at("FEF Combat", gm("GM", "1616", cls="Heavy"), vm("803", "1617"))
+    assert g.state.unit("GM").counter.unit_class == "Heavy"
+    g.apply(Attack(("GM",), "1617"))
+    assert g.prompt.side == "Communist" and g.prompt.kind == "table"
+    before = g.state_dict()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(ChooseTable("FEF", "Assault"))
+    assert e.value.rule == "IC 13.31" and g.state_dict() == before
+    assert sorted(a.table for a in g.legal_actions) == ["Assault", "Mobile"]
+    assert {a.side for a in g.legal_actions} == {"Communist"}
+
+
+@pytest.mark.rule("IC 13.31", "IC 13.11")
+def test_defect7_attacks_are_offered_once_each_and_on_both_tables():
+    g = game_at("Communist Combat", vm("803", "1616"), gm("GM", "1617"))
+    attacks = [a for a in g.legal_actions if isinstance(a, Attack)]
+    assert attacks == [Attack(("803",), "1617")]              # a lone attacker: listed once
+    g = game_at("Communist Combat", vm("803", "1616"), vm("108", "1618"), gm("GM", "1617"))
+    attacks = [a for a in g.legal_actions if isinstance(a, Attack) and a.defender_hex == "1617"]
+    assert len(attacks) == len(set(attacks)) == 3             # both together, and each alone
+    g.apply(Attack(("803",), "1617"))
+    assert sorted(a.table for a in g.legal_actions) == ["Assault", "Mobile"]

@@ -142,3 +142,30 @@ def test_defect7_attacks_are_offered_once_each_and_on_both_tables():
     assert len(attacks) == len(set(attacks)) == 3             # both together, and each alone
     g.apply(Attack(("803",), "1617"))
     assert sorted(a.table for a in g.legal_actions) == ["Assault", "Mobile"]
+
+
+# ---------------------------------------------------------------- 1: town and city terrain in combat
+
+@pytest.mark.rule("IC 13.21")
+def test_defect1_a_town_defender_gets_the_town_shift_in_play():
+    g = game_at("Communist Combat", vm("803", "1516", s=8), gm("GM", "1515", s=2))   # 1515: a town in clear
+    g.apply(Attack(("803",), "1515"))
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([3]))
+    assert res.result["raw"] == "2/1"                        # 8 against 2 and the town's militia of 1
+    assert res.result["column"] == "1/1" and "FEF defender in town" in res.text()
+
+
+@pytest.mark.rule("IC 13.21", "IC 13.31", "IC 16.3")
+def test_defect1_loop_and_final_odds_agree_on_a_fortified_city_in_the_monsoon():
+    from wargames.indochina.combat import Combat, final_odds
+    import dataclasses
+    g = game_at("Communist Combat", vm("803", "1618", s=20), gm("GM", "1619", s=2))  # 1619: a city
+    h = g.state.map.hex("1619")
+    info = g.state.map.hexes[h]
+    g.state.map.hexes[h] = dataclasses.replace(info, features=info.features | {"fortification"})
+    g.state.monsoon = True
+    g.apply(Attack(("803",), "1619"))
+    assert g.prompt.side == "FEF"                             # fortified FEF defence: the FEF chooses (13.31(1))
+    res = g.apply(ChooseTable("FEF", "Mobile"), ScriptedDice([3]))
+    c = Combat(COM, (20,), (2, 2), terrain="city", fortified=True, monsoon=True)     # with the city's militia
+    assert res.result["column"] == final_odds(c)[1]

@@ -26,7 +26,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
-from .combat import TABLES, Combat, Side, crt_chooser, resolve_combat
+from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
 from .events import roll_event
 from .fog import player_view
 from .militia import advance_into, defending_strengths
@@ -800,7 +800,7 @@ class Game(CoreGame):
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
-                   terrain=st.terrain(h), fortified=st.has(h, "fortification") and bool(defenders),
+                   terrain=combat_terrain(st, h), fortified=st.has(h, "fortification") and bool(defenders),
                    monsoon=st.monsoon, militia_alone=militia_alone,
                    general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))

@@ -169,3 +169,18 @@ def test_defect1_loop_and_final_odds_agree_on_a_fortified_city_in_the_monsoon():
     res = g.apply(ChooseTable("FEF", "Mobile"), ScriptedDice([3]))
     c = Combat(COM, (20,), (2, 2), terrain="city", fortified=True, monsoon=True)     # with the city's militia
     assert res.result["column"] == final_odds(c)[1]
+
+
+# ---------------------------------------------------------------- 8: Communist militia never move
+
+@pytest.mark.rule("IC 17.3", "IC 9.3")
+def test_defect8_communist_militia_do_not_move_even_one_hex():
+    militia = Counter("M", COM, "militia", "battalion", 1, 0, 1, 0)
+    g = game_at("Communist Movement", (militia, "1616"), vm("803", "1614"), gm("GM", "1313"))
+    assert not [a for a in g.legal_actions if isinstance(a, Move) and a.unit == "M"]
+    before = g.state_dict()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Move("M", ("1617",)))
+    assert e.value.rule == "IC 17.3" and g.state_dict() == before
+    g.apply(Move("803", ("1615",)))                           # other units still move
+    assert g.state.label(g.state.unit("803").hex) == "1615"

@@ -412,13 +412,14 @@ class Game(CoreGame):
             out.append(DeclareGeneralOffensive())
         if p.kind == "movement":
             for u in st.on_map(p.side):
-                if u.id in self.moved:
+                if u.id in self.moved or u.counter.type == "militia":         # militia never move (17.3)
                     continue
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
             if self.option("overruns"):
                 stacks: dict = {}
                 for u in st.on_map(p.side):
-                    if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0:
+                    if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0 \
+                            or u.counter.type == "militia":
                         continue
                     stacks.setdefault(u.hex, []).append(u.id)
                 for h, ids in stacks.items():

@@ -184,3 +184,20 @@ def test_defect8_communist_militia_do_not_move_even_one_hex():
     assert e.value.rule == "IC 17.3" and g.state_dict() == before
     g.apply(Move("803", ("1615",)))                           # other units still move
     assert g.state.label(g.state.unit("803").hex) == "1615"
+
+
+# ---------------------------------------------------------------- 6: overstacked hexes fight up to the limit
+
+@pytest.mark.rule("IC 10.22")
+def test_defect6_an_overstacked_hex_employs_only_the_stacking_limit():
+    five = [vm(x, "1616") for x in "abcde"]                   # five regiments: 2 1/2 divisions
+    g = game_at("Communist Combat", *five, gm("GM", "1617"))
+    before = g.state_dict()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Attack(tuple("abcde"), "1617"))
+    assert e.value.rule == "IC 10.22" and g.state_dict() == before
+    g.apply(Attack(tuple("abcd"), "1617"))                    # up to the limit of two divisions
+    assert g.prompt.kind == "table"
+    g = game_at("Communist Combat", vm("803", "1616", s=8), *[gm(x, "1617", s=1) for x in "pqrst"])
+    g.apply(Attack(("803",), "1617"))
+    assert g.prompt.kind == "defend" and g.prompt.side == "FEF"

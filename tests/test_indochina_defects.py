@@ -201,3 +201,19 @@ def test_defect6_an_overstacked_hex_employs_only_the_stacking_limit():
     g = game_at("Communist Combat", vm("803", "1616", s=8), *[gm(x, "1617", s=1) for x in "pqrst"])
     g.apply(Attack(("803",), "1617"))
     assert g.prompt.kind == "defend" and g.prompt.side == "FEF"
+
+
+# ---------------------------------------------------------------- 9: a city reverts when its militia goes
+
+@pytest.mark.rule("IC 17.33", "IC 17.322")
+def test_defect9_a_city_whose_communist_militia_is_eliminated_reverts_to_the_fef():
+    militia = Counter("M", COM, "militia", "battalion", 1, 0, 1, 0, cls="Light")
+    g = game_at("Communist Combat", (militia, "1515"), gm("GM", "1516", s=6))        # 1515: a town
+    g.state.communist_cities.add("1515")
+    town = g.state.map.hex("1515")
+    assert g.state.controller(town) is COM and g.state.fef_militia(town) == 0
+    g.apply(Attack(("M",), "1516"))
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))          # 1/3, roll 1: AE
+    assert g.state.unit("M").eliminated
+    assert g.state.controller(town) is FEF and g.state.fef_militia(town) == 1
+    assert "1515" not in g.position()["communist_cities"] and "IC 17.33" in res.rules()

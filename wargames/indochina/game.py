@@ -29,7 +29,7 @@ from .borders import attack_problem
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
 from .events import roll_event
 from .fog import player_view
-from .militia import advance_into, defending_strengths
+from .militia import advance_into, defending_strengths, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        drop_off, end_ambush, end_overrun, force_step, form_force)
@@ -990,6 +990,7 @@ class Game(CoreGame):
 
     def _finish(self, cb: dict, res: Resolution) -> None:
         self.combat = None
+        revert_abandoned_cities(self.state, res)              # a city whose militia went is FEF again (17.33)
         if cb["kind"] == "overrun":
             end_overrun(self.state, cb["force"], cb["code"], cb["advance"], res)
         elif cb["kind"] == "ambush":

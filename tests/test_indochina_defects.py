@@ -217,3 +217,18 @@ def test_defect9_a_city_whose_communist_militia_is_eliminated_reverts_to_the_fef
     assert g.state.unit("M").eliminated
     assert g.state.controller(town) is FEF and g.state.fef_militia(town) == 1
     assert "1515" not in g.position()["communist_cities"] and "IC 17.33" in res.rules()
+
+
+# ---------------------------------------------------------------- 5: no crash half-way, no change on refusal
+
+@pytest.mark.rule("IC 13.62", "IC 13.5")
+def test_defect5_a_dr_with_no_open_retreat_hex_finishes_cleanly():
+    ring = [vm(f"r{i}", lab, s=1) for i, lab in enumerate(["1517", "1518", "1618", "1717", "1718"])]
+    g = game_at("Communist Combat", vm("803", "1616", s=20), *ring, gm("GM", "1617", s=1))
+    g.apply(Attack(("803",), "1617"))
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))           # 7/1, roll 1: DR
+    assert "DR" in res.text()
+    gm_unit = g.state.unit("GM")
+    assert not gm_unit.on_map or g.state.label(gm_unit.hex) != "1617" or gm_unit.eliminated
+    assert g.combat is None or g.prompt.kind == "advance"
+    assert not g.invariants()

@@ -232,3 +232,26 @@ def test_defect5_a_dr_with_no_open_retreat_hex_finishes_cleanly():
     assert not gm_unit.on_map or g.state.label(gm_unit.hex) != "1617" or gm_unit.eliminated
     assert g.combat is None or g.prompt.kind == "advance"
     assert not g.invariants()
+
+
+# ---------------------------------------------------------------- 2: FEF militia is a unit in its hex
+
+@pytest.mark.rule("IC 17.2", "IC 17.13", "IC 9.5")
+def test_defect2_a_communist_unit_may_not_move_into_an_fef_city_held_by_its_militia():
+    g = game_at("Communist Movement", vm("803", "1516"), gm("GM", "1313"))          # 1515: town, militia 1
+    assert not [a for a in g.legal_actions if isinstance(a, Move) and a.path == ("1515",)]
+    before = g.state_dict()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Move("803", ("1515",)))
+    assert e.value.rule == "IC 17.2" and g.state_dict() == before
+
+
+@pytest.mark.rule("IC 17.2", "IC 13.62")
+def test_defect2_a_communist_retreat_does_not_enter_an_fef_militia_city():
+    g = game_at("FEF Combat", gm("GM", "1517", s=20), vm("803", "1516", s=1), vm("a", "1416"), vm("b", "1415"),
+                vm("c", "1615"), vm("d", "1616"))                 # 1516's only free neighbour is the town 1515
+    g.apply(Attack(("GM",), "1516"))
+    g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))                  # 7/1, roll 1: DR
+    assert "1515" not in [a.hex for a in g.legal_actions if hasattr(a, "hex") and a.__class__.__name__ == "Retreat"]
+    assert g.state.unit("803").eliminated or g.state.label(g.state.unit("803").hex) != "1515"
+    assert not g.invariants()

@@ -25,6 +25,16 @@ def why_not_enterable(st: IndochinaState, uid: str, a: Hex, b: Hex) -> str | Non
     return border_problem(st, u, a, b)
 
 
+@implements("IC 17.2")
+def fef_militia_in_the_way(st: IndochinaState, uid: str, b: Hex) -> str | None:
+    """FEF militia counts as a unit in its hex (17.2): a Communist unit may not retreat or move into an FEF
+    city or town whose militia is there (it enters only by advancing after combat, 17.13)."""
+    u = st.unit(uid)
+    if u.side.value == "Communist" and st.fef_militia(b) > 0:
+        return f"{st.label(b)} holds FEF militia ({st.fef_militia(b)}), which counts as a unit there (17.2)"
+    return None
+
+
 @implements("IC 13.62", "IC 11.53", "IC 13.7")
 def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     """Retreat one hex. Into an enemy ZOC a combat effective unit is disrupted, a disrupted one eliminated."""
@@ -32,7 +42,7 @@ def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     h = st.map.hex(to)
     if not u.hex.is_adjacent(h):
         raise RuleViolation("IC 13.62", f"{uid} retreats one hex; {to} is not adjacent to {st.label(u.hex)}")
-    why = why_not_enterable(st, uid, u.hex, h)
+    why = why_not_enterable(st, uid, u.hex, h) or fef_militia_in_the_way(st, uid, h)
     if why:
         raise RuleViolation("IC 13.62", f"{uid} may not retreat there: {why}")
     in_zoc = h in enemy_zoc(st, u.side)
@@ -150,7 +160,8 @@ def retreat_options(st: IndochinaState, uid: str) -> list[str]:
     """The hexes a unit may retreat into (13.62, 13.8, 11.53), in label order: every adjacent hex it could
     enter that holds no enemy unit (enemy zones of control allowed, at their cost)."""
     u = st.unit(uid)
-    return sorted(st.label(n) for n in st.map.neighbors(u.hex) if not why_not_enterable(st, uid, u.hex, n))
+    return sorted(st.label(n) for n in st.map.neighbors(u.hex) if not why_not_enterable(st, uid, u.hex, n)
+                  and not fef_militia_in_the_way(st, uid, n))
 
 
 @implements("IC 13.62")

@@ -255,3 +255,25 @@ def test_defect2_a_communist_retreat_does_not_enter_an_fef_militia_city():
     assert "1515" not in [a.hex for a in g.legal_actions if hasattr(a, "hex") and a.__class__.__name__ == "Retreat"]
     assert g.state.unit("803").eliminated or g.state.label(g.state.unit("803").hex) != "1515"
     assert not g.invariants()
+
+
+# ---------------------------------------------------------------- reading: the two-hex advance is per unit
+
+@pytest.mark.rule("IC 13.61")
+def test_reading_two_hex_advance_is_for_each_qualified_unit():
+    from wargames.indochina import Advance, Retreat
+    art = Counter("ART", COM, "artillery", "regiment", 10, 4, 5, 2)
+    g = game_at("Communist Combat", vm("803", "1616", s=10), (art, "1616"), gm("GM", "1617", s=1))
+    assert art.unit_class == "Heavy"
+    g.apply(Attack(("803", "ART"), "1617"))
+    g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))                  # 7/1, roll 1: DR
+    while g.prompt.kind == "retreat":
+        g.apply(next(a for a in g.legal_actions if isinstance(a, Retreat)))
+    assert g.prompt.kind == "advance"
+    before = g.state_dict()
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Advance("Communist", ("803", "ART"), ("1617", "1618")))
+    assert e.value.rule == "IC 13.61" and g.state_dict() == before
+    assert not [a for a in g.legal_actions if isinstance(a, Advance) and "ART" in a.units and len(a.path) == 2]
+    g.apply(Advance("Communist", ("803",), ("1617", "1618")))                        # the Light unit goes on
+    assert g.state.label(g.state.unit("803").hex) == "1618"

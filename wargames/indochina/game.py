@@ -35,7 +35,8 @@ from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, 
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .reorganization import employable
-from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
+from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
+                      two_hex_advance)
 from .ruleset import Ruleset
 from .scenarios import SCENARIOS, setup_scenario
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
@@ -470,10 +471,13 @@ class Game(CoreGame):
         movers = self._movers(cb)
         out: list[Action] = [DeclineAdvance(side)]
         groups = [tuple(movers)] + ([(m,) for m in movers] if len(movers) > 1 else [])
-        paths = [(cb["hex"],)]
-        if cb["advance"] > 1:
-            paths += [(cb["hex"], st.label(n)) for n in st.map.neighbors(st.map.hex(cb["hex"]))]
-        return out + [Advance(side, g, path) for g in groups for path in paths]
+        out += [Advance(side, g, (cb["hex"],)) for g in groups]
+        if cb["advance"] > 1:                                 # a second hex: qualified units only (13.61(1))
+            fast = [m for m in movers if two_hex_advance(st.unit(m), cb["table"])]
+            fast_groups = [tuple(fast)] + ([(m,) for m in fast] if len(fast) > 1 else []) if fast else []
+            out += [Advance(side, g, (cb["hex"], st.label(n))) for g in fast_groups
+                    for n in st.map.neighbors(st.map.hex(cb["hex"]))]
+        return out
 
     def _defence_picks(self, cb: dict) -> list[tuple[str, ...]]:
         """The largest sets of counted units within the stacking limit (10.22), each in id order."""
@@ -955,7 +959,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 17.321", "militia never advance after combat")
         if not set(a.units) <= set(self._movers(cb)):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
-        res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"]))
+        res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
         self._finish(cb, res)
 

@@ -277,3 +277,35 @@ def test_reading_two_hex_advance_is_for_each_qualified_unit():
     assert not [a for a in g.legal_actions if isinstance(a, Advance) and "ART" in a.units and len(a.path) == 2]
     g.apply(Advance("Communist", ("803",), ("1617", "1618")))                        # the Light unit goes on
     assert g.state.label(g.state.unit("803").hex) == "1618"
+
+
+# ---------------------------------------------------------------- reading: both indexes at 0 is a Draw
+
+@pytest.mark.rule("IC 24.1", "IC 5.22")
+def test_reading_both_indexes_at_0_end_the_game_in_a_draw():
+    g = Game.new(seed=1)
+    g.apply(RollEvent(), ScriptedDice([3, 5]))
+    g.points.fef = g.points.communist = 0                     # both fall to 0 together
+    out = g.outcome()
+    assert out is not None and out.winner is None and out.level == "Draw" and out.rule == "IC 24.1"
+    assert g.prompt is None
+    with pytest.raises(RuleViolation) as e:
+        g.apply(EndPhase())
+    assert e.value.rule == "IC 24.1"
+    g = Game.new(seed=1)
+    g.points.fef = 0                                          # only one: a Decisive Victory (24.1(3)(a))
+    assert (g.outcome().winner, g.outcome().level) == ("Communist", "Decisive")
+
+
+# ---------------------------------------------------------------- reading: a militia-held FEF city supplies
+
+@pytest.mark.rule("IC 15.24", "IC 17.2", "IC 24.1")
+def test_reading_an_fef_city_held_by_its_militia_is_an_ultimate_source():
+    from wargames.indochina.logistics import ultimate_source
+    base = Counter("B", FEF, "base", "battalion", 0, 0, 0, 0)
+    st = IndochinaState.build(demo_map(), [(base, "1618")])
+    city = st.map.hex("1619")
+    assert st.has(city, "city") and st.fef_militia(city) == 2 and not st.units_at(city)
+    assert ultimate_source(st, FEF, st.map.hex("1618")).result is not None
+    st.communist_cities.add("1619")                           # a Communist-held city is not the FEF's source
+    assert ultimate_source(st, FEF, st.map.hex("1618")).result is None

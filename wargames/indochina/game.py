@@ -280,7 +280,11 @@ class Game(CoreGame):
         """The current turn's weather by its month (26.1); with the optional weather rule off, always Clear."""
         return weather(self.month) if self.option("weather") else "Clear"
 
+    @implements("IC 24.1", "IC 5.22")
     def result(self) -> Outcome | None:
+        if self.points.fef <= 0 and self.points.communist <= 0:
+            return Outcome(None, "Draw", "IC 24.1",
+                           "both political indexes fell to 0 together: the game ends in a Draw (24.1(4)(c))")
         winner = self.points.game_over
         if winner is not None:
             return Outcome(winner.value, "Decisive", "IC 5.22",

@@ -309,3 +309,16 @@ def test_reading_an_fef_city_held_by_its_militia_is_an_ultimate_source():
     assert ultimate_source(st, FEF, st.map.hex("1618")).result is not None
     st.communist_cities.add("1619")                           # a Communist-held city is not the FEF's source
     assert ultimate_source(st, FEF, st.map.hex("1618")).result is None
+
+
+# ---------------------------------------------------------------- 4: ambushes along a whole path
+
+@pytest.mark.rule("IC 28.1", "IC 28.52")
+def test_defect4_an_ambush_is_offered_in_the_middle_of_a_multi_hex_move():
+    from wargames.indochina import DeclineAmbush
+    g = game_at("FEF Movement", vm("803", "1414"), gm("GM", "1615", s=6))
+    g.apply(Move("GM", ("1515", "1514", "1614")))             # 1515 -> 1514 goes from one ZOC of 803 to another
+    assert (g.prompt.side, g.prompt.kind) == ("Communist", "ambush")
+    assert g.state.label(g.state.unit("GM").hex) == "1514"
+    g.apply(DeclineAmbush("Communist"))
+    assert g.state.label(g.state.unit("GM").hex) == "1614"   # the rest of the path follows

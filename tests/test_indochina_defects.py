@@ -322,3 +322,22 @@ def test_defect4_an_ambush_is_offered_in_the_middle_of_a_multi_hex_move():
     assert g.state.label(g.state.unit("GM").hex) == "1514"
     g.apply(DeclineAmbush("Communist"))
     assert g.state.label(g.state.unit("GM").hex) == "1614"   # the rest of the path follows
+
+
+# ---------------------------------------------------------------- 3: a force moves on after an overrun
+
+@pytest.mark.rule("IC 27.33", "IC 27.41", "IC 27.2")
+def test_defect3_a_force_keeps_moving_after_an_overrun():
+    from wargames.indochina import MoveForce, Overrun, Retreat
+    g = game_at("FEF Movement", gm("GM", "1616", s=20), vm("803", "1617", s=1),
+                ruleset=Ruleset.default(ambushes=False))
+    g.apply(Overrun(("GM",), "1617"))
+    g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([6]))
+    while g.prompt.kind == "retreat":
+        g.apply(next(a for a in g.legal_actions if isinstance(a, Retreat)))
+    while g.prompt.kind != "play":
+        g.apply(g.legal_actions[0])
+    moves = [a for a in g.legal_actions if isinstance(a, MoveForce) and a.units == ("GM",)]
+    assert moves                                              # 6 MP - 4 for the overrun: it may go on
+    g.apply(moves[0])
+    assert g.state.label(g.state.unit("GM").hex) == moves[0].path[-1]

@@ -341,3 +341,13 @@ def test_defect3_a_force_keeps_moving_after_an_overrun():
     assert moves                                              # 6 MP - 4 for the overrun: it may go on
     g.apply(moves[0])
     assert g.state.label(g.state.unit("GM").hex) == moves[0].path[-1]
+
+
+@pytest.mark.rule("IC 27.1", "IC 27.2")
+def test_defect3_a_lone_unit_is_offered_to_move_and_then_overrun():
+    from wargames.indochina import MoveForce, Overrun
+    g = game_at("FEF Movement", gm("GM", "1615", s=20), vm("803", "1617", s=1),
+                ruleset=Ruleset.default(ambushes=False))
+    assert MoveForce(("GM",), ("1616",)) in g.legal_actions
+    g.apply(MoveForce(("GM",), ("1616",)))
+    assert Overrun(("GM",), "1617") in g.legal_actions

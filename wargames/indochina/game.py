@@ -443,6 +443,8 @@ class Game(CoreGame):
                 for h, ids in stacks.items():
                     if len(ids) > 1:
                         out += [MoveForce(tuple(sorted(ids)), (st.label(n),)) for n in st.map.neighbors(h)]
+                    elif st.unit(ids[0]).movement > OVERRUN_COST:   # a lone unit may move, then overrun (27.1)
+                        out += [MoveForce((ids[0],), (st.label(n),)) for n in st.map.neighbors(h)]
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:

@@ -63,6 +63,18 @@ class Shift:
     reason: str
 
 
+@implements("IC 13.21")
+def combat_terrain(st, h) -> str:
+    """13.21(1): the terrain row of the TEC a defender in hex ``h`` uses. A city or town hex uses the TEC's
+    city or town row (our reading: the town or city stands for the hex's terrain in combat, as the TEC lists
+    them among the terrain types); any other hex, and an owner's TEC without those rows, its own terrain."""
+    tec = st.tec()
+    for urban in ("city", "town"):
+        if st.has(h, urban) and urban in tec:
+            return urban
+    return st.terrain(h)
+
+
 @implements("IC 13.1", "IC 13.12", "IC 13.23")
 def combat_strengths(c: Combat, res: Resolution) -> tuple[int, int]:
     """Total each side (all defenders together, 13.12) and apply enhancement doubling (13.23)."""

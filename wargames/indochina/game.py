@@ -26,16 +26,17 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
-from .combat import TABLES, Combat, Side, crt_chooser, resolve_combat
+from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
 from .events import roll_event
 from .fog import player_view
-from .militia import advance_into, defending_strengths
+from .militia import advance_into, defending_strengths, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .reorganization import employable
-from .results import PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options
+from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
+                      two_hex_advance)
 from .ruleset import Ruleset
 from .scenarios import SCENARIOS, setup_scenario
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
@@ -244,6 +245,7 @@ class Game(CoreGame):
         self.state.charts = self.ruleset.combat_charts()
         self.year, self.month, self.turns_left = calendar["year"], calendar["month"], calendar["turns"]
         self.total_turns = self.turns_left
+        self.state.monsoon = self.weather() == "Monsoon"       # the opening month's weather (26.1)
         self.phase_index = 0
         self.moved: set[str] = set()
         self.attacked: set[str] = set()
@@ -273,7 +275,16 @@ class Game(CoreGame):
     def option(self, name: str) -> bool:
         return bool(self.ruleset[name])
 
+    @implements("IC 26.0", "IC 26.1")
+    def weather(self) -> str:
+        """The current turn's weather by its month (26.1); with the optional weather rule off, always Clear."""
+        return weather(self.month) if self.option("weather") else "Clear"
+
+    @implements("IC 24.1", "IC 5.22")
     def result(self) -> Outcome | None:
+        if self.points.fef <= 0 and self.points.communist <= 0:
+            return Outcome(None, "Draw", "IC 24.1",
+                           "both political indexes fell to 0 together: the game ends in a Draw (24.1(4)(c))")
         winner = self.points.game_over
         if winner is not None:
             return Outcome(winner.value, "Decisive", "IC 5.22",
@@ -406,13 +417,14 @@ class Game(CoreGame):
             out.append(DeclareGeneralOffensive())
         if p.kind == "movement":
             for u in st.on_map(p.side):
-                if u.id in self.moved:
+                if u.id in self.moved or u.counter.type == "militia":         # militia never move (17.3)
                     continue
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
             if self.option("overruns"):
                 stacks: dict = {}
                 for u in st.on_map(p.side):
-                    if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0:
+                    if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0 \
+                            or u.counter.type == "militia":
                         continue
                     stacks.setdefault(u.hex, []).append(u.id)
                 for h, ids in stacks.items():
@@ -431,6 +443,8 @@ class Game(CoreGame):
                 for h, ids in stacks.items():
                     if len(ids) > 1:
                         out += [MoveForce(tuple(sorted(ids)), (st.label(n),)) for n in st.map.neighbors(h)]
+                    elif st.unit(ids[0]).movement > OVERRUN_COST:   # a lone unit may move, then overrun (27.1)
+                        out += [MoveForce((ids[0],), (st.label(n),)) for n in st.map.neighbors(h)]
         if p.kind == "combat":
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
@@ -463,10 +477,13 @@ class Game(CoreGame):
         movers = self._movers(cb)
         out: list[Action] = [DeclineAdvance(side)]
         groups = [tuple(movers)] + ([(m,) for m in movers] if len(movers) > 1 else [])
-        paths = [(cb["hex"],)]
-        if cb["advance"] > 1:
-            paths += [(cb["hex"], st.label(n)) for n in st.map.neighbors(st.map.hex(cb["hex"]))]
-        return out + [Advance(side, g, path) for g in groups for path in paths]
+        out += [Advance(side, g, (cb["hex"],)) for g in groups]
+        if cb["advance"] > 1:                                 # a second hex: qualified units only (13.61(1))
+            fast = [m for m in movers if two_hex_advance(st.unit(m), cb["table"])]
+            fast_groups = [tuple(fast)] + ([(m,) for m in fast] if len(fast) > 1 else []) if fast else []
+            out += [Advance(side, g, (cb["hex"], st.label(n))) for g in fast_groups
+                    for n in st.map.neighbors(st.map.hex(cb["hex"]))]
+        return out
 
     def _defence_picks(self, cb: dict) -> list[tuple[str, ...]]:
         """The largest sets of counted units within the stacking limit (10.22), each in id order."""
@@ -547,8 +564,9 @@ class Game(CoreGame):
             self.event_rolled = False
             self.month = self.month % 12 + 1
             self.year += self.month == 1
-            self.state.monsoon = weather(self.month) == "Monsoon"
-            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {weather(self.month)} weather")
+            self.state.monsoon = self.weather() == "Monsoon"
+            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
+                    + ("" if self.option("weather") else " (the optional weather rule is off)"))
             if game_length_reached(self.turns_left):
                 res.add("IC 3.2", "the scenario's last turn is over: the game ends")
                 res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
@@ -793,7 +811,7 @@ class Game(CoreGame):
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
-                   terrain=st.terrain(h), fortified=st.has(h, "fortification") and bool(defenders),
+                   terrain=combat_terrain(st, h), fortified=st.has(h, "fortification") and bool(defenders),
                    monsoon=st.monsoon, militia_alone=militia_alone,
                    general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
@@ -947,7 +965,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 17.321", "militia never advance after combat")
         if not set(a.units) <= set(self._movers(cb)):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
-        res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"]))
+        res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
         self._finish(cb, res)
 
@@ -982,6 +1000,7 @@ class Game(CoreGame):
 
     def _finish(self, cb: dict, res: Resolution) -> None:
         self.combat = None
+        revert_abandoned_cities(self.state, res)              # a city whose militia went is FEF again (17.33)
         if cb["kind"] == "overrun":
             end_overrun(self.state, cb["force"], cb["code"], cb["advance"], res)
         elif cb["kind"] == "ambush":

@@ -219,6 +219,7 @@ def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: s
 def _is_source(st: IndochinaState, side: Side, h: Hex, year: int | None) -> str:
     occupied = bool(st.units_at(h, side))
     if side is Side.FEF:
+        occupied = occupied or st.fef_militia(h) > 0       # our reading: FEF militia occupies its hex (17.2, 24.1)
         if occupied and st.has(h, "city"):
             return "an FEF-occupied city"
         if occupied and _port(st, h):

@@ -66,6 +66,24 @@ def advance_into(st: IndochinaState, h: Hex, side: Side, code: str, res: Resolut
         res.add("IC 17.322", f"the FEF retakes {lab}: the Communist militia goes and the FEF militia returns")
 
 
+@implements("IC 17.33", "IC 17.322")
+def revert_abandoned_cities(st: IndochinaState, res: Resolution) -> list[str]:
+    """A city or town is Communist only while its Communist militia is there: once the militia is removed
+    for any reason (eliminated, retreated), control goes back to the FEF and its militia is active again
+    (17.33). China stays Communist. Returns the labels that reverted."""
+    out = []
+    for lab in sorted(st.communist_cities):
+        h = st.map.hex(lab)
+        if st.map.info(h).attr("country") == "China":
+            continue
+        if not any(u.counter.type == "militia" for u in st.units_at(h, Side.COMMUNIST)):
+            st.communist_cities.discard(lab)
+            out.append(lab)
+            res.add("IC 17.33", f"{lab} has lost its Communist militia: it reverts to the FEF, whose militia "
+                                f"({st.fef_militia(h)}) is active again")
+    return out
+
+
 @implements("IC 17.3", "IC 17.32", "IC 17.321")
 def militia_outside_cities(st: IndochinaState, u: UnitState, code: str, res: Resolution) -> bool:
     """A Communist militia outside cities retreats on DR and is eliminated by any disruption (17.321).

@@ -40,12 +40,12 @@ def step_cost(st: IndochinaState, uid: str, a: Hex, b: Hex) -> tuple[Fraction, s
     return cost, how
 
 
-@implements("IC 9.0", "IC 9.1", "IC 9.3", "IC 9.4", "IC 9.5", "IC 9.6", "IC 11.4", "IC 11.41", "IC 11.42")
+@implements("IC 9.0", "IC 9.1", "IC 9.3", "IC 9.4", "IC 9.5", "IC 9.6", "IC 11.4", "IC 11.41", "IC 11.42", "IC 17.2", "IC 17.3")
 def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool = False,
          already_spent: Fraction = Fraction(0)) -> Resolution:
     """Move one unit along ``path`` (hex labels), paying each hex's cost; raises if the move is illegal.
 
-    A unit may always move one hex (9.3) unless that hex is prohibited, holds an enemy unit, or the step
+    Militia never move (17.3), not even the one hex of 9.3. A unit may always move one hex (9.3) unless that hex is prohibited, holds an enemy unit, or the step
     goes straight from one enemy ZOC to another. Forced march doubles the movement factor (9.4; its
     supply point is paid by the logistics rules). ``already_spent``: points this unit used earlier in the
     same move (a move that went on after an ambush, 28.52).
@@ -55,6 +55,9 @@ def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool =
         raise RuleViolation("IC 9.1", f"{uid} is not on the map")
     if not path:
         raise RuleViolation("IC 9.1", "a move needs at least one hex")
+    if u.counter.type == "militia":
+        raise RuleViolation("IC 17.3", f"{uid} is militia: militia never move (the one-hex minimum of 9.3 is "
+                                       f"for units with a movement factor)")
     res = Resolution()
     allowance = Fraction(u.movement * (2 if forced_march else 1))
     if forced_march:
@@ -68,6 +71,9 @@ def move(st: IndochinaState, uid: str, path: Sequence[str], forced_march: bool =
             raise RuleViolation("IC 9.1", f"{st.label(nxt)} is not adjacent to {st.label(cur)}")
         if st.units_at(nxt, u.side.enemy):
             raise RuleViolation("IC 9.5", f"{st.label(nxt)} holds enemy units")
+        if u.side.value == "Communist" and st.fef_militia(nxt) > 0:
+            raise RuleViolation("IC 17.2", f"{st.label(nxt)} holds FEF militia ({st.fef_militia(nxt)}), which counts "
+                                           f"as a unit there: a Communist unit enters it only by advancing after combat")
         crossing = border_problem(st, u, cur, nxt)
         if crossing:
             raise RuleViolation("IC 22.1", f"{uid} may not enter {st.label(nxt)}: {crossing}")

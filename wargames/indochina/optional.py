@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
-from .combat import Combat, Readings, Side, crt_chooser, resolve_combat
+from .combat import Combat, Readings, Side, combat_terrain, crt_chooser, resolve_combat
 from .movement import move
 from .political import CAP, PoliticalPoints
 from .results import apply_result
@@ -184,10 +184,10 @@ def declare_overrun(st: IndochinaState, force: Force, target: str, *, fortified:
             f"{force.remaining(st)} left", arithmetic=f"{left} - {OVERRUN_COST}")
     fort = st.has(h, "fortification") if fortified is None else fortified
     c = Combat(force.side, tuple(u.strength for u in attackers), tuple(u.strength for u in defenders),
-               attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=st.terrain(h),
+               attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=combat_terrain(st, h),
                fortified=fort, monsoon=st.monsoon, mode="overrun",
                attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
-    res.add("IC 27.31", f"the defenders' terrain ({st.terrain(h)}) and fortification ({'yes' if fort else 'no'}) "
+    res.add("IC 27.31", f"the defenders' terrain ({combat_terrain(st, h)}) and fortification ({'yes' if fort else 'no'}) "
             f"count as in any combat")
     return c, [u.id for u in attackers], res
 
@@ -313,7 +313,7 @@ def declare_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, am
     res.add("IC 28.1", f"{log.phasing.enemy.value} ambush from {ambush_hex} ({', '.join(ambushers)}): "
             f"{', '.join(u.id for u in attackers)} must attack it; no movement points are spent (IC 28.2)")
     c = Combat(log.phasing, tuple(u.strength for u in attackers), tuple(u.strength for u in defenders),
-               attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=st.terrain(h),
+               attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=combat_terrain(st, h),
                fortified=st.has(h, "fortification"), monsoon=st.monsoon, mode="ambush",
                attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
     return c, [u.id for u in attackers], ambushers, res

@@ -25,6 +25,23 @@ def why_not_enterable(st: IndochinaState, uid: str, a: Hex, b: Hex) -> str | Non
     return border_problem(st, u, a, b)
 
 
+@implements("IC 13.61")
+def two_hex_advance(u, table: str) -> bool:
+    """13.61(1): may this attacker advance a second hex? Each unit on its own (our reading of the absent
+    CRT notes): Light and mechanized units, after a DE or DR on the Mobile table; the others stop after one."""
+    return table == "Mobile" and (u.counter.unit_class == "Light" or u.counter.type == "mechanized")
+
+
+@implements("IC 17.2")
+def fef_militia_in_the_way(st: IndochinaState, uid: str, b: Hex) -> str | None:
+    """FEF militia counts as a unit in its hex (17.2): a Communist unit may not retreat or move into an FEF
+    city or town whose militia is there (it enters only by advancing after combat, 17.13)."""
+    u = st.unit(uid)
+    if u.side.value == "Communist" and st.fef_militia(b) > 0:
+        return f"{st.label(b)} holds FEF militia ({st.fef_militia(b)}), which counts as a unit there (17.2)"
+    return None
+
+
 @implements("IC 13.62", "IC 11.53", "IC 13.7")
 def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     """Retreat one hex. Into an enemy ZOC a combat effective unit is disrupted, a disrupted one eliminated."""
@@ -32,7 +49,7 @@ def retreat(st: IndochinaState, uid: str, to: str, res: Resolution) -> str:
     h = st.map.hex(to)
     if not u.hex.is_adjacent(h):
         raise RuleViolation("IC 13.62", f"{uid} retreats one hex; {to} is not adjacent to {st.label(u.hex)}")
-    why = why_not_enterable(st, uid, u.hex, h)
+    why = why_not_enterable(st, uid, u.hex, h) or fef_militia_in_the_way(st, uid, h)
     if why:
         raise RuleViolation("IC 13.62", f"{uid} may not retreat there: {why}")
     in_zoc = h in enemy_zoc(st, u.side)
@@ -136,8 +153,7 @@ def apply_losses(st: IndochinaState, code: str, attackers: Sequence[str], defend
         advance = 1
         res.add("IC 17.234", "the FEF militia stood alone: the attackers may advance into the hex and eliminate it")
     elif code in ("DE", "DR") and cleared:
-        qualified = table == "Mobile" and all(u.counter.unit_class == "Light" or u.counter.type == "mechanized"
-                                              for u in atk if u.on_map)
+        qualified = any(two_hex_advance(u, table) for u in atk if u.on_map)
         advance = 2 if qualified else 1
         res.add("IC 13.61", f"the attackers may advance up to {advance} hex{'es' if advance > 1 else ''} "
                 f"(first into {defender_hex}), ignoring enemy ZOCs and at no movement cost")
@@ -150,7 +166,8 @@ def retreat_options(st: IndochinaState, uid: str) -> list[str]:
     """The hexes a unit may retreat into (13.62, 13.8, 11.53), in label order: every adjacent hex it could
     enter that holds no enemy unit (enemy zones of control allowed, at their cost)."""
     u = st.unit(uid)
-    return sorted(st.label(n) for n in st.map.neighbors(u.hex) if not why_not_enterable(st, uid, u.hex, n))
+    return sorted(st.label(n) for n in st.map.neighbors(u.hex) if not why_not_enterable(st, uid, u.hex, n)
+                  and not fef_militia_in_the_way(st, uid, n))
 
 
 @implements("IC 13.62")
@@ -198,10 +215,17 @@ def _retreat_hex(choices: dict, uid: str) -> str:
 
 
 @implements("IC 13.61", "IC 13.8")
-def advance(st: IndochinaState, uids: Sequence[str], path: Sequence[str], allowed: int, defender_hex: str) -> Resolution:
-    """Advance after combat: the first hex is the one the defenders left; a second only if allowed."""
+def advance(st: IndochinaState, uids: Sequence[str], path: Sequence[str], allowed: int, defender_hex: str,
+            table: str | None = None) -> Resolution:
+    """Advance after combat: the first hex is the one the defenders left; a second only if allowed and, when
+    ``table`` is given, only for units that qualify for it on that table (:func:`two_hex_advance`)."""
     if not 1 <= len(path) <= allowed:
         raise RuleViolation("IC 13.61", f"this result allows an advance of {allowed} hex(es), not {len(path)}")
+    if len(path) == 2 and table is not None:
+        slow = [uid for uid in uids if not two_hex_advance(st.unit(uid), table)]
+        if slow:
+            raise RuleViolation("IC 13.61", f"{', '.join(slow)} may advance one hex only; a second hex is for "
+                                            f"Light and mechanized units after a Mobile-table result")
     if path[0] != defender_hex:
         raise RuleViolation("IC 13.61", f"the first hex of an advance is {defender_hex}, where the defenders were")
     res = Resolution()

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..core import Hex, implements
 from .combat import Side
 from .state import IndochinaState
-from .units import UnitState
+from .units import UnitState, is_combat_unit
 
 HEAVY_BLOCKED = ("jungle", "mountain", "cultivated", "swamp")   # 11.22
 
@@ -14,15 +14,16 @@ def _route(st: IndochinaState, a: Hex, b: Hex) -> bool:
     return any(st.has(a, r) and st.has(b, r) for r in ("road", "trail"))
 
 
-@implements("IC 11.0", "IC 11.1", "IC 11.2", "IC 11.21", "IC 11.22", "IC 11.7", "IC 11.71")
+@implements("IC 11.0", "IC 11.1", "IC 2.35", "IC 11.2", "IC 11.21", "IC 11.22", "IC 11.7", "IC 11.71")
 def zoc_hexes(st: IndochinaState, u: UnitState) -> set[Hex]:
     """The hexes a unit's ZOC reaches.
 
-    None for a parenthesized strength (11.1); never into terrain the unit may not enter (11.21); a Heavy
+    None for a parenthesized strength (11.1) or for a unit that is not a combat unit, with a strength of 0 on
+    its current side (11.1 gives a ZOC to land combat units, and 2.35 makes those strength 1 or more); never into terrain the unit may not enter (11.21); a Heavy
     unit's ZOC stops at jungle, mountain, cultivated and swamp hexes unless a road or trail joins them
     (11.22); ZOCs cross borders (11.7) except FEF ZOCs into China (11.71).
     """
-    if not u.on_map or u.parenthesized:
+    if not u.on_map or u.parenthesized or not is_combat_unit(u):
         return set()
     tec = st.tec()
     heavy = u.counter.unit_class == "Heavy"

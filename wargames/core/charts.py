@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import DataError, RuleViolation
-from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str, load_file)
+from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str,
+                     load_file)
 from .yamlio import immutable, mark_of, read_yaml, short
 
 KINDS = ("text", "example", "reconstructed", "printed")
@@ -291,20 +292,22 @@ def load_column_table(path: str | Path, cell: Schema,
     v = load_file(path, column_table_schema(named_columns, extra), raw)
     default = file_provenance(path, v["provenance"])
     columns, rows = v["_columns"], v["rows"]
+    by_row = v["results"] is not None
+    raw_rows = dict(raw["results"]) if by_row else {}
+    raw_cols = {} if by_row else {str(k): x for k, x in raw["by_column"].items()}
     cells = {}
     for i, r in enumerate(rows):
         for j, c in enumerate(columns):
-            if v["results"] is not None:
-                row = next(x for k, x in raw["results"].items() if k == r)
-                at = At(file, f"results[{r}][{c.label}]", mark_of(row, j))
-            else:
-                col = next(x for k, x in raw["by_column"].items() if str(k) == c.label)
-                row, j = col, i
-                at = At(file, f"by_column[{c.label}][{i}]", mark_of(col, i))
+            if by_row:       # results: {roll: [one cell per column]}
+                line, k = raw_rows[r], j
+                at = At(file, f"results[{r}][{c.label}]", mark_of(line, j))
+            else:            # by_column: {column: [one cell per roll]}
+                line, k = raw_cols[c.label], i
+                at = At(file, f"by_column[{c.label}][{i}]", mark_of(line, i))
             try:
-                value = cell.check(row[j], at)
+                value = cell.check(line[k], at)
             except DataError as e:
-                raise (e.explained(f" (roll {r})") if v["results"] is None else e) from None
+                raise (e if by_row else e.explained(f" (roll {r})")) from None
             cells[(c.label, r)] = Cell(value, v["cells"].get(f"{c.label}/{r}", default))
     return ColumnTable(v["name"], v["rule"], columns, rows, cells, file, v["notes"], v["column_provenance"],
                        {k: v[k] for k in (extra or {})})

@@ -399,15 +399,14 @@ class Invalid(Exception):
 
 # --------------------------------------------------------------------------- files
 
-def load_file(path: str | Path, schema: Schema, data: Any = None, name: str | None = None) -> Any:
+def load_file(path: str | Path, schema: Schema, data: Any = None) -> Any:
     """Read ``path`` with the safe reader (or take ``data`` already read) and check it against ``schema``.
 
     A DataError raised afterwards by the caller can still be placed with :func:`place`.
     """
-    file = str(path if name is None else name)
     if data is None:
         data = read_yaml(path)
-    return schema.check(data, At(file, "", getattr(data, "mark", None)))
+    return schema.check(data, At(str(path), "", getattr(data, "mark", None)))
 
 
 def place(error: DataError, root: Any) -> DataError:

@@ -3,13 +3,18 @@ import pytest
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
+from wargames.indochina import (SEQUENCE, EndTurn, ScoreCities, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
 from wargames.indochina import game as game_module
 from wargames.indochina.scenarios import setup_scenario
 from wargames.indochina.state import IndochinaState, demo_map
 from wargames.indochina.units import Counter
 
 FEF, COM = Side.FEF, Side.COMMUNIST
+
+
+def close_phase(g):
+    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn."""
+    return {"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase())
 
 
 def game_at(phase_id, *placed, ruleset=None):
@@ -112,7 +117,7 @@ def test_defect13_weather_is_an_optional_rule_that_can_be_switched_off(monkeypat
         if off.phase.kind == "events" and not off.event_rolled:
             off.apply(RollEvent(), ScriptedDice([3, 5]))
         else:
-            off.apply(EndPhase())
+            off.apply(close_phase(off))
         assert not off.state.monsoon
 
 

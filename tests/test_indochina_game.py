@@ -6,8 +6,13 @@ from hypothesis import given, settings, strategies as st
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent,
+from wargames.indochina import (SEQUENCE, EndTurn, ScoreCities, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent,
                                 Ruleset)
+
+
+def close_phase(g):
+    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn."""
+    return {"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase())
 
 
 @pytest.mark.rule("IC 3.0", "IC 3.1")
@@ -92,5 +97,5 @@ def test_a_turn_is_a_month():
     assert (g.year, g.month) == (1950, 10)
     g.apply(RollEvent(), ScriptedDice([3, 3]))
     while g.turns_left == 6:
-        g.apply(EndPhase())
+        g.apply(close_phase(g))
     assert (g.year, g.month) == (1950, 11)

@@ -20,12 +20,13 @@ from . import (air, airstrikes, assistance, atomic, bombardment, borders, charts
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
 from .game import (ACTIONS, SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
-                   DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, Game, Move,
-                   MoveForce, Overrun, Retreat, RollEvent)
+                   DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, EndTurn, Game,
+                   Move, MoveForce, Overrun, Recover, Retreat, RollEvent, ScoreCities)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat",
            "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "DropOff",
-           "EndPhase", "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Retreat", "RollEvent", "Ruleset",
+           "EndPhase", "EndTurn", "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Recover", "Retreat", "RollEvent",
+           "Ruleset", "ScoreCities",
            "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

@@ -29,11 +29,13 @@ from .borders import attack_problem
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
 from .events import roll_event
 from .fog import player_view
+from .logistics import Logistics, base_destroyed, check_airborne_supply, recover
 from .militia import advance_into, defending_strengths, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
+from .political_table import Holdings, Loss, score_cities, score_eliminations
 from .reorganization import employable
 from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
                       two_hex_advance)
@@ -187,7 +189,28 @@ class DeclineAmbush(Action):
     side: str
 
 
-ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+@dataclass(frozen=True)
+class Recover(Action):
+    """The phasing player restores one disrupted unit in his Recovery Phase (14.5), paying one supply point
+    through a line of supply, two in an enemy ZOC (14.51), or with an airborne supply marker in its hex (15.74)."""
+
+    unit: str
+    airborne: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreCities(Action):
+    """Score the cities and towns each side holds and has captured (5.2(3)); this closes the Political Points
+    Phase."""
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """Close the game turn (3.1(5)): airborne supply past its player turn goes (15.74), then the calendar moves
+    on a month (2.37) and the next turn's Events Phase begins."""
+
+
+ACTIONS = (RollEvent, EndPhase, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -221,7 +244,8 @@ class Game(CoreGame):
     DEFAULT_SCENARIO = "highlands demo"
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
-                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces")
+                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
+                "logistics", "scored", "held")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
@@ -255,6 +279,10 @@ class Game(CoreGame):
         self.combat: dict | None = None        # the combat in progress and the decision it waits for
         self.ambush: dict | None = None        # a move the non-phasing player may ambush (28.1)
         self.forces: list = []                 # the forces that have overrun this phase (27.2, 27.33)
+        supply = calendar.get("supply", {})
+        self.logistics = Logistics({s: int(supply.get(s.value, 0)) for s in Side}, year=self.year)
+        self.scored = {u.id for u in self.state.units.values() if u.eliminated}    # eliminations already scored
+        self.held = self._holders()            # who held each city and town at the last Political Points Phase
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -324,6 +352,9 @@ class Game(CoreGame):
                              "eliminated": u.eliminated} for u in sorted(st.units.values(), key=lambda u: u.id)},
             "monsoon": st.monsoon, "communist_cities": sorted(st.communist_cities),
             "points": {"FEF": self.points.fef, "Communist": self.points.communist},
+            "supply": {s.value: self.logistics.points[s] for s in Side},
+            "airborne_supply": [{"id": m.id, "side": m.side.value, "hex": st.label(m.hex), "dropped": m.dropped}
+                                for m in self.logistics.airborne],
             "year": self.year, "month": self.month, "turns_left": self.turns_left, "phase": self.phase.id,
             "moved": sorted(self.moved), "attacked": sorted(self.attacked), "event_rolled": self.event_rolled,
             "general_offensive": self.general_offensive.turn_declared,
@@ -398,6 +429,10 @@ class Game(CoreGame):
         side = p.side.value if p.side is not None else Side.COMMUNIST.value
         if p.kind == "events" and not self.event_rolled:
             return Prompt(side, "IC 6.1", "roll for the turn's event", "play")
+        if p.kind == "political":
+            return Prompt(side, "IC 5.2", "score the cities and towns each side holds and has captured", "play")
+        if p.kind == "end":
+            return Prompt(side, "IC 3.1", "close the game turn", "play")
         return Prompt(side, p.rule, f"play the {p.id} Phase, then end it", "play")
 
     # ------------------------------------------------------------------ candidates
@@ -411,7 +446,16 @@ class Game(CoreGame):
             return [DeclareAmbush(side, h) for h in self.ambush["candidates"]] + [DeclineAmbush(side)]
         if p.kind == "events" and not self.event_rolled:
             return [RollEvent()]
+        if p.kind == "political":
+            return [ScoreCities()]
+        if p.kind == "end":
+            return [EndTurn()]
         out: list[Action] = []
+        if p.kind == "recovery":
+            for u in st.on_map(p.side):
+                if u.disrupted:
+                    out.append(Recover(u.id))
+                    out += [Recover(u.id, m.id) for m in self.logistics.airborne if m.hex == u.hex and m.side is p.side]
         if p.id == "Communist Mobilization" and self.option("general_offensive") \
                 and self.general_offensive.turn_declared is None and self.turn <= self.total_turns - 2:
             out.append(DeclareGeneralOffensive())
@@ -545,32 +589,49 @@ class Game(CoreGame):
         self._no_decision()
         if self.phase.kind == "events" and not self.event_rolled:
             raise RuleViolation("IC 6.0", "roll for the turn's event first")
+        if self.phase.kind == "political":
+            raise RuleViolation("IC 5.2", "the Political Points Phase ends when the cities and towns are scored "
+                                          "(ScoreCities)")
+        if self.phase.kind == "end":
+            raise RuleViolation("IC 3.1", "the End of Turn Phase is closed with EndTurn")
 
     @handles(EndPhase)
-    @implements("IC 3.0", "IC 3.1", "IC 10.21", "IC 26.1", "IC 2.37")
+    @implements("IC 3.0", "IC 3.1", "IC 10.21")
     def _end_phase(self, action, dice, res: Resolution) -> None:
         self._check_end_phase()
+        self._next_phase(res)
+
+    def _next_phase(self, res: Resolution) -> None:
         p = self.phase
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
                 end_of_phase_stacking(self.state, side, p.kind, res)
+        if p.kind == "recovery":                  # the end of a player turn (15.74)
+            res.extend(check_airborne_supply(self.state, self.logistics, self.player_turn, end_of_turn=True))
         self.moved.clear()
         self.attacked.clear()
         self.forces = []
         self.ambush_log = None
         self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
         if new_turn:
-            self.turns_left -= 1
-            self.event_rolled = False
-            self.month = self.month % 12 + 1
-            self.year += self.month == 1
-            self.state.monsoon = self.weather() == "Monsoon"
-            res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
-                    + ("" if self.option("weather") else " (the optional weather rule is off)"))
-            if game_length_reached(self.turns_left):
-                res.add("IC 3.2", "the scenario's last turn is over: the game ends")
-                res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
+            self._new_month(res)
         res.add("IC 3.1", f"now: {self.phase.id} Phase")
+
+    @implements("IC 26.1", "IC 2.37", "IC 3.2")
+    def _new_month(self, res: Resolution) -> None:
+        """The calendar moves on one month (2.37) and the weather with it (26.1); after the last turn the game
+        ends (3.2)."""
+        self.turns_left -= 1
+        self.event_rolled = False
+        self.month = self.month % 12 + 1
+        self.year += self.month == 1
+        self.state.monsoon = self.weather() == "Monsoon"
+        self.logistics.year = self.year
+        res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
+                + ("" if self.option("weather") else " (the optional weather rule is off)"))
+        if game_length_reached(self.turns_left):
+            res.add("IC 3.2", "the scenario's last turn is over: the game ends")
+            res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
 
     # ------------------------------------------------------------------ movement and ambush
     def _check_move(self, a: Move) -> None:
@@ -834,7 +895,9 @@ class Game(CoreGame):
                        "combat": c, "chooser": chooser.value, "stage": "defend" if overstacked else "table",
                        "table": None, "code": None,
                        "picks": {}, "pick": None, "retreats": [], "advance": 0, "militia_alone": militia_alone,
-                       "force": force, "moving": moving}
+                       "force": force, "moving": moving,
+                       "bases": sorted(u.id for u in st.units_at(h) + [st.unit(x) for x in attackers]
+                                       if u.counter.type == "base")}
         res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
 
     @handles(ChooseDefenders)
@@ -880,7 +943,7 @@ class Game(CoreGame):
             cb["stage"] = "convert"
             return
         cb["stage"] = "pick"
-        self._proceed(res)
+        self._proceed(res, dice)
 
     @handles(ConvertResult)
     def _convert(self, a: ConvertResult, dice, res: Resolution) -> None:
@@ -899,7 +962,7 @@ class Game(CoreGame):
         else:
             res.add("IC 16.3", "the FEF keeps the DD result")
         cb["stage"] = "pick"
-        self._proceed(res)
+        self._proceed(res, dice)
 
     @handles(ChooseUnit)
     def _choose_unit(self, a: ChooseUnit, dice, res: Resolution) -> None:
@@ -916,7 +979,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 13.5", f"{a.unit} is not one of the units to choose from ({', '.join(options)})")
         cb["picks"][cb["pick"]] = a.unit
         res.add("IC 13.5", f"the {side} player chooses {a.unit}")
-        self._proceed(res)
+        self._proceed(res, dice)
 
     @handles(Retreat)
     def _retreat(self, a: Retreat, dice, res: Resolution) -> None:
@@ -937,7 +1000,7 @@ class Game(CoreGame):
                                             f"{', '.join(options)}")
         retreat(self.state, uid, a.hex, res)
         cb["retreats"].pop(0)
-        self._proceed(res)
+        self._proceed(res, dice)
 
     def _advance_checks(self, side: str) -> dict:
         cb = self.combat
@@ -952,7 +1015,7 @@ class Game(CoreGame):
     def _decline_advance(self, a: DeclineAdvance, dice, res: Resolution) -> None:
         cb = self._advance_checks(a.side)
         res.add("IC 13.61", "the attackers stay where they are")
-        self._finish(cb, res)
+        self._finish(cb, res, dice)
 
     @handles(Advance)
     def _advance(self, a: Advance, dice, res: Resolution) -> None:
@@ -967,9 +1030,9 @@ class Game(CoreGame):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
         res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
-        self._finish(cb, res)
+        self._finish(cb, res, dice)
 
-    def _proceed(self, res: Resolution) -> None:
+    def _proceed(self, res: Resolution, dice) -> None:
         """Carry the combat in progress on until it needs a player's decision, or is over."""
         cb, st = self.combat, self.state
         if cb["stage"] == "pick":
@@ -996,10 +1059,16 @@ class Game(CoreGame):
             cb["stage"] = "advance"
         if cb["kind"] == "attack" and cb["advance"] and self._movers(cb):
             return
-        self._finish(cb, res)
+        self._finish(cb, res, dice)
 
-    def _finish(self, cb: dict, res: Resolution) -> None:
+    def _finish(self, cb: dict, res: Resolution, dice) -> None:
         self.combat = None
+        st = self.state
+        for b in cb.get("bases", ()):                          # a base lost in land combat loses supply (15.6)
+            if st.unit(b).eliminated:
+                advanced = b not in cb["attackers"] and any(
+                    st.unit(u).on_map and st.label(st.unit(u).hex) == cb["hex"] for u in cb["attackers"])
+                res.extend(base_destroyed(st, self.logistics, b, dice, enemy_advanced=advanced))
         revert_abandoned_cities(self.state, res)              # a city whose militia went is FEF again (17.33)
         if cb["kind"] == "overrun":
             end_overrun(self.state, cb["force"], cb["code"], cb["advance"], res)
@@ -1008,6 +1077,91 @@ class Game(CoreGame):
             stopped = end_ambush(self.state, None if fi is None else self.forces[fi], cb["code"], cb["advance"], res)
             if not stopped:
                 self._go_on(cb["moving"], res)
+
+
+    # ------------------------------------------------------------------ recovery, political points, end of turn
+    @property
+    def player_turn(self) -> int:
+        """A count of player turns, two a game turn (Communist first), for the airborne supply clock (15.74)."""
+        return 2 * self.turn + (1 if self.phase.side is Side.FEF else 0)
+
+    def _check_recover(self, a: Recover) -> None:
+        self._no_decision()
+        p = self.phase
+        if p.kind != "recovery":
+            raise RuleViolation("IC 14.5", f"units recover in their own Recovery Phase, not in the {p.id} Phase")
+        u = self.state.unit(a.unit)
+        if u.side is not p.side:
+            raise RuleViolation("IC 14.5", f"{a.unit} is a {u.side.value} unit; only the phasing player's units "
+                                           f"recover now")
+        if not isinstance(a.airborne, str):
+            raise RuleViolation("IC 15.74", "name an airborne supply marker by its id, or none")
+
+    @handles(Recover)
+    def _recover(self, a: Recover, dice, res: Resolution) -> None:
+        self._check_recover(a)
+        res.extend(recover(self.state, self.logistics, a.unit, a.airborne or None))
+
+    def _holders(self) -> dict[str, str]:
+        """Who holds each city and town of Indochina now: the side with units there, else its controller."""
+        st, out = self.state, {}
+        for h in st.map.hexes:
+            if st.is_urban(h) and st.map.info(h).attr("country", "Vietnam") in ("Vietnam", "Laos", "Cambodia"):
+                present = {u.side for u in st.units_at(h)}
+                holder = present.pop() if len(present) == 1 else st.controller(h)
+                out[st.label(h)] = holder.value
+        return out
+
+    @handles(ScoreCities)
+    @implements("IC 3.1", "IC 5.2")
+    def _score_cities(self, a: ScoreCities, dice, res: Resolution) -> None:
+        self._no_decision()
+        if self.phase.kind != "political":
+            raise RuleViolation("IC 5.2", f"cities and towns are scored in the Political Points Phase, not in the "
+                                          f"{self.phase.id} Phase")
+        st, now = self.state, self._holders()
+        tally = {s: {"cities": 0, "towns": 0, "captured_cities": 0, "captured_towns": 0} for s in Side}
+        for label, holder in sorted(now.items()):
+            kind = "cities" if st.has(st.map.hex(label), "city") else "towns"
+            t = tally[Side(holder)]
+            t[kind] += 1
+            if self.held.get(label, holder) != holder:
+                t["captured_" + kind] += 1
+                res.add("IC 5.2", f"{label} was taken by the {holder} player since the last Political Points Phase")
+        res.extend(score_cities(self.points, {s: Holdings(**t) for s, t in tally.items()},
+                                table=self.ruleset.chart("political_points")))
+        self.held = now
+        self._next_phase(res)
+
+    @handles(EndTurn)
+    @implements("IC 3.1")
+    def _end_turn(self, a: EndTurn, dice, res: Resolution) -> None:
+        self._no_decision()
+        if self.phase.kind != "end":
+            raise RuleViolation("IC 3.1", f"the turn closes in the End of Turn Phase, not in the {self.phase.id} Phase")
+        res.add("IC 3.1", f"the end of turn {self.turn}")
+        self._next_phase(res)
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        super()._dispatch(action, dice, res)
+        self._score_losses(res)
+        gone = check_airborne_supply(self.state, self.logistics)           # 15.75, at any moment
+        if gone.steps:
+            res.extend(gone)
+
+    @implements("IC 5.2")
+    def _score_losses(self, res: Resolution) -> None:
+        """5.2(2): every unit eliminated since the last action is scored on the Political Points Table."""
+        new = sorted(uid for uid, u in self.state.units.items() if u.eliminated and uid not in self.scored)
+        if not new:
+            return
+        losses = []
+        for uid in new:
+            c = self.state.unit(uid).counter
+            nat = c.nationality or ("French" if c.side is Side.FEF else "Viet Minh")   # as borders.py reads it
+            losses.append(Loss(c.side, nat, c.type, c.size, uid))
+        res.extend(score_eliminations(self.points, losses, self.ruleset.chart("political_points")))
+        self.scored.update(new)
 
     # ------------------------------------------------------------------ invariants
     def invariants(self) -> list[str]:

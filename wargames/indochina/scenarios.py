@@ -34,4 +34,6 @@ def setup_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict]:
     if name != "highlands demo":
         raise DataError("scenarios", name, f"is not a scenario; the scenarios are {', '.join(SCENARIOS)}")
     st = IndochinaState.build(demo_map(), highlands_units(), source=f"scenario {name}")
-    return st, PoliticalPoints(fef=50, communist=50), {"year": 1950, "month": 10, "turns": 6}
+    # supply points: reconstructed, a few of each side's, as a small scenario's opening stock (15.1)
+    return st, PoliticalPoints(fef=50, communist=50), {"year": 1950, "month": 10, "turns": 6,
+                                                       "supply": {"FEF": 4, "Communist": 3}}

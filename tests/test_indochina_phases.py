@@ -1,0 +1,181 @@
+"""Indochina phases played through Game.apply: recovery (14.5), political points (5.2), supply lost with a base
+(15.6), airborne supply expiry (15.74, 15.75) and the end of the turn (3.1)."""
+import pytest
+
+from wargames.core import ScriptedDice
+from wargames.core.errors import RuleViolation
+from wargames.indochina import (Advance, Attack, ChooseTable, DeclineAdvance, EndPhase, EndTurn, Recover, ScoreCities,
+                                Side)
+from wargames.indochina.logistics import AirborneSupply
+from wargames.indochina.units import Counter
+
+from .test_indochina_defects import game_at, gm, vm
+
+FEF, COM = Side.FEF, Side.COMMUNIST
+
+
+def base(uid, hex_, side=FEF):
+    nat = "French" if side is FEF else "Viet Minh"
+    return Counter(uid, side, "base", "group", 1, 0, 1, 0, nationality=nat), hex_
+
+
+# ---------------------------------------------------------------- 14.5 recovery
+
+@pytest.mark.rule("IC 14.5", "IC 14.51", "IC 15.36")
+def test_a_disrupted_unit_recovers_for_one_supply_point_through_a_line_of_supply():
+    g = game_at("FEF Recovery", gm("GM", "1517"), base("FB", "1515"))
+    g.logistics.points[FEF] = 3
+    g.state.unit("GM").disrupted = True
+    assert Recover("GM") in list(g.legal_actions)
+    res = g.apply(Recover("GM"))
+    assert not g.state.unit("GM").disrupted
+    assert g.logistics.points[FEF] == 2 and g.position()["supply"]["FEF"] == 2
+    assert "IC 15.2" in [s.rule for s in res.steps]
+
+
+@pytest.mark.rule("IC 14.51")
+def test_recovery_in_an_enemy_zoc_costs_two():
+    g = game_at("FEF Recovery", gm("GM", "1517"), base("FB", "1515"), vm("803", "1417"))   # 1417 touches 1517
+    g.logistics.points[FEF] = 3
+    g.state.unit("GM").disrupted = True
+    res = g.apply(Recover("GM"))
+    assert g.logistics.points[FEF] == 1 and "is in an enemy ZOC" in res.text()
+
+
+@pytest.mark.rule("IC 14.51", "IC 15.33")
+def test_recovery_is_refused_without_supply_and_changes_nothing():
+    g = game_at("FEF Recovery", gm("GM", "1517"), base("FB", "1515"))
+    g.logistics.points[FEF] = 0
+    g.state.unit("GM").disrupted = True
+    before = g.position()
+    with pytest.raises(RuleViolation):
+        g.apply(Recover("GM"))
+    assert g.position() == before
+
+
+@pytest.mark.rule("IC 14.5")
+def test_only_the_phasing_player_recovers_and_only_in_his_recovery_phase():
+    g = game_at("FEF Recovery", gm("GM", "1517"), base("FB", "1515"), vm("803", "1313"))
+    g.logistics.points[COM] = 3
+    g.state.unit("803").disrupted = True
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Recover("803"))
+    assert e.value.rule == "IC 14.5"
+    g = game_at("FEF Combat", gm("GM", "1517"), base("FB", "1515"))
+    g.state.unit("GM").disrupted = True
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Recover("GM"))
+    assert e.value.rule == "IC 14.5"
+
+
+@pytest.mark.rule("IC 15.74")
+def test_airborne_supply_pays_for_a_recovery_in_its_hex():
+    g = game_at("FEF Recovery", gm("GM", "1517"))
+    g.logistics.airborne.append(AirborneSupply("AS1", FEF, g.state.map.hex("1517"), g.player_turn))
+    g.state.unit("GM").disrupted = True
+    assert Recover("GM", "AS1") in list(g.legal_actions)
+    g.apply(Recover("GM", "AS1"))
+    assert not g.state.unit("GM").disrupted and g.logistics.airborne == [] and g.logistics.points[FEF] == 4
+
+
+# ---------------------------------------------------------------- 15.74-15.75 airborne supply on the map
+
+@pytest.mark.rule("IC 15.74")
+def test_airborne_supply_goes_at_the_end_of_the_player_turn_after_its_drop():
+    g = game_at("Communist Recovery", gm("GM", "1517"))
+    g.logistics.airborne.append(AirborneSupply("AS1", FEF, g.state.map.hex("1517"), g.player_turn))
+    g.apply(EndPhase())                              # the end of the drop's own player turn: it stays
+    assert [m.id for m in g.logistics.airborne] == ["AS1"]
+    while g.phase.id != "FEF Recovery":
+        g.apply(EndPhase())
+    res = g.apply(EndPhase())                        # the end of the next player turn: it goes
+    assert g.logistics.airborne == [] and "IC 15.74" in [s.rule for s in res.steps]
+
+
+@pytest.mark.rule("IC 15.75")
+def test_airborne_supply_goes_when_no_friendly_unit_is_left_in_its_hex():
+    g = game_at("FEF Movement", gm("GM", "1517"))
+    g.logistics.airborne.append(AirborneSupply("AS1", FEF, g.state.map.hex("1517"), g.player_turn))
+    res = g.apply(__import__("wargames.indochina", fromlist=["Move"]).Move("GM", ("1516",)))
+    assert g.logistics.airborne == [] and "IC 15.75" in [s.rule for s in res.steps]
+
+
+# ---------------------------------------------------------------- 5.2(2) eliminations, 15.6 bases
+
+def _destroy_the_stack(g):
+    g.apply(Attack(("803",), "1617"))
+    return g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([6]))     # 12 vs 2 at 6/1: a six is DE
+
+
+@pytest.mark.rule("IC 5.2", "IC 5.23", "IC Political Points Table")
+def test_eliminated_units_score_on_the_political_points_table():
+    g = game_at("Communist Combat", vm("803", "1616", s=12), gm("GM", "1617", s=1), base("FB", "1617"))
+    res = _destroy_the_stack(g)
+    # a French group and a French base: each -2 for the FEF and +2 for the Communist player (reconstructed table)
+    assert (g.points.fef, g.points.communist) == (46, 54)
+    assert [s.rule for s in res.steps].count("IC 5.2") == 4        # two units and one net change per side
+    g.apply(DeclineAdvance("Communist"), ScriptedDice([1]))
+    assert (g.points.fef, g.points.communist) == (46, 54)          # each loss is scored once
+
+
+@pytest.mark.rule("IC 15.6")
+def test_a_base_lost_in_land_combat_costs_its_owner_a_die_of_supply_and_the_advancing_enemy_takes_half():
+    g = game_at("Communist Combat", vm("803", "1616", s=12), gm("GM", "1617", s=1), base("FB", "1617"))
+    g.logistics.points[FEF], g.logistics.points[COM] = 5, 3
+    _destroy_the_stack(g)
+    assert g.logistics.points[FEF] == 5                             # rolled when the combat is over
+    g.apply(Advance("Communist", ("803",), ("1617",)), ScriptedDice([3]))
+    assert g.logistics.points[FEF] == 2 and g.logistics.points[COM] == 5    # half of 3, rounded up
+
+
+@pytest.mark.rule("IC 15.6")
+def test_no_capture_without_an_advance_and_the_index_stops_at_zero():
+    g = game_at("Communist Combat", vm("803", "1616", s=12), gm("GM", "1617", s=1), base("FB", "1617"))
+    g.logistics.points[FEF], g.logistics.points[COM] = 2, 3
+    _destroy_the_stack(g)
+    res = g.apply(DeclineAdvance("Communist"), ScriptedDice([5]))
+    assert g.logistics.points[FEF] == 0 and g.logistics.points[COM] == 3
+    assert "only 2 left" in res.text()
+
+
+# ---------------------------------------------------------------- 5.2(3) cities and towns
+
+@pytest.mark.rule("IC 5.2", "IC 3.1")
+def test_the_political_points_phase_scores_cities_and_towns_held():
+    g = game_at("Political Points", gm("GM", "1517"))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(EndPhase())
+    assert e.value.rule == "IC 5.2"
+    assert list(g.legal_actions) == [ScoreCities()]
+    g.apply(ScoreCities())
+    # the FEF holds Qui Nhon (a city, 1 point) and Pleiku (a town: one point per five, none); the Chinese town
+    # in China is not scored
+    assert (g.points.fef, g.points.communist) == (51, 50)
+    assert g.phase.kind == "end"
+
+
+@pytest.mark.rule("IC 5.2", "IC 17.1")
+def test_a_city_captured_since_the_last_phase_scores_for_the_taker_and_costs_the_loser():
+    g = game_at("Political Points", vm("803", "1619"))
+    g.state.communist_cities.add("1619")
+    g.apply(ScoreCities())
+    # Communist: captured Qui Nhon 3 + holds it 1 = +4; FEF loses 2 for it and holds Pleiku only (0)
+    assert (g.points.fef, g.points.communist) == (48, 54)
+    g.phase_index = [p.kind for p in __import__("wargames.indochina", fromlist=["SEQUENCE"]).SEQUENCE].index("political")
+    g.apply(ScoreCities())                            # held, no longer captured: +1 only
+    assert (g.points.fef, g.points.communist) == (48, 55)
+
+
+# ---------------------------------------------------------------- 3.1 end of turn
+
+@pytest.mark.rule("IC 3.1", "IC 2.37")
+def test_end_turn_closes_the_turn():
+    g = game_at("End of Turn", gm("GM", "1517"))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(EndPhase())
+    assert e.value.rule == "IC 3.1"
+    assert list(g.legal_actions) == [EndTurn()]
+    with pytest.raises(RuleViolation):
+        game_at("FEF Movement", gm("GM", "1517")).apply(EndTurn())
+    g.apply(EndTurn())
+    assert (g.phase.kind, g.month, g.turns_left) == ("events", 11, 5)

@@ -179,3 +179,145 @@ def test_end_turn_closes_the_turn():
         game_at("FEF Movement", gm("GM", "1517")).apply(EndTurn())
     g.apply(EndTurn())
     assert (g.phase.kind, g.month, g.turns_left) == ("events", 11, 5)
+
+
+# ---------------------------------------------------------------- 6.0 events applied
+
+from wargames.indochina import Game, RollEvent  # noqa: E402
+from wargames.indochina.events import load_events  # noqa: E402
+from wargames.indochina.game import AnswerCeasefire, ExamineStack, PlaceMilitia, ProposeCeasefire  # noqa: E402
+
+
+def rolled(tens, ones, **kw):
+    g = Game.new(seed=1, **kw)
+    res = g.apply(RollEvent(), ScriptedDice([tens, ones]))
+    return g, res
+
+
+@pytest.mark.rule("IC 6.0", "IC 5.2")
+def test_event_11_costs_the_fef_three_points():
+    g, res = rolled(1, 1)
+    assert (g.points.fef, g.points.communist) == (47, 50)
+    assert "47" in res.text()
+
+
+@pytest.mark.rule("IC 6.0", "IC 15.1")
+def test_supply_events_add_and_take_supply_points_never_below_zero():
+    g, _ = rolled(2, 2)
+    assert g.logistics.points[FEF] == 6                           # 4 + 2
+    g, res = rolled(4, 3)
+    assert g.logistics.points[COM] == 1                           # 3 - 2
+    g = Game.new(seed=1)
+    g.logistics.points[COM] = 1
+    g.apply(RollEvent(), ScriptedDice([4, 3]))
+    assert g.logistics.points[COM] == 0
+
+
+@pytest.mark.rule("IC 6.0", "IC 12.0")
+def test_a_typhoon_grounds_the_air_units_for_the_turn():
+    g, _ = rolled(2, 4)
+    while g.phase.kind != "air":
+        g.apply(EndPhase())
+    assert list(g.legal_actions) == [EndPhase()]
+    for _ in range(len(__import__("wargames.indochina", fromlist=["SEQUENCE"]).SEQUENCE)):
+        g.apply({"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase()))
+        if g.phase.kind == "events":
+            break
+    assert g.event["this_turn"] == []                              # the next turn is clear of it
+
+
+@pytest.mark.rule("IC 6.0", "IC 13.0")
+def test_a_truce_forbids_declaring_combat_this_turn():
+    g, _ = rolled(6, 4)
+    while g.phase.kind != "combat":
+        g.apply(EndPhase())
+    assert not any(isinstance(a, Attack) for a in g.legal_actions)
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Attack(("803 VM",), "1515"))
+    assert e.value.rule == "IC 6.0"
+
+
+@pytest.mark.rule("IC 6.0", "IC 26.0")
+def test_weather_events_change_this_turns_weather():
+    g, _ = rolled(2, 5)
+    assert g.state.monsoon != (g.weather() == "Monsoon")
+    g, _ = rolled(5, 5)
+    assert g.state.monsoon
+
+
+@pytest.mark.rule("IC 21.2", "IC 6.0")
+def test_an_intelligence_event_lets_the_fef_examine_one_stack_for_the_turn():
+    g, _ = rolled(1, 6)
+    looks = [a for a in g.legal_actions if isinstance(a, ExamineStack)]
+    assert looks and all(a.side == "FEF" for a in looks)
+    closed = g.view("FEF")["position"]["stacks"]["1415"]
+    with pytest.raises(RuleViolation):
+        g.apply(ExamineStack("Communist", "1515"))
+    g.apply(ExamineStack("FEF", "1415"))
+    opened = g.view("FEF")["position"]["stacks"]["1415"]
+    assert opened != closed and "803 VM" in str(opened)
+    with pytest.raises(RuleViolation):                            # one stack only
+        g.apply(ExamineStack("FEF", "1313"))
+
+
+@pytest.mark.rule("IC 17.31", "IC 6.0")
+def test_a_guerrilla_offensive_places_one_free_militia_on_a_cadre():
+    g, _ = rolled(4, 5)
+    assert PlaceMilitia("1214") in list(g.legal_actions)
+    with pytest.raises(RuleViolation) as e:
+        g.apply(PlaceMilitia("1415"))                             # no cadre there
+    assert e.value.rule == "IC 17.31"
+    g.apply(PlaceMilitia("1214"))
+    assert any(u.counter.type == "militia" for u in g.state.units_at(g.state.map.hex("1214"), COM))
+    assert g.points.communist == 50 and not any(isinstance(a, PlaceMilitia) for a in g.legal_actions)
+
+
+@pytest.mark.rule("IC 24.2", "IC 24.1")
+def test_geneva_talks_allow_a_ceasefire_both_players_must_accept(tmp_path):
+    g, _ = rolled(5, 1)
+    assert ProposeCeasefire("FEF") in list(g.legal_actions)
+    g.apply(ProposeCeasefire("FEF"))
+    assert (g.prompt.side, g.prompt.rule, g.prompt.kind) == ("Communist", "IC 24.2", "ceasefire")
+    with pytest.raises(RuleViolation):
+        g.apply(AnswerCeasefire("FEF", True))
+    g.apply(AnswerCeasefire("Communist", False))
+    assert g.outcome() is None
+    with pytest.raises(RuleViolation):
+        g.apply(ProposeCeasefire("FEF"))                          # once a turn each
+    g.apply(ProposeCeasefire("Communist"))
+    g.apply(AnswerCeasefire("FEF", True))
+    out = g.outcome()
+    assert out is not None and out.rule == "IC 24.2"
+    g.write(tmp_path / "ceasefire.json")
+    again = Game.read(tmp_path / "ceasefire.json")
+    assert again.outcome() == out and again.position() == g.position()
+
+
+@pytest.mark.rule("IC 24.2")
+def test_no_ceasefire_without_geneva_talks():
+    g, _ = rolled(3, 5)
+    assert not any(isinstance(a, ProposeCeasefire) for a in g.legal_actions)
+    with pytest.raises(RuleViolation) as e:
+        g.apply(ProposeCeasefire("FEF"))
+    assert e.value.rule == "IC 24.2"
+
+
+@pytest.mark.rule("IC 6.0", "IC 5.2")
+def test_a_press_visit_rewards_the_side_with_more_cities_and_a_tie_rewards_nobody():
+    g, _ = rolled(3, 4)
+    assert (g.points.fef, g.points.communist) == (51, 50)        # the FEF holds Qui Nhon, the only city
+    g, res = rolled(6, 3)
+    assert (g.points.fef, g.points.communist) == (50, 50) and "nobody gains" in res.text()
+    g = Game.new(seed=1)
+    g.points.communist = 40
+    g.apply(RollEvent(), ScriptedDice([6, 3]))
+    assert (g.points.fef, g.points.communist) == (50, 41)
+
+
+@pytest.mark.rule("IC Random Events Table")
+def test_every_event_but_a_quiet_month_does_something():
+    for n, e in load_events().items():
+        fx = e.effects
+        active = any(fx[k] for k in ("political", "supply", "this_turn", "more_cities_gains", "lower_index_gains",
+                                     "examine", "free_militia", "mobilization"))
+        assert active == (e.name != "Quiet month"), n

@@ -27,10 +27,10 @@ from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
-from .events import roll_event
+from .events import Event, roll_event
 from .fog import player_view
 from .logistics import Logistics, base_destroyed, check_airborne_supply, recover
-from .militia import advance_into, defending_strengths, revert_abandoned_cities
+from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        drop_off, end_ambush, end_overrun, force_step, form_force)
@@ -42,7 +42,7 @@ from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candida
 from .ruleset import Ruleset
 from .scenarios import SCENARIOS, setup_scenario
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
-from .victory import Place, victory
+from .victory import Place, ceasefire, victory
 from .weather import weather
 from .units import stacking_value
 
@@ -190,6 +190,36 @@ class DeclineAmbush(Action):
 
 
 @dataclass(frozen=True)
+class ExamineStack(Action):
+    """A player an event lets look (21.2) examines one enemy stack; it stays open to him this turn."""
+
+    side: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class PlaceMilitia(Action):
+    """An event lets the Communist player place a militia on a cadre at no cost (17.31, 17.35)."""
+
+    hex: str
+
+
+@dataclass(frozen=True)
+class ProposeCeasefire(Action):
+    """While a Geneva Talks event is in effect, one player offers a ceasefire (24.2)."""
+
+    side: str
+
+
+@dataclass(frozen=True)
+class AnswerCeasefire(Action):
+    """The other player accepts the ceasefire, which ends the game now, or refuses it (24.2)."""
+
+    side: str
+    agree: bool
+
+
+@dataclass(frozen=True)
 class Recover(Action):
     """The phasing player restores one disrupted unit in his Recovery Phase (14.5), paying one supply point
     through a line of supply, two in an enemy ZOC (14.51), or with an airborne supply marker in its hex (15.74)."""
@@ -210,7 +240,7 @@ class EndTurn(Action):
     on a month (2.37) and the next turn's Events Phase begins."""
 
 
-ACTIONS = (RollEvent, EndPhase, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+ACTIONS = (RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -223,6 +253,12 @@ def game_length_reached(turns_left: int) -> bool:
 def _plain_move(amb: dict | None) -> dict | None:
     """A move waiting on an ambush, as JSON-able data."""
     return None if amb is None else {**amb, "spent": str(amb["spent"]), "rest": list(amb["rest"])}
+
+
+def _no_event() -> dict:
+    """The turn's event record before the roll: its number, conditions, and the choices it still offers."""
+    return {"number": None, "this_turn": [], "examine": None, "examined": {}, "free_militia": 0, "mobilization": {},
+            "ceasefire": None, "proposed": []}
 
 
 def _side(text: str) -> Side:
@@ -245,7 +281,7 @@ class Game(CoreGame):
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
-                "logistics", "scored", "held")
+                "logistics", "scored", "held", "event", "ended")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
@@ -283,6 +319,8 @@ class Game(CoreGame):
         self.logistics = Logistics({s: int(supply.get(s.value, 0)) for s in Side}, year=self.year)
         self.scored = {u.id for u in self.state.units.values() if u.eliminated}    # eliminations already scored
         self.held = self._holders()            # who held each city and town at the last Political Points Phase
+        self.event = _no_event()               # what this turn's event left in force (6.0)
+        self.ended: Outcome | None = None      # a ceasefire's result (24.2)
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -310,6 +348,8 @@ class Game(CoreGame):
 
     @implements("IC 24.1", "IC 5.22")
     def result(self) -> Outcome | None:
+        if self.ended is not None:
+            return self.ended
         if self.points.fef <= 0 and self.points.communist <= 0:
             return Outcome(None, "Draw", "IC 24.1",
                            "both political indexes fell to 0 together: the game ends in a Draw (24.1(4)(c))")
@@ -363,6 +403,8 @@ class Game(CoreGame):
             "forces": [{"units": list(f.units), "spent": {u: str(v) for u, v in sorted(f.spent.items())},
                         "stopped": f.stopped} for f in self.forces],
             "ambush": _plain_move(self.ambush),
+            "event": copy.deepcopy(self.event),
+            "ended": None if self.ended is None else dataclasses.asdict(self.ended),
         }
 
     def visible(self, side: str) -> dict:
@@ -379,6 +421,7 @@ class Game(CoreGame):
         moved = self.history[-1].action if self.history else None
         near = [self.state.label(self.state.unit(moved.unit).hex)] if isinstance(moved, Move) and \
             self.state.unit(moved.unit).on_map else []
+        revealed += self.event["examined"].get(viewer.value, [])       # what an event let him see (21.2)
         pos["stacks"] = player_view(self.state, viewer, revealed, near)
         if pos["combat"] is not None and viewer.value != pos["combat"]["side"]:
             pos["combat"] = {k: v for k, v in pos["combat"].items() if k != "moving"}
@@ -415,6 +458,9 @@ class Game(CoreGame):
             if stage == "advance":
                 return (cb["side"], "IC 13.61", f"advance after combat into {cb['hex']} (up to {cb['advance']} "
                         f"hex{'es' if cb['advance'] > 1 else ''}) or stay", "advance")
+        if self.event["ceasefire"] is not None:
+            by = self.event["ceasefire"]
+            return (Side(by).enemy.value, "IC 24.2", f"accept or refuse the {by} player's ceasefire offer", "ceasefire")
         if self.ambush is not None:
             a = self.ambush
             return (a["side"], "IC 28.1", f"ambush {', '.join(a['units'])} in {a['at']} from one of "
@@ -444,12 +490,30 @@ class Game(CoreGame):
         if self.ambush is not None:
             side = self.ambush["side"]
             return [DeclareAmbush(side, h) for h in self.ambush["candidates"]] + [DeclineAmbush(side)]
+        if self.event["ceasefire"] is not None:
+            side = Side(self.event["ceasefire"]).enemy.value
+            return [AnswerCeasefire(side, True), AnswerCeasefire(side, False)]
         if p.kind == "events" and not self.event_rolled:
             return [RollEvent()]
+        offers = [ProposeCeasefire(s.value) for s in Side if s.value not in self.event["proposed"]] \
+            if self._in_force("geneva talks") else []
+        if p.kind == "events":
+            ev = self.event
+            if ev["examine"]:
+                out = [ExamineStack(ev["examine"], st.label(h)) for h in
+                       sorted({u.hex for u in st.on_map(Side(ev["examine"]).enemy)}, key=st.label)]
+            else:
+                out = []
+            if ev["free_militia"]:
+                out += [PlaceMilitia(st.label(h)) for h in sorted({u.hex for u in st.on_map(Side.COMMUNIST)
+                                                                   if u.counter.type == "cadre"}, key=st.label)]
+            return out + offers + [EndPhase()]
+        if p.kind == "air" and self._in_force("no air operations"):
+            return offers + [EndPhase()]
         if p.kind == "political":
-            return [ScoreCities()]
+            return offers + [ScoreCities()]
         if p.kind == "end":
-            return [EndTurn()]
+            return offers + [EndTurn()]
         out: list[Action] = []
         if p.kind == "recovery":
             for u in st.on_map(p.side):
@@ -489,7 +553,7 @@ class Game(CoreGame):
                         out += [MoveForce(tuple(sorted(ids)), (st.label(n),)) for n in st.map.neighbors(h)]
                     elif st.unit(ids[0]).movement > OVERRUN_COST:   # a lone unit may move, then overrun (27.1)
                         out += [MoveForce((ids[0],), (st.label(n),)) for n in st.map.neighbors(h)]
-        if p.kind == "combat":
+        if p.kind == "combat" and not self._in_force("no combat"):
             targets = {u.hex for u in st.on_map(p.side.enemy)}
             if p.side is Side.COMMUNIST:
                 targets |= {h for h in st.map.hexes if st.fef_militia(h) and not st.units_at(h)}
@@ -501,7 +565,7 @@ class Game(CoreGame):
                 out.append(Attack(tuple(ready), st.label(h)))
                 if len(ready) > 1:
                     out += [Attack((uid,), st.label(h)) for uid in ready]
-        return out + [EndPhase()]
+        return out + offers + [EndPhase()]
 
     def _combat_answers(self, cb: dict) -> list[Action]:
         st = self.state
@@ -572,8 +636,122 @@ class Game(CoreGame):
         self._no_decision()
         if self.phase.kind != "events" or self.event_rolled:
             raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
-        roll_event(dice, res, self.ruleset.chart("random_events"))
+        event = roll_event(dice, res, self.ruleset.chart("random_events"))
         self.event_rolled = True
+        self._apply_event(event, res)
+
+    @implements("IC 6.0", "IC 5.2", "IC 15.1")
+    def _apply_event(self, event: Event, res: Resolution) -> None:
+        """Carry out the event's effects (5.2(1)): points at once, conditions for the rest of the turn, and the
+        choices it offers (taken in the Events Phase, before it ends)."""
+        fx, ev, st = event.effects, self.event, self.state
+        ev["number"] = event.number
+        for side, n in sorted(fx["political"].items(), key=lambda kv: kv[0].value):
+            before = self.points.of(side)
+            after = self.points.change(side, gains=max(n, 0), losses=max(-n, 0), why=event.name)
+            res.add("IC 5.2", f"{event.name}: the {side.value} index {before} -> {after}", result=after)
+        for side, n in sorted(fx["supply"].items(), key=lambda kv: kv[0].value):
+            if n >= 0:
+                self.logistics.gain(side, n, "IC 6.0", event.name, res)
+            else:
+                self.logistics.deduct(side, -n, "IC 6.0", event.name, res)
+        for which, n in (("more_cities_gains", fx["more_cities_gains"]), ("lower_index_gains", fx["lower_index_gains"])):
+            if not n:
+                continue
+            if which == "more_cities_gains":
+                held = [v for k, v in self._holders().items() if st.has(st.map.hex(k), "city")]
+                score = {s: held.count(s.value) for s in Side}
+                what = "more cities in Indochina"
+            else:
+                score = {s: -self.points.of(s) for s in Side}
+                what = "the lower political index"
+            best = max(Side, key=lambda s: score[s])
+            if score[best] == score[best.enemy]:
+                res.add("IC 6.0", f"{event.name}: neither side has {what}, so nobody gains")
+            else:
+                after = self.points.change(best, gains=n, why=event.name)
+                res.add("IC 5.2", f"{event.name}: the {best.value} player has {what} and gains {n} ({after})")
+        for flag in fx["this_turn"]:
+            ev["this_turn"].append(flag)
+            if flag == "weather reversed":
+                st.monsoon = not st.monsoon
+                res.add("IC 26.0", f"{event.name}: this turn is played as {'Monsoon' if st.monsoon else 'Clear'}")
+            elif flag == "monsoon":
+                st.monsoon = True
+                res.add("IC 26.0", f"{event.name}: the monsoon rules apply this turn")
+            elif flag == "world war three":
+                res.add("IC 29.5", f"{event.name}: no US or Chinese intervention is in effect, so nothing happens")
+            else:
+                res.add("IC 6.0", f"{event.name}: {flag} for the rest of this turn")
+        if fx["examine"] is not None:
+            ev["examine"] = fx["examine"].value
+            res.add("IC 21.2", f"{event.name}: the {fx['examine'].value} player may examine one enemy stack now")
+        if fx["free_militia"]:
+            ev["free_militia"] = fx["free_militia"]
+            res.add("IC 17.31", f"{event.name}: the Communist player may place {fx['free_militia']} militia on a cadre")
+        for side, mod in fx["mobilization"].items():
+            ev["mobilization"][side.value] = mod
+            res.add("IC 7.0", f"{event.name}: {mod} in the {side.value} Mobilization Phase this turn")
+
+    def _in_force(self, flag: str) -> bool:
+        return flag in self.event["this_turn"]
+
+    @handles(ExamineStack)
+    def _examine(self, a: ExamineStack, dice, res: Resolution) -> None:
+        self._no_decision()
+        ev = self.event
+        if self.phase.kind != "events" or ev["examine"] is None:
+            raise RuleViolation("IC 21.2", "no event lets a player examine an enemy stack now")
+        if _side(a.side).value != ev["examine"]:
+            raise RuleViolation("IC 21.2", f"the event lets the {ev['examine']} player look, not the {a.side} player")
+        h = self.state.map.hex(a.hex)
+        enemy = self.state.units_at(h, _side(a.side).enemy)
+        if not enemy:
+            raise RuleViolation("IC 21.2", f"{a.hex} holds no enemy stack to examine")
+        ev["examine"] = None
+        ev["examined"].setdefault(a.side, []).append(a.hex)
+        res.add("IC 21.2", f"the {a.side} player examines {a.hex}: " + ", ".join(sorted(u.id for u in enemy)))
+
+    @handles(PlaceMilitia)
+    def _place_militia(self, a: PlaceMilitia, dice, res: Resolution) -> None:
+        self._no_decision()
+        if self.phase.kind != "events" or not self.event["free_militia"]:
+            raise RuleViolation("IC 17.31", "no event lets the Communist player place a militia now")
+        u = place_communist_militia(self.state, a.hex)
+        self.event["free_militia"] -= 1
+        res.add("IC 17.31", f"{u.id} placed on the cadre at {a.hex}, at no cost (the event)")
+
+    @handles(ProposeCeasefire)
+    def _propose_ceasefire(self, a: ProposeCeasefire, dice, res: Resolution) -> None:
+        self._no_decision()
+        side = _side(a.side).value
+        if not self._in_force("geneva talks"):
+            raise RuleViolation("IC 24.2", "a ceasefire may be offered only while a Geneva Talks event is in effect")
+        if side in self.event["proposed"]:
+            raise RuleViolation("IC 24.2", f"the {side} player has already offered a ceasefire this turn")
+        self.event["proposed"].append(side)
+        self.event["ceasefire"] = side
+        res.add("IC 24.2", f"the {side} player offers a ceasefire")
+
+    @handles(AnswerCeasefire)
+    def _answer_ceasefire(self, a: AnswerCeasefire, dice, res: Resolution) -> None:
+        by = self.event["ceasefire"]
+        if by is None:
+            self._no_decision()
+            raise RuleViolation("IC 24.2", "no ceasefire offer is waiting for an answer")
+        if _side(a.side).value == by:
+            raise RuleViolation("IC 24.2", f"the {Side(by).enemy.value} player answers the offer, not the {by} player")
+        if not isinstance(a.agree, bool):
+            raise RuleViolation("IC 24.2", "agree is true or false")
+        self.event["ceasefire"] = None
+        if not a.agree:
+            res.add("IC 24.2", f"the {a.side} player refuses the ceasefire: the game goes on")
+            return
+        out = ceasefire(True, True, True, self._places(), self.points.fef, self.points.communist)
+        res.extend(out.log)
+        self.ended = Outcome(out.winner.value if out.winner else None, out.level, "IC 24.2",
+                             f"a ceasefire was agreed in {self.year}-{self.month:02d}: {out.level}"
+                             + (f" for the {out.winner.value} player" if out.winner else ""))
 
     @handles(DeclareGeneralOffensive)
     def _general_offensive(self, action, dice, res: Resolution) -> None:
@@ -623,6 +801,7 @@ class Game(CoreGame):
         ends (3.2)."""
         self.turns_left -= 1
         self.event_rolled = False
+        self.event = _no_event()
         self.month = self.month % 12 + 1
         self.year += self.month == 1
         self.state.monsoon = self.weather() == "Monsoon"
@@ -843,6 +1022,8 @@ class Game(CoreGame):
         p, st = self.phase, self.state
         if p.kind != "combat":
             raise RuleViolation("IC 13.0", f"land combat happens in the Combat Phase, not the {p.id} Phase")
+        if self._in_force("no combat"):
+            raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) forbids declaring combat")
         if not isinstance(a.attackers, tuple) or not a.attackers:
             raise RuleViolation("IC 13.1", "an attack needs at least one attacking unit")
         if len(set(a.attackers)) != len(a.attackers):
@@ -1143,6 +1324,9 @@ class Game(CoreGame):
         self._next_phase(res)
 
     def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        if self.phase.kind == "air" and self._in_force("no air operations") and self.decision() is None \
+                and not isinstance(action, (EndPhase, ProposeCeasefire)):
+            raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) grounds the air units")
         super()._dispatch(action, dice, res)
         self._score_losses(res)
         gone = check_airborne_supply(self.state, self.logistics)           # 15.75, at any moment

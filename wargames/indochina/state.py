@@ -8,7 +8,7 @@ from typing import Iterable
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, copy_sharing, load_map
-from ..core.schema import Bool, Either, Int, Str, place
+from ..core.schema import Bool, Either, Int, List, Str, place
 from ..core.yamlio import load_once, read_yaml
 from .charts import shipped_charts
 from .combat import Side
@@ -17,14 +17,15 @@ from .units import Counter, UnitState
 MAPS = Path(__file__).parent / "data" / "maps"
 TERRAINS = ("clear", "cultivated", "jungle", "swamp", "mountain", "all_sea", "all_lake")
 FEATURES = ("road", "trail", "town", "city", "river", "coast", "fortification")
-COUNTRIES = ("Vietnam", "Laos", "Cambodia", "China", "Thailand", "sea")
+COUNTRIES = ("Vietnam", "Laos", "Cambodia", "China", "Thailand", "Burma", "sea")
 #: the per-hex fields of an Indochina map besides terrain and features
 HEX_ATTRS = {"country": Str(COUNTRIES, what="a country of the map (or 'sea')"),
              "name": Str(min_len=1, max_len=200),
              "militia": Int(0, 9),                          # the FEF militia printed in a city or town (17.0)
              "port": Either(Bool(), Str(min_len=1, max_len=200, what="the port's name")),      # 23.11
              "sea_access": Str(key=True, min_len=1, max_len=12, what="a hex label"),           # Saigon's exit
-             "north_edge": Bool()}                          # a hex on the map's north edge (supply, 15.2)
+             "north_edge": Bool(),                          # a hex on the map's north edge (supply, 15.2)
+             "routes": List(Str(min_len=1, max_len=60), max_len=20, unique=True, tuple_=True)}  # "RC 4", 9.7
 
 
 @implements("IC 2.2")
@@ -54,6 +55,12 @@ def demo_map() -> MapData:
     """The schematic demonstration map (reconstructed: the printed map is absent): a new copy on every call,
     of the file read once per version of it (:func:`~wargames.core.yamlio.load_once`)."""
     return load_once(load_indochina_map, MAPS / "demo.yaml")
+
+
+def indochina_map() -> MapData:
+    """The reconstructed map of Indochina (the printed map is absent): hexes placed by latitude and longitude at
+    25 km a hex (2.37), made by ``tools/indochina_map.py``; a new copy on every call, as :func:`demo_map`."""
+    return load_once(load_indochina_map, MAPS / "indochina.yaml")
 
 
 @dataclass

@@ -382,6 +382,7 @@ RIVERS = {
 
 # ---------------------------------------------------------------------------------------------------- routes
 # (name, kind, [place names or (lon, lat) waypoints]); each becomes a chain of adjacent hexes.
+SKUN = (104.98, 12.04)             # where the Kompong Thom and Kompong Cham roads part (they share the hexes to it)
 ROUTES = [
     ("RC 1", "road", ["Lang Son", "Bac Ninh", "Hanoi", "Phu Ly", "Ninh Binh", "Than Hoa", "Vinh", "Ha Tinh",
                       (106.20, 17.90), "Dong Hai", "Quang Tri", "Hue", "Tourane", "Tam Ky", "Quang Nai",
@@ -403,11 +404,13 @@ ROUTES = [
     ("RC 21", "road", ["Ban Me Thuot", (108.70, 12.55), "Nha Trang"]),
     ("RC 20", "road", ["Xuan Loc", "Bao Loc", "Da Lat"]),
     ("RC 11", "road", ["Da Lat", "Phan Rang"]),
-    ("Phnom Penh - Battambang road", "road", ["Phnom Penh", "Kompong Chhnang", "Pursat", "Battambang",
-                                              "Sisophon"]),
-    ("Phnom Penh - Siem Reap road", "road", ["Phnom Penh", "Kompong Thom", "Siem Reap", "Sisophon"]),
+    ("Phnom Penh - Battambang road", "road", ["Phnom Penh", "Kompong Chhnang", "Pursat",
+                                              "Battambang", "Sisophon"]),
+    ("Phnom Penh - Siem Reap road", "road", ["Phnom Penh", SKUN, "Kompong Thom", "Siem Reap",
+                                             "Sisophon"]),
     ("Phnom Penh - Saigon road", "road", ["Phnom Penh", "Svay Rieng", (106.20, 11.10), "Saigon"]),
-    ("Phnom Penh - Kompong Cham road", "road", ["Phnom Penh", "Kompong Cham", (105.90, 12.00), "Loc Ninh"]),
+    ("Phnom Penh - Kompong Cham road", "road", ["Phnom Penh", SKUN, "Kompong Cham", (105.90, 12.00),
+                                                "Loc Ninh"]),
     ("Phnom Penh - Kampot road", "road", ["Phnom Penh", "Takeo", "Kampot"]),
     ("Saigon - Ca Mau road", "road", ["Saigon", "Tan An", "My Tho", "Vinh Long", "Can Tho", "Soc Trang",
                                       "Bac Lieu", "Cao Mao"]),

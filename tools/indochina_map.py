@@ -701,6 +701,16 @@ def _within(start: set, n: int, cells: dict) -> set:
     return seen
 
 
+class Label(str):
+    """A hex label, always written quoted (so no YAML reader takes "0218" for a number)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(Label, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", str(v), style="'"))
+
 FEATURE_ORDER = ("city", "town", "road", "trail", "river", "coast", "fortification")
 KEY_ORDER = ("terrain", "features", "country", "name", "militia", "port", "sea_access", "north_edge", "routes",
              "provenance")
@@ -761,7 +771,8 @@ def render(hexes: dict, notes: list[str]) -> str:
                        "source": "placed by latitude and longitude from general geographic knowledge of "
                                  "1945-54 Indochina (towns, rivers, colonial roads, borders, coasts) at 25 km a "
                                  "hex, IC 2.37; the printed map is absent"},
-        "notes": "\n".join(["Places left out or moved:"] + [f"- {n}" for n in notes]) if notes else "",
+        "notes": "\n".join(["Places moved, left out, or whose hex was changed for them:"]
+                           + [f"- {n}" for n in notes]) if notes else "",
         "hexes": {},
     }
     for lab in sorted(hexes):
@@ -776,8 +787,9 @@ def render(hexes: dict, notes: list[str]) -> str:
                     continue
                 val = [f for f in FEATURE_ORDER if f in val]
             out[k] = val
-        doc["hexes"][lab] = out
-    body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=False, width=110, default_flow_style=None)
+        doc["hexes"][Label(lab)] = out
+    body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=False, width=110,
+                     default_flow_style=None)
     return header + body
 
 

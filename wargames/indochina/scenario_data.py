@@ -96,6 +96,58 @@ class UnitEntry:
 
 
 @dataclass(frozen=True)
+class Near:
+    """On or within ``within`` hexes of a place: named ``places``, or any city/town ``controlled_by`` a side
+    (of ``country`` when given, of ``kind`` city, town or any). ``on_place=False`` leaves the place's own
+    hex out ("adjacent to")."""
+
+    within: int
+    places: tuple[str, ...] = ()
+    controlled_by: Side | None = None
+    country: str | None = None
+    kind: str = "any"
+    on_place: bool = True
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The words of a ``where`` as fields the set-up rules check (see :mod:`wargames.indochina.deployment`).
+
+    ``box``: an off-map box instead of a hex. ``countries``: the hex's country is one of these. ``north_of`` /
+    ``south_of``: a named place's hex, that hex excluded. ``near`` / ``not_near``: distance to places.
+    ``border``: within so many hexes of a country's hexes. ``occupied``: a friendly unit already there;
+    ``on_cadre``: on a friendly cadre; ``own_country``: in the unit's own nation's country; ``one_per_hex``:
+    at most one unit of this group a hex; ``not_with_enemy``: never in a hex with enemy units."""
+
+    box: str = ""
+    countries: tuple[str, ...] = ()
+    north_of: str = ""
+    south_of: str = ""
+    near: Near | None = None
+    not_near: Near | None = None
+    border: tuple[str, int] | None = None
+    occupied: bool = False
+    on_cadre: bool = False
+    own_country: bool = False
+    one_per_hex: bool = False
+    not_with_enemy: bool = False
+    rule: str = ""
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True)
+class Restrictions:
+    """A side's set-up restrictions: no unit in a city/town hex (``"fef_controlled"`` ones or ``"any"``), none
+    with enemy units, no guerrilla next to a friendly guerrilla; ``rule`` is cited in refusals."""
+
+    rule: str
+    no_city_or_town: str = ""
+    not_with_enemy_units: bool = False
+    guerrillas_apart: bool = False
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True)
 class Deployment:
     nationality: str
     where: str
@@ -106,6 +158,7 @@ class Deployment:
     counter: str = ""
     control_militia: bool = False
     provenance: Provenance | None = None
+    placement: Placement | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +169,7 @@ class Reinforcement:
     units: tuple[UnitEntry, ...]
     political_cost: int | None = None
     provenance: Provenance | None = None
+    placement: Placement | None = None
 
 
 @dataclass(frozen=True)
@@ -124,6 +178,7 @@ class Fortifications:
     placements: tuple[tuple[int, str], ...]
     note: str = ""
     provenance: Provenance | None = None
+    rules: tuple[Placement | None, ...] = ()        # the structured where of each placement, in order
 
 
 @dataclass(frozen=True)
@@ -133,6 +188,7 @@ class SideSetup:
     deployment: tuple[Deployment, ...]
     reinforcements: tuple[Reinforcement, ...]
     fortifications: Fortifications | None = None
+    restrictions: Restrictions | None = None
 
 
 @dataclass(frozen=True)
@@ -270,11 +326,65 @@ def _control_militia_only(d: dict) -> None:
         raise Invalid("units", "a control-militia group holds only militia")
 
 
+BOXES = ("Air Available Box", "Far Eastern Staging Area")
+BORDER_COUNTRY = Str(COUNTRIES + ("Thailand", "Burma"), what="a country of the map")
+PLACE_NAMES = List(NAME, min_len=1, max_len=50, unique=True, tuple_=True)
+
+
+def _near_fields(v: dict) -> None:
+    if bool(v["places"]) == (v["controlled_by"] is not None):
+        raise ValueError("needs exactly one of 'places' (a list of names) or 'controlled_by' (a side)")
+    if v["places"] and (v["country"] is not None or v["kind"] != "any"):
+        raise Invalid("country" if v["country"] is not None else "kind",
+                      "belongs with 'controlled_by', not with named places")
+    if not v["on_place"] and v["within"] < 1:
+        raise Invalid("on_place", "false leaves nothing when within is 0")
+
+
+NEAR = Record({"within": Int(0, 20)},
+              {"places": Opt(PLACE_NAMES, ()), "controlled_by": Opt(SIDE), "country": Opt(COUNTRY),
+               "kind": Opt(Str(("city", "town", "any")), "any"), "on_place": Opt(Bool(), True)},
+              check=_near_fields, build=lambda v: Near(**v), what="a near {within, places or controlled_by, ...}")
+NOT_NEAR = Record({"within": Int(0, 20), "places": PLACE_NAMES}, build=lambda v: Near(v["within"], v["places"]),
+                  what="a not_near {within, places}")
+
+
+def _placement_fields(v: dict) -> None:
+    if v["north_of"] and v["south_of"]:
+        raise Invalid("south_of", "cannot go with north_of (nothing is both)")
+    if v["box"]:
+        for key in ("countries", "north_of", "south_of", "near", "not_near", "border"):
+            if v[key]:
+                raise Invalid(key, f"has no meaning for the off-map box {v['box']!r}")
+
+
+def _placement(v: dict) -> Placement:
+    b = v["border"]
+    return Placement(**{**v, "border": (b["country"], b["within"]) if b else None})
+
+
+PLACEMENT = Record(
+    {},
+    {"box": Opt(Str(BOXES), ""), "countries": Opt(List(COUNTRY, min_len=1, max_len=4, unique=True, tuple_=True), ()),
+     "north_of": Opt(NAME, ""), "south_of": Opt(NAME, ""), "near": Opt(NEAR), "not_near": Opt(NOT_NEAR),
+     "border": Opt(Record({"country": BORDER_COUNTRY, "within": Int(1, 20)})),
+     "occupied": Opt(Bool(), False), "on_cadre": Opt(Bool(), False), "own_country": Opt(Bool(), False),
+     "one_per_hex": Opt(Bool(), False), "not_with_enemy": Opt(Bool(), False), "rule": Opt(RULE_ID, ""),
+     "provenance": PROV},
+    check=_placement_fields, build=_placement, what="a placement {countries, near, ...}")
+
+RESTRICTIONS = Record(
+    {"rule": RULE_ID},
+    {"no_city_or_town": Opt(Str(("fef_controlled", "any")), ""), "not_with_enemy_units": Opt(Bool(), False),
+     "guerrillas_apart": Opt(Bool(), False), "provenance": PROV},
+    build=lambda v: Restrictions(**v), what="restrictions {rule, ...}")
+
+
 def _deployment(side: str) -> Record:
     return Record({"nationality": NATIONALITY[side], "where": PLACE, "units": _units(side)},
                   {"country": Opt(COUNTRY), "places": Opt(List(NAME, max_len=50, tuple_=True), ()),
                    "within": Opt(Int(1, 20)), "counter": Opt(Str(), ""), "control_militia": Opt(Bool(), False),
-                   "provenance": PROV},
+                   "provenance": PROV, "placement": Opt(PLACEMENT)},
                   check=_control_militia_only, build=lambda d: Deployment(**d))
 
 
@@ -284,7 +394,7 @@ def _reinforcement(side: str) -> Record:
     return Record({"turns": Either(Const("every"), List(MONTH, min_len=1, max_len=240)),
                    "nationality": Nullable(Either(nat, List(nat, min_len=1, max_len=10, unique=True, tuple_=True))),
                    "where": PLACE, "units": _units(side)},
-                  {"political_cost": Opt(Nullable(Int(0, 99))), "provenance": PROV})
+                  {"political_cost": Opt(Nullable(Int(0, 99))), "provenance": PROV, "placement": Opt(PLACEMENT)})
 
 
 def _fortifications_add_up(f: dict) -> None:
@@ -293,19 +403,27 @@ def _fortifications_add_up(f: dict) -> None:
         raise Invalid("total", f"is {f['total']} but the placements add up to {placed}")
 
 
+def _fortifications(f: dict) -> Fortifications:
+    rules = tuple(r for _, _, r in f["placements"])
+    return Fortifications(f["total"], tuple((c, w) for c, w, _ in f["placements"]), f["note"], f["provenance"],
+                          rules if any(r is not None for r in rules) else ())
+
+
 FORTIFICATIONS = Record(
     {"total": Int(1, 99),
-     "placements": List(Record({"count": Int(1, 99), "where": PLACE}, build=lambda p: (p["count"], p["where"])),
+     "placements": List(Record({"count": Int(1, 99), "where": PLACE}, {"placement": Opt(PLACEMENT)},
+                               build=lambda p: (p["count"], p["where"], p["placement"])),
                         min_len=1, max_len=50, tuple_=True)},
-    {"note": Opt(Str(), ""), "provenance": PROV}, check=_fortifications_add_up,
-    build=lambda f: Fortifications(**f))
+    {"note": Opt(Str(), ""), "provenance": PROV},
+    check=lambda f: _fortifications_add_up({**f, "placements": [(c, w) for c, w, _ in f["placements"]]}),
+    build=_fortifications)
 
 
 def _side_setup(side: str) -> Record:
     return Record({"setup_rules": List(Str(min_len=1, max_len=1000), max_len=50, tuple_=True),
                    "deployment": List(_deployment(side), min_len=1, max_len=200, tuple_=True)},
                   {"reinforcements": Opt(Nullable(List(_reinforcement(side), max_len=200))),
-                   "fortifications": Opt(Nullable(FORTIFICATIONS))})
+                   "fortifications": Opt(Nullable(FORTIFICATIONS)), "restrictions": Opt(RESTRICTIONS)})
 
 
 def _one_kind_of_list(c: dict) -> None:
@@ -418,9 +536,11 @@ def _scenario(file: str, default: Provenance) -> Record:
         sides = {}
         for key, s in v["sides"].items():
             reinf = tuple(Reinforcement(span if r["turns"] == "every" else tuple(r["turns"]), r["nationality"],
-                                        r["where"], r["units"], r["political_cost"], r["provenance"])
+                                        r["where"], r["units"], r["political_cost"], r["provenance"],
+                                        r["placement"])
                           for r in s["reinforcements"] or ())
-            sides[Side(key)] = SideSetup(Side(key), s["setup_rules"], s["deployment"], reinf, s["fortifications"])
+            sides[Side(key)] = SideSetup(Side(key), s["setup_rules"], s["deployment"], reinf, s["fortifications"],
+                                         s["restrictions"])
         readings = []
         for label, prov in (("turns", v["turns_provenance"]), ("political points", v["political_points_provenance"]),
                             ("victory, otherwise", v["victory"]["otherwise_provenance"])):

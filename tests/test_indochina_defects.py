@@ -3,7 +3,7 @@ import pytest
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, EndTurn, ScoreCities, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
+from wargames.indochina import (SEQUENCE, EndTurn, RollAssistance, ScoreCities, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
 from wargames.indochina import game as game_module
 from wargames.indochina.scenarios import setup_scenario
 from wargames.indochina.state import IndochinaState, demo_map
@@ -13,8 +13,16 @@ FEF, COM = Side.FEF, Side.COMMUNIST
 
 
 def close_phase(g):
-    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn."""
+    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn;
+    a Mobilization Phase first rolls for military assistance (7.3)."""
+    if g.phase.kind == "mobilization" and g.mobilization is not None and not g.mobilization.assistance_rolled:
+        g.apply(RollAssistance(), ScriptedDice([1]))         # a 1: supply only, on both tables
     return {"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase())
+
+
+def pass_phase(g):
+    """Close the current phase."""
+    return g.apply(close_phase(g))
 
 
 def game_at(phase_id, *placed, ruleset=None):
@@ -94,7 +102,7 @@ def test_defect13_the_starting_months_weather_applies(monkeypatch):
     assert g.month == 7 and g.state.monsoon and g.position()["monsoon"]
     g.apply(RollEvent(), ScriptedDice([3, 5]))
     while g.phase.kind != "movement":
-        g.apply(EndPhase())
+        pass_phase(g)
     res = g.apply(Move("803 VM", ("1414",)))
     assert "monsoon +1" in res.text()
 
@@ -117,7 +125,7 @@ def test_defect13_weather_is_an_optional_rule_that_can_be_switched_off(monkeypat
         if off.phase.kind == "events" and not off.event_rolled:
             off.apply(RollEvent(), ScriptedDice([3, 5]))
         else:
-            off.apply(close_phase(off))
+            pass_phase(off)
         assert not off.state.monsoon
 
 

@@ -6,13 +6,21 @@ from hypothesis import given, settings, strategies as st
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, EndTurn, ScoreCities, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent,
+from wargames.indochina import (SEQUENCE, EndTurn, RollAssistance, ScoreCities, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent,
                                 Ruleset)
 
 
 def close_phase(g):
-    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn."""
+    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn;
+    a Mobilization Phase first rolls for military assistance (7.3)."""
+    if g.phase.kind == "mobilization" and g.mobilization is not None and not g.mobilization.assistance_rolled:
+        g.apply(RollAssistance(), ScriptedDice([1]))         # a 1: supply only, on both tables
     return {"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase())
+
+
+def pass_phase(g):
+    """Close the current phase."""
+    return g.apply(close_phase(g))
 
 
 @pytest.mark.rule("IC 3.0", "IC 3.1")
@@ -35,7 +43,7 @@ def test_actions_outside_their_phase_are_refused():
         g.apply(EndPhase())                                   # the event must be rolled first
     g.apply(RollEvent(), ScriptedDice([1, 2]))
     while g.phase.kind != "movement":
-        g.apply(EndPhase())
+        pass_phase(g)
     with pytest.raises(RuleViolation) as e:
         g.apply(Move("GM 100", ("1514",)))                    # not the phasing player's unit
     assert e.value.rule == "IC 9.1"
@@ -97,5 +105,5 @@ def test_a_turn_is_a_month():
     assert (g.year, g.month) == (1950, 10)
     g.apply(RollEvent(), ScriptedDice([3, 3]))
     while g.turns_left == 6:
-        g.apply(close_phase(g))
+        pass_phase(g)
     assert (g.year, g.month) == (1950, 11)

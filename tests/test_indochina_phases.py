@@ -9,7 +9,7 @@ from wargames.indochina import (Advance, Attack, ChooseTable, DeclineAdvance, En
 from wargames.indochina.logistics import AirborneSupply
 from wargames.indochina.units import Counter
 
-from .test_indochina_defects import game_at, gm, vm
+from .test_indochina_defects import game_at, gm, pass_phase, vm
 
 FEF, COM = Side.FEF, Side.COMMUNIST
 
@@ -87,7 +87,7 @@ def test_airborne_supply_goes_at_the_end_of_the_player_turn_after_its_drop():
     g.apply(EndPhase())                              # the end of the drop's own player turn: it stays
     assert [m.id for m in g.logistics.airborne] == ["AS1"]
     while g.phase.id != "FEF Recovery":
-        g.apply(EndPhase())
+        pass_phase(g)
     res = g.apply(EndPhase())                        # the end of the next player turn: it goes
     assert g.logistics.airborne == [] and "IC 15.74" in [s.rule for s in res.steps]
 
@@ -217,12 +217,10 @@ def test_supply_events_add_and_take_supply_points_never_below_zero():
 def test_a_typhoon_grounds_the_air_units_for_the_turn():
     g, _ = rolled(2, 4)
     while g.phase.kind != "air":
-        g.apply(EndPhase())
+        pass_phase(g)
     assert list(g.legal_actions) == [EndPhase()]
-    for _ in range(len(__import__("wargames.indochina", fromlist=["SEQUENCE"]).SEQUENCE)):
-        g.apply({"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase()))
-        if g.phase.kind == "events":
-            break
+    while g.phase.kind != "events":
+        pass_phase(g)
     assert g.event["this_turn"] == []                              # the next turn is clear of it
 
 
@@ -230,7 +228,7 @@ def test_a_typhoon_grounds_the_air_units_for_the_turn():
 def test_a_truce_forbids_declaring_combat_this_turn():
     g, _ = rolled(6, 4)
     while g.phase.kind != "combat":
-        g.apply(EndPhase())
+        pass_phase(g)
     assert not any(isinstance(a, Attack) for a in g.legal_actions)
     with pytest.raises(RuleViolation) as e:
         g.apply(Attack(("803 VM",), "1515"))
@@ -321,3 +319,119 @@ def test_every_event_but_a_quiet_month_does_something():
         active = any(fx[k] for k in ("political", "supply", "this_turn", "more_cities_gains", "lower_index_gains",
                                      "examine", "free_militia", "mobilization"))
         assert active == (e.name != "Quiet month"), n
+
+
+# ---------------------------------------------------------------- 7 mobilization, 23 the staging area
+
+from wargames.indochina import Mobilize, PlaceReinforcement, RollAssistance  # noqa: E402
+from wargames.indochina.game import AmphibiousInvasion, NavalTransport  # noqa: E402
+from wargames.indochina.assistance import AssistancePhase  # noqa: E402
+
+
+def mobilizing(side, *placed, roll=1):
+    g = game_at(f"{side.value} Mobilization", *placed)
+    g.mobilization = AssistancePhase(side)
+    g.apply(RollAssistance(), ScriptedDice([roll]))
+    return g
+
+
+@pytest.mark.rule("IC 7.3", "IC 7.31")
+def test_military_assistance_opens_the_phase_and_is_free():
+    g = game_at("FEF Mobilization", base("FB", "1515"))
+    g.mobilization = AssistancePhase(FEF)
+    assert list(g.legal_actions) == [RollAssistance()]
+    for early in (EndPhase(), Mobilize("VNA infantry group", "1515")):
+        with pytest.raises(RuleViolation) as e:
+            g.apply(early)
+        assert e.value.rule == "IC 7.3"
+    g.apply(RollAssistance(), ScriptedDice([3]))                    # US table, 3: two supply points
+    assert g.logistics.points[FEF] == 4 + 2 and g.points.fef == 50
+    with pytest.raises(RuleViolation):
+        g.apply(RollAssistance(), ScriptedDice([3]))                # once a phase
+
+
+@pytest.mark.rule("IC 7.22", "IC 7.21", "IC 7.42", "IC Mobilization Chart")
+def test_the_mobilization_example_of_7_22():
+    # The FEF buys a VNA infantry group for 1 point, placed on a French base in Vietnam, then a French
+    # mechanized group for 3, placed in the Far Eastern Staging Area.
+    g = mobilizing(FEF, base("FB", "1515"))
+    g.apply(Mobilize("VNA infantry group", "1515"))
+    assert g.points.fef == 49
+    new = [u for u in g.state.units_at(g.state.map.hex("1515"), FEF) if u.counter.nationality == "Vietnamese National Army"]
+    assert len(new) == 1 and new[0].counter.type == "regular infantry" and new[0].counter.size == "group"
+    g.apply(Mobilize("French mechanized group", "Far Eastern Staging Area"))
+    assert g.points.fef == 46
+    (mech,) = g.staging.units
+    assert g.state.unit(mech).counter.type == "mechanized" and not g.state.unit(mech).on_map
+    assert g.position()["staging"]["units"] == [mech]
+
+
+@pytest.mark.rule("IC 7.23", "IC 7.44", "IC 7.71")
+def test_mobilization_limits():
+    g = mobilizing(FEF, base("FB", "1515"))
+    g.apply(Mobilize("VNA infantry group", "1515"))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Mobilize("VNA infantry group", "1515"))             # one new unit per hex a phase
+    assert e.value.rule == "IC 7.23"
+    g.apply(Mobilize("French infantry group", "Far Eastern Staging Area"))
+    g.apply(Mobilize("French infantry group", "Far Eastern Staging Area"))    # the staging area has no limit
+    with pytest.raises(RuleViolation):
+        g.apply(Mobilize("VNA infantry group", "1517"))             # no base there (7.44)
+    cadre = Counter("C", COM, "cadre", "cadre", 1, 4, 0, 2, nationality="Viet Minh")
+    g = mobilizing(COM, (cadre, "1214"), (Counter("C2", COM, "cadre", "cadre", 1, 4, 0, 2, nationality="Viet Minh"),
+                                          "1515"))
+    g.apply(Mobilize("Viet Minh guerrilla battalion", "1214"))      # jungle: 1 + 1 (7.71)
+    assert g.points.communist == 48
+    g.apply(Mobilize("Viet Minh guerrilla battalion", "1515"))      # clear: 1
+    assert g.points.communist == 47
+
+
+@pytest.mark.rule("IC 7.31", "IC 7.44")
+def test_assistance_units_are_placed_free_or_lost_at_the_end_of_the_phase():
+    g = mobilizing(COM, base("VB", "1214", COM), roll=6)            # Chinese table, 6: a regular regiment
+    assert g.mobilization.pending == ["Viet Minh regular infantry regiment"]
+    g.apply(PlaceReinforcement("Viet Minh regular infantry regiment", "1214"))
+    assert g.points.communist == 50 and g.mobilization.pending == []
+    assert any(u.counter.type == "regular infantry" for u in g.state.units_at(g.state.map.hex("1214"), COM))
+    g = mobilizing(COM, vm("803", "1415"), roll=6)                   # no base to put it on
+    res = g.apply(EndPhase())
+    assert "IC 7.44" in [s.rule for s in res.steps] and g.mobilization is None
+
+
+@pytest.mark.rule("IC 6.0", "IC 7.22")
+def test_a_discount_event_lowers_one_price_once():
+    g = mobilizing(FEF, base("FB", "1515"))
+    g.event["mobilization"]["FEF"] = "staging area discount"
+    g.apply(Mobilize("French mechanized group", "Far Eastern Staging Area"))
+    g.apply(Mobilize("French mechanized group", "Far Eastern Staging Area"))
+    assert g.points.fef == 50 - 2 - 3
+    g = mobilizing(FEF, base("FB", "1515"))
+    g.event["mobilization"]["FEF"] = "no staging area"
+    assert not any(isinstance(a, Mobilize) and a.where == "Far Eastern Staging Area" for a in g.legal_actions)
+
+
+def _port(g, label, name="Qui Nhon"):
+    from wargames.core.mapdata import HexInfo
+    h = g.state.map.hex(label)
+    old = g.state.map.hexes[h]
+    g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {"coast"}, tuple(old.attrs) + (("port", name),),
+                                   old.provenance)
+
+
+@pytest.mark.rule("IC 23.11", "IC 23.122", "IC 23.12")
+def test_units_leave_the_staging_area_by_sea_in_the_fef_movement_phase():
+    g = mobilizing(FEF, base("FB", "1619"))
+    g.apply(Mobilize("French mechanized group", "Far Eastern Staging Area"))
+    g.apply(Mobilize("French infantry group", "Far Eastern Staging Area"))
+    mech, inf = sorted(g.staging.units)
+    _port(g, "1619")
+    _port(g, "1620", "beach")
+    g.phase_index = __import__("wargames.indochina", fromlist=["SEQUENCE"]).SEQUENCE.index_of("FEF Movement")
+    assert NavalTransport(mech, "1619") in list(g.legal_actions)
+    g.apply(NavalTransport(mech, "1619"))
+    assert g.state.label(g.state.unit(mech).hex) == "1619"
+    with pytest.raises(RuleViolation) as e:
+        g.apply(__import__("wargames.indochina", fromlist=["Move"]).Move(mech, ("1618",)))
+    assert e.value.rule in ("IC 23.122", "IC 9.1")
+    g.apply(AmphibiousInvasion(inf, "1620"))
+    assert g.state.label(g.state.unit(inf).hex) == "1620" and not g.staging.units

@@ -21,12 +21,14 @@ from . import (air, airstrikes, assistance, atomic, bombardment, borders, charts
 from .combat import Combat, Readings, Side, crt_chooser, final_odds, raw_odds, resolve_combat, shifts
 from .game import (ACTIONS, SEQUENCE, Advance, Attack, ChooseDefenders, ChooseTable, ChooseUnit, ConvertResult,
                    DeclareAmbush, DeclareGeneralOffensive, DeclineAdvance, DeclineAmbush, DropOff, EndPhase, EndTurn, Game,
-                   Move, MoveForce, Overrun, Recover, Retreat, RollEvent, ScoreCities)
+                   Mobilize, Move, MoveForce, Overrun, PlaceReinforcement, Recover, Retreat, RollAssistance, RollEvent,
+                   ScoreCities)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "SEQUENCE", "Advance", "Attack", "ChooseDefenders", "ChooseTable", "ChooseUnit", "Combat",
            "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance", "DeclineAmbush", "DropOff",
-           "EndPhase", "EndTurn", "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Readings", "Recover", "Retreat", "RollEvent",
+           "EndPhase", "EndTurn", "Game", "IndochinaState", "Move", "MoveForce", "Overrun", "Mobilize", "PlaceReinforcement", "Readings", "Recover", "Retreat",
+           "RollAssistance", "RollEvent",
            "Ruleset", "ScoreCities",
            "Side", "crt_chooser", "final_odds", "raw_odds", "resolve_combat", "shifts"]

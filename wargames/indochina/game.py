@@ -26,8 +26,12 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .borders import attack_problem
+from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
+                         check_placement, mobilize_unit, place_reinforcement, roll_assistance)
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
+from .counters import counter_id, make_counter
 from .events import Event, roll_event
+from .mobilization import FESA
 from .fog import player_view
 from .logistics import Logistics, base_destroyed, check_airborne_supply, recover
 from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
@@ -41,10 +45,11 @@ from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candida
                       two_hex_advance)
 from .ruleset import Ruleset
 from .scenarios import SCENARIOS, setup_scenario
+from .staging import StagingArea, amphibious_invasion, is_port, naval_transport, port_problem
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
 from .victory import Place, ceasefire, victory
 from .weather import weather
-from .units import stacking_value
+from .units import UnitState, stacking_value
 
 
 def _player_turn(side: Side) -> list[Phase]:
@@ -220,6 +225,44 @@ class AnswerCeasefire(Action):
 
 
 @dataclass(frozen=True)
+class RollAssistance(Action):
+    """Roll one die on one's own Military Assistance Table at the start of the Mobilization Phase (7.3)."""
+
+
+@dataclass(frozen=True)
+class Mobilize(Action):
+    """Spend political points on one unit of the Mobilization Chart (7.21) and place it: a hex label, or an
+    off-map box ("Far Eastern Staging Area", "Air Available")."""
+
+    unit: str
+    where: str
+
+
+@dataclass(frozen=True)
+class PlaceReinforcement(Action):
+    """Place a free unit the assistance roll gave (7.31), where the Mobilization Chart puts that type."""
+
+    unit: str
+    where: str
+
+
+@dataclass(frozen=True)
+class NavalTransport(Action):
+    """Ship a unit from the Far Eastern Staging Area to a port with an FEF base (23.11)."""
+
+    unit: str
+    port: str
+
+
+@dataclass(frozen=True)
+class AmphibiousInvasion(Action):
+    """Land a unit from the Far Eastern Staging Area on a coastal hex free of enemy units (23.12)."""
+
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
 class Recover(Action):
     """The phasing player restores one disrupted unit in his Recovery Phase (14.5), paying one supply point
     through a line of supply, two in an enemy ZOC (14.51), or with an airborne supply marker in its hex (15.74)."""
@@ -240,7 +283,8 @@ class EndTurn(Action):
     on a month (2.37) and the next turn's Events Phase begins."""
 
 
-ACTIONS = (RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+ACTIONS = (RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
+           PlaceReinforcement, NavalTransport, AmphibiousInvasion, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -281,7 +325,8 @@ class Game(CoreGame):
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
-                "logistics", "scored", "held", "event", "ended")
+                "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
+                "ignored")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
@@ -321,6 +366,10 @@ class Game(CoreGame):
         self.held = self._holders()            # who held each city and town at the last Political Points Phase
         self.event = _no_event()               # what this turn's event left in force (6.0)
         self.ended: Outcome | None = None      # a ceasefire's result (24.2)
+        self.mobilization: AssistancePhase | None = None    # the Mobilization Phase in progress (7.2-7.3)
+        self.staging = StagingArea()           # the FEF's Far Eastern Staging Area (23.0)
+        self.new_units: list[str] = []         # units mobilized this phase: none may be placed on them (7.21(3))
+        self.ignored: set[str] = set()         # rule sections the scenario switches off (38)
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -404,6 +453,12 @@ class Game(CoreGame):
                         "stopped": f.stopped} for f in self.forces],
             "ambush": _plain_move(self.ambush),
             "event": copy.deepcopy(self.event),
+            "mobilization": None if self.mobilization is None else {
+                "side": self.mobilization.side.value, "assistance_rolled": self.mobilization.assistance_rolled,
+                "pending": list(self.mobilization.pending), "placed": dict(sorted(self.mobilization.placed.items())),
+                "spent": self.mobilization.spent},
+            "staging": {"units": sorted(self.staging.units), "port_used": dict(sorted(self.staging.port_used.items())),
+                        "amphibious_used": self.staging.amphibious_used, "spent": sorted(self.staging.spent)},
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
         }
 
@@ -520,13 +575,20 @@ class Game(CoreGame):
                 if u.disrupted:
                     out.append(Recover(u.id))
                     out += [Recover(u.id, m.id) for m in self.logistics.airborne if m.hex == u.hex and m.side is p.side]
+        mob = self.mobilization
+        if p.kind == "mobilization" and "IC 7.0" not in self.ignored and mob is not None:
+            if not mob.assistance_rolled:
+                return [RollAssistance()]
+            out += self._mobilization_candidates(mob)
+        if p.kind == "movement" and p.side is Side.FEF:
+            out += self._staging_candidates()
         if p.id == "Communist Mobilization" and self.option("general_offensive") \
                 and self.general_offensive.turn_declared is None and self.turn <= self.total_turns - 2:
             out.append(DeclareGeneralOffensive())
         if p.kind == "movement":
             for u in st.on_map(p.side):
-                if u.id in self.moved or u.counter.type == "militia":         # militia never move (17.3)
-                    continue
+                if u.id in self.moved or u.counter.type == "militia" or u.id in self.staging.spent:
+                    continue                                    # militia never move (17.3); nor sea arrivals (23.122)
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
             if self.option("overruns"):
                 stacks: dict = {}
@@ -767,6 +829,9 @@ class Game(CoreGame):
         self._no_decision()
         if self.phase.kind == "events" and not self.event_rolled:
             raise RuleViolation("IC 6.0", "roll for the turn's event first")
+        if self.phase.kind == "mobilization" and self.mobilization is not None and "IC 7.0" not in self.ignored \
+                and not self.mobilization.assistance_rolled:
+            raise RuleViolation("IC 7.3", "roll for military assistance first: it opens the Mobilization Phase")
         if self.phase.kind == "political":
             raise RuleViolation("IC 5.2", "the Political Points Phase ends when the cities and towns are scored "
                                           "(ScoreCities)")
@@ -790,9 +855,16 @@ class Game(CoreGame):
         self.attacked.clear()
         self.forces = []
         self.ambush_log = None
+        if p.kind == "mobilization" and self.mobilization is not None:
+            for t in self.mobilization.pending:
+                res.add("IC 7.44", f"the {t} from military assistance was not placed this phase and is not received")
+            self.mobilization = None
         self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
         if new_turn:
             self._new_month(res)
+        if self.phase.kind == "mobilization":
+            self.mobilization = AssistancePhase(self.phase.side)
+            self.new_units = []
         res.add("IC 3.1", f"now: {self.phase.id} Phase")
 
     @implements("IC 26.1", "IC 2.37", "IC 3.2")
@@ -802,6 +874,7 @@ class Game(CoreGame):
         self.turns_left -= 1
         self.event_rolled = False
         self.event = _no_event()
+        self.staging.new_turn()
         self.month = self.month % 12 + 1
         self.year += self.month == 1
         self.state.monsoon = self.weather() == "Monsoon"
@@ -823,6 +896,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 9.1", f"only the phasing player's units move ({a.unit} is {u.side.value})")
         if a.unit in self.moved:
             raise RuleViolation("IC 9.1", f"{a.unit} has already moved this phase")
+        self.staging.check_may_move(a.unit)
         if not isinstance(a.path, tuple) or not all(isinstance(x, str) for x in a.path):
             raise RuleViolation("IC 9.1", "a path is a list of hex labels")
 
@@ -1259,6 +1333,174 @@ class Game(CoreGame):
             if not stopped:
                 self._go_on(cb["moving"], res)
 
+
+
+    # ------------------------------------------------------------------ mobilization (7) and the staging area (23)
+    def _chart(self) -> dict:
+        return self.ruleset.chart("mobilization_full")
+
+    def _new_place(self, side: Side, where: str) -> NewPlace:
+        """The assistance rules' view of a place: an off-map box, or a hex with its country, terrain and the
+        friendly units already there (which of them arrived this phase, 7.21(3))."""
+        if where in OFF_MAP:
+            return NewPlace.area(where)
+        st = self.state
+        h = st.map.hex(where)
+        return NewPlace(where, str(st.map.info(h).attr("country", "Vietnam")), st.terrain(h),
+                        tuple(Friendly(u.counter.type, not u.disrupted, u.id in self.new_units)
+                              for u in st.units_at(h, side)))
+
+    def _row_places(self, row) -> list[str]:
+        """Where a chart row's unit could go now, before the detailed checks (7.21(3), 7.4)."""
+        st, loc = self.state, row.location
+        if loc.area == FESA:
+            return [FESA] if self.event["mobilization"].get("FEF") != "no staging area" else []
+        if loc.area == AIR_AVAILABLE:
+            return [AIR_AVAILABLE] if hasattr(self, "_air_receive") else []
+        if loc.area == CHINA:
+            return [st.label(h) for h in st.map.hexes if st.map.info(h).attr("country") == CHINA
+                    and st.terrain(h) not in ("all_sea", "all_lake") and not st.units_at(h, row.side.enemy)]
+        return sorted({st.label(u.hex) for u in st.on_map(row.side) if u.counter.type == loc.on and not u.disrupted})
+
+    def _mobilization_candidates(self, mob: AssistancePhase) -> list[Action]:
+        out: list[Action] = []
+        chart = self._chart()
+        for t in sorted(set(mob.pending)):
+            out += [PlaceReinforcement(t, w) for w in self._row_places(chart[t])]
+        for name, row in chart.items():
+            if row.side is not mob.side or row.intervention or self._cost(row) > self.points.of(mob.side) \
+                    or row.type == "death commando" and not self.option("death_commandos"):
+                continue
+            out += [Mobilize(name, w) for w in self._row_places(row)]
+        return out
+
+    def _cost(self, row) -> int:
+        """The row's price with this turn's event discounts (6.0): one point off one unit."""
+        mod = self.event["mobilization"].get(row.side.value)
+        if (mod == "discount" or mod == "staging area discount" and row.location.area == FESA) and row.cost > 0:
+            return row.cost - 1
+        if mod == "free VNA group" and row.name == "VNA infantry group":
+            return 0
+        return row.cost
+
+    def _check_mobilization(self, rule: str) -> AssistancePhase:
+        self._no_decision()
+        mob = self.mobilization
+        if self.phase.kind != "mobilization" or mob is None:
+            raise RuleViolation(rule, f"reinforcements arrive in a Mobilization Phase, not in the {self.phase.id} Phase")
+        if "IC 7.0" in self.ignored:
+            raise RuleViolation("IC 38", "this scenario plays without rule 7 (mobilization)")
+        return mob
+
+    @handles(RollAssistance)
+    def _roll_assistance(self, a: RollAssistance, dice, res: Resolution) -> None:
+        mob = self._check_mobilization("IC 7.3")
+        side = mob.side
+        table = self.ruleset.chart("us_assistance" if side is Side.FEF else "chinese_assistance")
+        res.extend(roll_assistance(dice, side, table=table, phase=mob, points=self.points, logistics=self.logistics))
+
+    def _check_assistance_first(self, mob: AssistancePhase) -> None:
+        if not mob.assistance_rolled:
+            raise RuleViolation("IC 7.3", "military assistance is rolled first, before any unit is placed")
+
+    @handles(Mobilize)
+    def _mobilize(self, a: Mobilize, dice, res: Resolution) -> None:
+        mob = self._check_mobilization("IC 7.2")
+        self._check_assistance_first(mob)
+        row = self._chart().get(a.unit)
+        if row is None:
+            raise RuleViolation("IC 7.21", f"{a.unit!r} is not a row of the Mobilization Chart")
+        if row.type == "death commando" and not self.option("death_commandos"):
+            raise RuleViolation("IC 25.0", "Death Commandos are an optional rule, switched off")
+        if a.where not in OFF_MAP:
+            self.state.map.hex(a.where)                       # an unknown hex is an IllegalName
+        if a.where not in self._row_places(row):
+            check_placement(row, mob.side, self._new_place(mob.side, a.where), mob)
+            raise RuleViolation("IC 7.21", f"a {a.unit} may not be placed in {a.where} now")
+        place = self._new_place(mob.side, a.where)
+        cost = self._cost(row)
+        if cost == row.cost:
+            res.extend(mobilize_unit(self.points, mob.side, a.unit, place, mob, chart=self._chart()))
+        elif cost == 0:
+            res.extend(place_reinforcement(mob.side, a.unit, place, mob, Source.EVENT, chart=self._chart()))
+        else:
+            res.extend(mobilize_unit(self.points, mob.side, a.unit, place, mob,
+                                     chart={a.unit: dataclasses.replace(row, cost=cost)}))
+        if cost != row.cost:
+            self.event["mobilization"].pop(mob.side.value, None)        # the event's one unit is used
+            res.add("IC 6.0", f"this turn's event lowers the price to {cost}")
+        self._bring_in(row, a.where, res)
+
+    @handles(PlaceReinforcement)
+    def _place_reinforcement(self, a: PlaceReinforcement, dice, res: Resolution) -> None:
+        mob = self._check_mobilization("IC 7.31")
+        self._check_assistance_first(mob)
+        row = self._chart().get(a.unit)
+        if row is None or a.unit not in mob.pending:
+            raise RuleViolation("IC 7.31", f"no {a.unit} is waiting from this phase's assistance roll")
+        if a.where not in OFF_MAP:
+            self.state.map.hex(a.where)
+        if a.where not in self._row_places(row):
+            check_placement(row, mob.side, self._new_place(mob.side, a.where), mob)
+            raise RuleViolation("IC 7.41", f"a {a.unit} may not be placed in {a.where} now")
+        res.extend(place_reinforcement(mob.side, a.unit, self._new_place(mob.side, a.where), mob, chart=self._chart()))
+        self._bring_in(row, a.where, res)
+
+    def _bring_in(self, row, where: str, res: Resolution) -> None:
+        """Put the new unit's counter into play: on its hex, in the staging area, or the air box."""
+        st = self.state
+        if where == AIR_AVAILABLE:
+            self._air_receive(row.type, 1, res)
+            return
+        if row.type == "militia":
+            u = place_communist_militia(st, where)
+            self.new_units.append(u.id)
+            return
+        n = 1 + sum(1 for u in st.units.values() if u.counter.nationality == row.nationality
+                    and u.counter.type == row.type and u.counter.size == row.size)
+        uid = counter_id(row.nationality, row.type, row.size, n)
+        while uid in st.units:
+            n += 1
+            uid = counter_id(row.nationality, row.type, row.size, n)
+        c = make_counter(row.side, row.nationality, row.type, row.size, uid)
+        st.units[uid] = UnitState(c, None if where == FESA else st.map.hex(where))
+        self.new_units.append(uid)
+        if where == FESA:
+            res.extend(self.staging.place(st, uid))
+        else:
+            res.add("IC 7.21", f"{uid} ({c.strength}-{c.movement}) placed in {where}")
+
+    def _staging_candidates(self) -> list[Action]:
+        st, out = self.state, []
+        if not self.staging.units:
+            return out
+        ports = [h for h in st.map.hexes if is_port(st, h) and not port_problem(st, h)]
+        coast = [h for h in st.map.hexes if st.has(h, "coast") and st.terrain(h) != "all_sea"
+                 and not st.units_at(h, Side.COMMUNIST)]
+        for uid in sorted(self.staging.units):
+            out += [NavalTransport(uid, st.label(h)) for h in ports]
+            out += [AmphibiousInvasion(uid, st.label(h)) for h in coast]
+        return out
+
+    def _check_staging_move(self, rule: str) -> None:
+        self._no_decision()
+        if self.phase.id != "FEF Movement":
+            raise RuleViolation(rule, f"units leave the staging area in the FEF Movement Phase, not in the "
+                                      f"{self.phase.id} Phase")
+
+    @handles(NavalTransport)
+    def _naval_transport(self, a: NavalTransport, dice, res: Resolution) -> None:
+        self._check_staging_move("IC 23.11")
+        res.extend(naval_transport(self.state, self.staging, a.unit, a.port))
+        self.moved.add(a.unit)
+
+    @handles(AmphibiousInvasion)
+    def _amphibious(self, a: AmphibiousInvasion, dice, res: Resolution) -> None:
+        self._check_staging_move("IC 23.12")
+        if a.unit not in self.staging.units:
+            raise RuleViolation("IC 23.121", f"{a.unit} is not in the Far Eastern Staging Area")
+        res.extend(amphibious_invasion(self.state, self.staging, a.unit, a.hex))
+        self.moved.add(a.unit)
 
     # ------------------------------------------------------------------ recovery, political points, end of turn
     @property

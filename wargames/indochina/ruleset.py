@@ -55,6 +55,7 @@ class Ruleset(CoreRuleset):
         "overruns": Reading(True, "IC 27.0", "optional rule 27, overruns, on or off"),
         "ambushes": Reading(True, "IC 28.0", "optional rule 28, ambushes, on or off"),
         "general_offensive": Reading(True, "IC 31.0", "optional rule 31, the General Offensive, on or off"),
+        "death_commandos": Reading(True, "IC 25.0", "optional rule 25, Death Commandos, on or off"),
         "weather": Reading(True, "IC 26.0", "optional rule 26, weather, on or off (off: every turn is Clear)"),
         "air_transport_mp": Reading("errata", "IC 12.43",
                                     "movement points an air-transported unit keeps: 'errata' (the TEC errata) "

@@ -220,6 +220,8 @@ GULF_OF_TONKIN = [(105.5, 22.0), (109.6, 22.0), (109.6, 20.05), (109.2, 19.75), 
 TERRAIN_REGIONS = [
     ("all_lake", "Tonle Sap", [(103.60, 13.15), (103.90, 13.20), (104.30, 12.90), (104.55, 12.55),
                                (104.40, 12.45), (104.10, 12.70), (103.70, 12.90)]),
+    ("cultivated", "Muong Thanh valley (Dien Bien Phu)", [(102.97, 21.50), (103.07, 21.50), (103.07, 21.28),
+                                                          (102.97, 21.28)]),
     ("swamp", "Plain of Reeds", [(105.45, 10.95), (106.10, 10.95), (106.30, 10.65), (105.90, 10.45),
                                  (105.50, 10.62)]),
     ("swamp", "U Minh and Ca Mau forests", [(104.70, 8.50), (105.30, 8.75), (105.25, 9.55), (104.98, 9.78),
@@ -267,6 +269,8 @@ TERRAIN_REGIONS = [
                                             (105.9, 12.3)]),
     ("jungle", "northern Cambodia forests", [(104.3, 14.4), (105.95, 14.4), (105.95, 13.4), (104.3, 13.4)]),
 ]
+# basins smaller than a hex: the town's hex takes the basin's terrain whatever covers the hex centre
+BASINS = ("Muong Thanh valley (Dien Bien Phu)",)
 COUNTRY_DEFAULT_TERRAIN = {"Vietnam": "jungle", "Laos": "jungle", "Cambodia": "clear", "China": "mountain",
                            "Thailand": "clear", "Burma": "mountain"}
 # Annam's narrow coastal plain: Vietnamese coastal hexes between these latitudes are cultivated unless a
@@ -382,7 +386,7 @@ RIVERS = {
 
 # ---------------------------------------------------------------------------------------------------- routes
 # (name, kind, [place names or (lon, lat) waypoints]); each becomes a chain of adjacent hexes.
-SKUN = (104.98, 12.04)             # where the Kompong Thom and Kompong Cham roads part (they share the hexes to it)
+SKUN = (105.10, 11.98)             # where the Kompong Thom and Kompong Cham roads part (they share the hexes to it)
 ROUTES = [
     ("RC 1", "road", ["Lang Son", "Bac Ninh", "Hanoi", "Phu Ly", "Ninh Binh", "Than Hoa", "Vinh", "Ha Tinh",
                       (106.20, 17.90), "Dong Hai", "Quang Tri", "Hue", "Tourane", "Tam Ky", "Quang Nai",
@@ -591,6 +595,11 @@ def build() -> tuple[dict, list[str]]:
             t, _ = region_of(cells[where[name]], ctry)
             notes.append(f"{name}: its hex {label(where[name])} was {info['terrain']}; made {t} land for the town")
             info["terrain"] = t if t not in ("all_sea", "all_lake") else COUNTRY_DEFAULT_TERRAIN[ctry]
+        t, region = region_of((lon, lat), ctry)     # a town in a basin smaller than a hex: the basin's terrain
+        if region in BASINS and t != info["terrain"]:
+            notes.append(f"{name}: its hex {label(where[name])} takes the terrain at the town, {t}, "
+                         f"not {info['terrain']}")
+            info["terrain"] = t
         info["country"] = ctry
         info["name"] = name
         if kind in ("city", "town"):
@@ -727,7 +736,9 @@ def render(hexes: dict, notes: list[str]) -> str:
 # scale, 25 km a hex (IC 2.37): hex centres are placed by latitude and longitude on an equirectangular
 # projection of a sphere (R 6371 km) true at 16 N, flat-topped hexes in even-q columns (the demo map's layout),
 # labels CCRR; column 01 is at 99.5 E and row 01 at 24.2 N, columns run east and rows south. Each hex takes the
-# country and terrain that cover its centre, from the script's polygons. {len(hexes)} hexes.
+# country and terrain that cover its centre, from the script's polygons, with one exception: Dien Bien Phu's
+# hex is cultivated, the rice basin of Muong Thanh in which the town lies, smaller than a hex (the hills round
+# it would otherwise make it mountain, with mountain stacking, 10.12). {len(hexes)} hexes.
 #
 # Our labels are our own grid: the hex numbers printed in the errata (Da Lat 2409, Angkor Wat 3819, swamp 2147)
 # cannot be matched to them. Da Lat is a town, as the errata says; Angkor Wat is not a town and shares the hex

@@ -278,3 +278,27 @@ def test_a_hostile_country_and_route_name_their_hex(tmp_path, m, named):
         with pytest.raises(DataError) as e:
             load_indochina_map(path)
         assert f"hexes[{lab}]" in str(e.value), field
+
+
+@pytest.mark.rule("IC 9.5", "IC 10.12")
+@pytest.mark.parametrize("name, terrain", [
+    ("Hanoi", "cultivated"), ("Nam Dinh", "cultivated"), ("My Tho", "cultivated"), ("Can Tho", "cultivated"),
+    ("Hue", "cultivated"), ("Cao Mao", "swamp"), ("Cao Bang", "mountain"), ("Lao Cay", "mountain"),
+    ("Sam Neua", "mountain"), ("Da Lat", "mountain"), ("Pleiku", "jungle"), ("Ban Me Thuot", "jungle"),
+    ("Phnom Penh", "clear"), ("Battambang", "clear"), ("Vientiane", "clear"), ("Xieng Khouang", "clear"),
+    ("Dien Bien Phu", "cultivated"),
+])
+def test_places_sit_in_their_real_terrain(m, named, name, terrain):
+    assert m.terrain(at(m, named, name)) == terrain
+
+
+@pytest.mark.rule("IC 9.5")
+def test_the_regions_have_their_terrain(m, named):
+    def share(country, terrain):
+        hexes = [i for i in m.hexes.values() if i.attr("country") == country]
+        return sum(i.terrain == terrain for i in hexes) / len(hexes)
+    assert share("Laos", "mountain") > 0.4 and share("Cambodia", "clear") > 0.4
+    assert share("Vietnam", "cultivated") > 0.15 and share("Vietnam", "swamp") > 0.02
+    reeds = [h for h, i in m.hexes.items() if i.terrain == "swamp" and i.attr("country") == "Vietnam"]
+    assert any(h.distance(at(m, named, "Saigon")) <= 5 for h in reeds)
+    assert any(h.distance(at(m, named, "Cao Mao")) <= 2 for h in reeds)

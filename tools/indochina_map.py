@@ -216,7 +216,8 @@ COUNTRY_POLYGONS = [
 GULF_OF_TONKIN = [(105.5, 22.0), (109.6, 22.0), (109.6, 20.05), (109.2, 19.75), (108.62, 19.15), (108.6, 18.0),
                   (107.2, 16.8), (105.5, 16.8)]
 
-# Terrain, first match wins (land hexes only; water is the country polygons' business). Each region is named.
+# Terrain, first match wins (land hexes only; water is the country polygons' business). Each region is named;
+# the plains in the hills come before the hills.
 TERRAIN_REGIONS = [
     ("all_lake", "Tonle Sap", [(103.60, 13.15), (103.90, 13.20), (104.30, 12.90), (104.55, 12.55),
                                (104.40, 12.45), (104.10, 12.70), (103.70, 12.90)]),
@@ -237,6 +238,12 @@ TERRAIN_REGIONS = [
     ("cultivated", "Mekong Delta rice lands", [(104.40, 10.45), (105.10, 10.80), (105.60, 11.00),
                                                (106.30, 11.15), (106.95, 11.05), (107.30, 10.55), (107.0, 9.8),
                                                (105.9, 8.9), (104.6, 8.4)]),
+    ("clear", "Plain of Jars", [(102.9, 19.7), (103.5, 19.7), (103.5, 19.2), (102.9, 19.2)]),
+    ("clear", "Vientiane plain", [(102.2, 18.3), (102.2, 17.8), (103.0, 17.8), (103.8, 18.2), (103.8, 18.5),
+                                  (102.9, 18.4)]),
+    ("clear", "middle Mekong lowlands", [(104.55, 17.75), (105.0, 17.5), (105.3, 16.5), (105.8, 15.6),
+                                         (106.0, 15.0), (105.95, 14.4), (105.5, 14.5), (105.5, 15.3),
+                                         (104.65, 16.3), (104.55, 17.2)]),
     ("mountain", "Tonkin highlands", [(101.8, 22.7), (105.4, 23.6), (106.9, 23.0), (106.30, 22.20),
                                       (105.60, 21.90), (105.30, 21.40), (105.10, 20.80), (104.80, 20.30),
                                       (104.20, 20.30), (103.00, 21.00), (102.00, 21.70)]),
@@ -257,12 +264,6 @@ TERRAIN_REGIONS = [
                                                      (102.95, 11.6), (102.6, 12.2)]),
     ("mountain", "Guangxi and Yunnan hills", [(96.0, 27.0), (112.0, 27.0), (112.0, 21.45), (96.0, 21.45)]),
     ("mountain", "Shan hills", [(96.0, 22.2), (100.2, 22.2), (100.2, 20.3), (96.0, 20.3)]),
-    ("clear", "Plain of Jars", [(102.9, 19.7), (103.5, 19.7), (103.5, 19.2), (102.9, 19.2)]),
-    ("clear", "Vientiane plain", [(102.2, 18.3), (102.2, 17.8), (103.0, 17.8), (103.8, 18.2), (103.8, 18.5),
-                                  (102.9, 18.4)]),
-    ("clear", "middle Mekong lowlands", [(104.55, 17.75), (105.0, 17.5), (105.3, 16.5), (105.8, 15.6),
-                                         (106.0, 15.0), (105.95, 14.4), (105.5, 14.5), (105.5, 15.3),
-                                         (104.65, 16.3), (104.55, 17.2)]),
     ("jungle", "Viet Bac hill forest", [(105.3, 21.3), (106.5, 21.2), (107.6, 21.4), (107.0, 22.3),
                                         (106.3, 22.2), (105.5, 22.0)]),
     ("jungle", "eastern Cambodia forests", [(105.95, 14.4), (107.6, 14.7), (107.6, 12.0), (106.4, 11.9),
@@ -270,7 +271,7 @@ TERRAIN_REGIONS = [
     ("jungle", "northern Cambodia forests", [(104.3, 14.4), (105.95, 14.4), (105.95, 13.4), (104.3, 13.4)]),
 ]
 # basins smaller than a hex: the town's hex takes the basin's terrain whatever covers the hex centre
-BASINS = ("Muong Thanh valley (Dien Bien Phu)",)
+BASINS = ("Muong Thanh valley (Dien Bien Phu)", "Plain of Jars")
 COUNTRY_DEFAULT_TERRAIN = {"Vietnam": "jungle", "Laos": "jungle", "Cambodia": "clear", "China": "mountain",
                            "Thailand": "clear", "Burma": "mountain"}
 # Annam's narrow coastal plain: Vietnamese coastal hexes between these latitudes are cultivated unless a
@@ -736,9 +737,10 @@ def render(hexes: dict, notes: list[str]) -> str:
 # scale, 25 km a hex (IC 2.37): hex centres are placed by latitude and longitude on an equirectangular
 # projection of a sphere (R 6371 km) true at 16 N, flat-topped hexes in even-q columns (the demo map's layout),
 # labels CCRR; column 01 is at 99.5 E and row 01 at 24.2 N, columns run east and rows south. Each hex takes the
-# country and terrain that cover its centre, from the script's polygons, with one exception: Dien Bien Phu's
-# hex is cultivated, the rice basin of Muong Thanh in which the town lies, smaller than a hex (the hills round
-# it would otherwise make it mountain, with mountain stacking, 10.12). {len(hexes)} hexes.
+# country and terrain that cover its centre, from the script's polygons, with two exceptions for towns in a
+# basin smaller than a hex, whose hex takes the basin's terrain (the hills round them would otherwise make them
+# mountain, with mountain stacking, 10.12): Dien Bien Phu (the rice basin of Muong Thanh, cultivated) and
+# Xieng Khouang (the Plain of Jars, clear). {len(hexes)} hexes.
 #
 # Our labels are our own grid: the hex numbers printed in the errata (Da Lat 2409, Angkor Wat 3819, swamp 2147)
 # cannot be matched to them. Da Lat is a town, as the errata says; Angkor Wat is not a town and shares the hex

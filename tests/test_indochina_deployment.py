@@ -516,3 +516,51 @@ def test_real_map_hue_splits_vietnam_and_china_is_north():
     assert china and all(dp._level(h) < dp._level(hue) for h in china)
     saigon = dp.named_hexes(m, "Saigon")[0]
     assert dp._level(saigon) > dp._level(hue)
+
+
+def test_real_map_scenario1_golden_facts():
+    m = real_map()
+    s1 = load_scenario("scenario1")
+    names = {lab: m.info(m.hex(lab)).attr("name") for _, lab in control_militia(s1, m)}
+    assert sorted(names.values()) == sorted(["Vinh", "Dong Hai", "Qui Nhon", "Quang Nai", "Long Xuyen", "Cao Mao",
+                                             "Bac Lieu"])
+    st = position(m, s1)
+    for f, town in zip(fortification_slots(s1), ("Mon Cai", "Lang Son", "Cao Bang", "Hai Giang", "Lao Cay")):
+        assert legal_fortification_hexes(st, s1, f) == dp.named_hexes(m, town)
+    # no FEF counter may start in China or Thailand; no Communist one in an FEF city
+    for slot in setup_slots(s1, FEF, optional_rules=True):
+        assert all(m.info(h).attr("country") in ("Vietnam", "Laos", "Cambodia") for h in legal_hexes(st, s1, slot))
+    hanoi = dp.named_hexes(m, "Hanoi")[0]
+    north = slot_of(s1, COM, "guerrilla", dep_index(s1, COM, "north of Hue"))
+    assert placement_problem(st, s1, north, hanoi).startswith("IC 38 Scenario 1")
+
+
+@pytest.mark.parametrize("name", ["introductory", "scenario1", "scenario2"])
+def test_real_map_every_slot_has_a_legal_hex_before_anything_is_placed(name):
+    m = real_map()
+    sc = load_scenario(name)
+    st = position(m, sc)
+    for c, lab in control_militia(sc, m):
+        put(st, c, lab)
+    for side in Side:
+        for slot in setup_slots(sc, side, optional_rules=True):
+            assert legal_hexes(st, sc, slot), (name, slot.counter.id, slot.where)
+        for f in fortification_slots(sc) if side is FEF else ():
+            assert f.where and (legal_fortification_hexes(st, sc, f) or f.index == 0 and name == "scenario2"), f
+
+
+def test_real_map_introductory_fills_its_five_cities_whatever_the_choices():
+    m = real_map()
+    intro = load_scenario("introductory")
+    for seed in range(6):
+        random_setup(m, intro, seed)
+
+
+def test_real_map_scenario2_delta_fortifications_need_a_holder():
+    m = real_map()
+    s2 = load_scenario("scenario2")
+    st = position(m, s2)
+    delta = fortification_slots(s2)[0]
+    legal = legal_fortification_hexes(st, s2, delta)
+    # with no FEF units placed, only the FEF cities and towns near the delta (their militia) may take one
+    assert legal and all(st.is_urban(h) for h in legal)

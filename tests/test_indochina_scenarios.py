@@ -261,6 +261,30 @@ FEF_UNIT0 = ["sides", "FEF", "deployment", 0, "units", 0]
     (_set(["control", "FEF", "all_except"], ["Vinh"]), "control.FEF.all_except"),
     (_set(["sides", "Communist", "deployment", 0, "units", 0, "count"], 6), "sides.Communist.deployment"),
     (_set(["sides", "FEF", "deployment", 0, "wehre"], "typo"), "sides.FEF.deployment[0].wehre"),
+    # the structured placement fields (deployment.py reads them)
+    (_set(["sides", "FEF", "deployment", 0, "placement", "countries"], ["Atlantis"]),
+     "sides.FEF.deployment[0].placement.countries[0]"),
+    (_set(["sides", "FEF", "deployment", 0, "placement", "near"], {"within": 1}),
+     "sides.FEF.deployment[0].placement.near"),
+    (_set(["sides", "FEF", "deployment", 0, "placement", "near"], {"within": 1, "places": ["Hanoi"],
+                                                                    "controlled_by": "FEF"}),
+     "sides.FEF.deployment[0].placement.near"),
+    (_set(["sides", "FEF", "deployment", 0, "placement", "near", "within"], -1),
+     "sides.FEF.deployment[0].placement.near.within"),
+    (_set(["sides", "FEF", "deployment", 0, "placement", "near", "controlled_by"], "Japan"),
+     "sides.FEF.deployment[0].placement.near.controlled_by"),
+    (_set(["sides", "FEF", "deployment", 0, "placement", "nearby"], 2), "sides.FEF.deployment[0].placement.nearby"),
+    (_set(["sides", "FEF", "deployment", 1, "placement", "countries"], ["Laos"]),
+     "sides.FEF.deployment[1].placement.countries"),
+    (_set(["sides", "Communist", "deployment", 1, "placement", "south_of"], "Hue"),
+     "sides.Communist.deployment[1].placement.south_of"),
+    (_set(["sides", "Communist", "deployment", 4, "placement", "border", "country"], "Mars"),
+     "sides.Communist.deployment[4].placement.border.country"),
+    (_set(["sides", "Communist", "restrictions", "rule"], "IC 99"), "sides.Communist.restrictions.rule"),
+    (_set(["sides", "Communist", "restrictions", "no_city_or_town"], "some"),
+     "sides.Communist.restrictions.no_city_or_town"),
+    (_set(["sides", "FEF", "fortifications", "placements", 0, "placement", "near", "places"], []),
+     "sides.FEF.fortifications.placements[0].placement.near.places"),
 ])
 def test_bad_files_name_the_field(tmp_path, change, field):
     p = _broken(tmp_path, change)
@@ -296,3 +320,25 @@ def test_intro_without_points_needs_rule_5_ignored(tmp_path):
     with pytest.raises(DataError) as e:
         load_scenario(p)
     assert e.value.field == "political_points"
+
+
+@pytest.mark.rule("IC 38.0")
+def test_placement_fields_of_the_shipped_scenarios(s1, s2, intro):
+    from wargames.indochina.scenario_data import Near
+    north = s1.sides[Side.COMMUNIST].deployment[1].placement
+    assert north.countries == ("Vietnam",) and north.north_of == "Hue" and north.provenance.reconstructed
+    assert s1.sides[Side.COMMUNIST].deployment[2].placement.south_of == "Hue"
+    assert s1.sides[Side.COMMUNIST].deployment[4].placement.border == ("Thailand", 3)
+    assert s1.sides[Side.FEF].deployment[0].placement.near == Near(1, controlled_by=Side.FEF)
+    assert s1.sides[Side.FEF].deployment[1].placement.box == "Air Available Box"
+    assert s1.sides[Side.FEF].reinforcements[0].placement.box == "Far Eastern Staging Area"
+    r = s1.sides[Side.COMMUNIST].restrictions
+    assert (r.rule, r.no_city_or_town, r.guerrillas_apart) == ("IC 38 Scenario 1", "fef_controlled", True)
+    assert intro.sides[Side.COMMUNIST].restrictions.no_city_or_town == "any"
+    s2_north = s2.sides[Side.COMMUNIST].deployment[2].placement
+    assert s2_north.not_near == Near(1, ("Hanoi", "Haiphong", "Thai Binh"))
+    adjacent = s2.sides[Side.COMMUNIST].deployment[3].placement
+    assert adjacent.near.on_place is False and adjacent.not_with_enemy
+    assert s2.sides[Side.COMMUNIST].deployment[5].placement.border == ("Vietnam", 2)
+    assert [r.near.places for r in s2.sides[Side.FEF].fortifications.rules] == [("Hanoi", "Haiphong", "Thai Binh"),
+                                                                                ("Luang Prabang",)]

@@ -6,6 +6,7 @@ from wargames.indochina.atomic import load_atomic_table
 from wargames.indochina.bombardment import load_bombardment_table
 from wargames.indochina.charts import DATA as CHARTS, load_crt, load_terrain_effects
 from wargames.indochina.combat import Side
+from wargames.indochina.counters import COUNTERS, load_counters
 from wargames.indochina.events import load_events
 from wargames.indochina.mobilization import load_mobilization_chart
 from wargames.indochina.political_table import load_political_table
@@ -32,4 +33,5 @@ LOADERS: list[Loader] = (
     [Loader(f"indochina {name} chart", CHARTS / f"{name}.yaml", load) for name, load in _CHARTS.items()]
     + [Loader(f"indochina {name} scenario", SCENARIOS / f"{name}.yaml", load_scenario) for name in NAMES]
     + [Loader("indochina demo map", MAPS / "demo.yaml", load_indochina_map)]
+    + [Loader("indochina counters", COUNTERS, load_counters)]
 )

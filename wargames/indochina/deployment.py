@@ -434,6 +434,20 @@ def placement_problem(st: IndochinaState, scenario: Scenario, slot: Slot, hex: H
     return _problem(st, scenario, slot, hex, set(placed_now), _Occupants(st))
 
 
+class _Label:
+    """A hex label worked out only when a refusal prints it."""
+
+    __slots__ = ("st", "h")
+
+    def __init__(self, st: IndochinaState, h: Hex) -> None:
+        self.st, self.h = st, h
+
+    def __str__(self) -> str:
+        return self.st.label(self.h)
+
+    __format__ = lambda self, spec: format(str(self), spec)
+
+
 class _Occupants:
     """The units on the map by hex and side, indexed once for a batch of checks."""
 
@@ -508,7 +522,7 @@ def _dynamic(st: IndochinaState, scenario: Scenario, slot: Slot, h: Hex, placed_
     c, side = slot.counter, slot.side
     p = _placement_of(side, _entry(scenario, slot))
     rule = p.rule or slot.rule
-    lab = st.label(h)
+    lab = _Label(st, h)
     r = scenario.sides[side].restrictions
     setup = r is not None and slot.kind == "setup"
     enemy = occ.at(h, side.enemy)
@@ -632,7 +646,12 @@ def legal_fortification_hexes(st: IndochinaState, scenario: Scenario, slot: Fort
                               fortified: Iterable[Hex] = (), side: Side = Side.FEF) -> list[Hex]:
     """Every hex where the fortification may go, sorted by label."""
     done = set(fortified)
-    return sorted((h for h in st.map.hexes if fortification_problem(st, scenario, slot, h, done, side) is None),
+    hexes = st.map.hexes
+    if slot.placement.near is not None:
+        probe = Slot(side, 0, _probe(side), slot.rule)
+        hexes = _zone(st, scenario, slot.placement.near, probe,
+                      f"sides.{side.value}.fortifications.placements[{slot.index}].placement")
+    return sorted((h for h in hexes if fortification_problem(st, scenario, slot, h, done, side) is None),
                   key=st.label)
 
 

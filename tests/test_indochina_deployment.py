@@ -447,6 +447,15 @@ def test_introductory_reinforcements(smap, intro):
     assert placement_problem(st, intro, com[1], "1112") is None
     assert placement_problem(st, intro, com[1], "1113").startswith("IC 38 Introductory")
     assert placement_problem(st, intro, com[2], "1112", placed_now=[smap.hex("1112")]).startswith("IC 38 Introductory")
+    # a cadre or guerrilla with no nationality given may be Khmer Issarak in Cambodia, on a KI cadre
+    assert {c.nationality for c in com[0].alternatives} == {"Khmer Issarak", "Pathet Lao"}
+    assert com[1].alternatives == ()                               # the regiment is Viet Minh
+    ki_cadre = make_counter(COM, "Khmer Issarak", "cadre", "cadre", "KI cadre 99")
+    put(st, ki_cadre, "0620")
+    vm, ki, pl = dp.choices(com[2])
+    assert placement_problem(st, intro, vm, "0620").startswith("IC 38 Introductory")
+    assert placement_problem(st, intro, ki, "0620") is None
+    assert placement_problem(st, intro, pl, "0620").startswith("IC 38 Introductory")
     # French reinforcement: on an FEF-occupied city
     french = reinforcement_slots(intro, FEF, "1945-11")[0]
     hanoi = PLACES["Hanoi"][0]

@@ -31,7 +31,7 @@ Readings (each also recorded in the scenario files' provenance):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..core import Hex, implements, spiral
@@ -54,6 +54,8 @@ HOME = {"Vietnamese National Army": "Vietnam", "Cambodian National Army": "Cambo
 SPELLINGS = {"Phnom Phen": "Phnom Penh", "Mon Cai": "Mong Cai", "Hai Giang": "Ha Giang", "Than Hoa": "Thanh Hoa",
              "Dong Hai": "Dong Hoi", "Quang Nai": "Quang Ngai", "Cao Mao": "Ca Mau", "Na Sanh": "Na San"}
 AIR_TYPES = ("airstrike", "air transport", "naval bombardment")
+NATIONS = {Side.FEF: ("French", "Vietnamese National Army", "Cambodian National Army", "Laotian National Army"),
+           Side.COMMUNIST: ("Viet Minh", "Khmer Issarak", "Pathet Lao")}
 
 
 @dataclass(frozen=True)
@@ -250,8 +252,12 @@ def _all_slots(scenario: Scenario, side: Side) -> list[Slot]:
             p = _placement_of(side, r)
             nats = r.nationality if isinstance(r.nationality, tuple) else (r.nationality,)
             for u in r.units:
+                choice = nats
+                if nats == (None,) and u.nationality is None and p.own_country:
+                    # no nationality given, placed in "the same country": any nation with a home there
+                    choice = tuple(n for n in NATIONS[side] if n in HOME)
                 for _ in range(u.count):
-                    first, *others = [numbers.next(side, u.nationality or n, u) for n in nats]
+                    first, *others = [numbers.next(side, u.nationality or n, u) for n in choice]
                     out.append(Slot(side, i, first, p.rule or rule, "reinforcement", p.box, m, r.where,
                                     tuple(others)))
     return out
@@ -345,6 +351,12 @@ def reinforcement_slots(scenario: Scenario, side: Side, month: Month | str) -> l
     Eastern Staging Area); the others go on the map where :func:`placement_problem` allows."""
     m = month if isinstance(month, Month) else Month(int(str(month)[:4]), int(str(month)[5:7]))
     return [s for s in _all_slots(scenario, side) if s.kind == "reinforcement" and s.month == m]
+
+
+def choices(slot: Slot) -> list[Slot]:
+    """The slot and one slot for each of its alternative counters (a choice of nationality), so that each can
+    be offered with its own legal hexes."""
+    return [slot] + [replace(slot, counter=c, alternatives=()) for c in slot.alternatives]
 
 
 def air_box(scenario: Scenario, side: Side) -> dict[str, int]:
@@ -655,6 +667,6 @@ def legal_fortification_hexes(st: IndochinaState, scenario: Scenario, slot: Fort
                   key=st.label)
 
 
-__all__ = ["FortificationSlot", "Slot", "air_box", "control_militia", "fortification_problem", "fortification_slots",
+__all__ = ["FortificationSlot", "Slot", "air_box", "choices", "control_militia", "fortification_problem", "fortification_slots",
            "initial_control", "legal_fortification_hexes", "legal_hexes", "named_hexes", "placement_problem",
            "reinforcement_slots", "setup_slots"]

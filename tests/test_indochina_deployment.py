@@ -237,8 +237,13 @@ def test_fef_scenario1_on_or_next_to_fef_controlled_places(smap, s1):
     assert placement_problem(st, s1, slot, "1409") is None                         # next to Hanoi
     far = placement_problem(st, s1, slot, "1112")
     assert far and far.startswith("IC 38 Scenario 1") and "FEF controls" in far
-    # Vinh is Communist: next to it alone is not enough
+    # Vinh is Communist: next to it alone is not enough, and the town itself is the Communist's
     assert placement_problem(st, s1, slot, PLACES["Vinh"][0]).startswith("IC 38 Scenario 1")
+    i = dep_index(s1, FEF, "Vietnamese city or town")
+    vna = next(s for s in setup_slots(s1, FEF, optional_rules=True) if s.deployment == i)
+    assert placement_problem(st, s1, vna, "1415").startswith("IC 38 Scenario 1")          # Vinh, next to Than Hoa
+    assert "holds at the start" in placement_problem(st, s1, vna, "1415")
+    assert placement_problem(st, s1, vna, "1414") is None                                  # next to Than Hoa
 
 
 def test_fef_never_in_china_thailand_or_sea(smap, s1):
@@ -483,6 +488,8 @@ def random_setup(m, scenario, seed, optional=True):
                 hexes = legal_fortification_hexes(st, scenario, f, done)
                 assert hexes, f"{scenario.id}: no hex for fortification {f.number} ({f.where})"
                 done.add(rng.choice(hexes))
+    # 10.3: the two sides never share a hex, the control militia included
+    assert not {u.hex for u in st.on_map(FEF)} & {u.hex for u in st.on_map(COM)}
     return st
 
 

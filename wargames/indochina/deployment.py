@@ -28,6 +28,10 @@ Readings (each also recorded in the scenario files' provenance):
   (special rule f); :func:`initial_control` gives them ``None``.
 * Set-up fortifications: one a hex (16.2), in a playable hex, and only where an FEF unit or FEF militia holds
   the hex, since 16.4 removes a fortification no friendly unit holds.
+* No FEF counter sets up in a city or town the Communist player holds at the start: its control militia goes
+  there (17.1), and the two sides never share a hex (10.3).
+* National armies set up in their own country (the scenario files say so with ``countries``): they never cross
+  a border (22.1(2)), so "within one hex of a Vietnamese town" stays in Vietnam.
 """
 from __future__ import annotations
 
@@ -517,6 +521,9 @@ def _static(st: IndochinaState, scenario: Scenario, slot: Slot, h: Hex) -> str |
         if (north and mine >= theirs) or (not north and mine <= theirs):
             return f"{rule}: {lab} is not {'north' if north else 'south'} of {ref} (reading: by hex centre, " \
                    f"{ref}'s own level excluded)"
+    if side is Side.FEF and slot.kind != "reinforcement" and st.is_urban(h) \
+            and _controller(st, scenario, h, slot) is Side.COMMUNIST:
+        return f"{rule}: {lab} is a city or town the Communist player holds at the start (17.1)"
     if p.near is not None and h not in _zone(st, scenario, p.near, slot, field):
         return f"{rule}: {lab} is not {_say_near(p.near)}"
     if p.not_near is not None and h in _zone(st, scenario, p.not_near, slot, field):

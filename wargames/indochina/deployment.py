@@ -532,50 +532,68 @@ def _static(st: IndochinaState, scenario: Scenario, slot: Slot, h: Hex) -> str |
         other, n = p.border
         if h not in _border_zone(st, other, n, scenario, field):
             return f"{rule}: {lab} is more than {n} hexes from the {other} border"
+    r = scenario.sides[side].restrictions
+    if r is not None and slot.kind == "setup" and st.is_urban(h):
+        if r.no_city_or_town == "any":
+            return f"{r.rule}: no {side.value} unit starts in a city or town hex ({lab})"
+        if r.no_city_or_town == "fef_controlled" and _controller(st, scenario, h, slot) is Side.FEF:
+            return f"{r.rule}: no {side.value} unit starts in a city or town the FEF controls ({lab})"
     return None
 
 
 def _dynamic(st: IndochinaState, scenario: Scenario, slot: Slot, h: Hex, placed_now: set,
              occ: _Occupants) -> str | None:
     """The checks that depend on the units already placed (and on control, for arrivals during play)."""
-    c, side = slot.counter, slot.side
-    p = _placement_of(side, _entry(scenario, slot))
-    rule = p.rule or slot.rule
-    lab = _Label(st, h)
-    r = scenario.sides[side].restrictions
-    setup = r is not None and slot.kind == "setup"
-    enemy = occ.at(h, side.enemy)
-    if enemy:
-        if p.not_with_enemy:
-            return f"{rule}: {lab} holds enemy units"
-        if setup and r.not_with_enemy_units:
-            return f"{r.rule}: no {side.value} unit starts with enemy units ({lab})"
-        return f"IC 10.3: {lab} holds enemy units ({enemy[0].id}); the two sides never share a hex"
-    friends = occ.at(h, side)
-    if p.occupied and not friends:
-        return f"{rule}: {c.id} arrives in a city the FEF occupies; no FEF unit is in {lab}"
-    if p.on_cadre and not any(u.counter.type == "cadre" and not u.disrupted for u in friends):
-        return f"{rule}: {c.id} arrives on a friendly cadre; {lab} has none"
-    if p.one_per_hex and h in placed_now:
-        return f"{rule}: {lab} already took one unit of this group"
-    if c.type == "militia" and any(u.counter.type == "militia" for u in friends):
-        return f"IC 17.35: {lab} already holds a Communist militia"
-    if setup:
-        urban = st.is_urban(h)
-        if r.no_city_or_town == "any" and urban:
-            return f"{r.rule}: no {side.value} unit starts in a city or town hex ({lab})"
-        if r.no_city_or_town == "fef_controlled" and urban and _controller(st, scenario, h, slot) is Side.FEF:
-            return f"{r.rule}: no {side.value} unit starts in a city or town the FEF controls ({lab})"
-        if r.guerrillas_apart and c.type == "guerrilla":
+    return _Dynamic(st, scenario, slot, placed_now, occ).problem(h)
+
+
+class _Dynamic:
+    """The position checks for one slot, with what they need worked out once for a batch of hexes."""
+
+    def __init__(self, st: IndochinaState, scenario: Scenario, slot: Slot, placed_now: set, occ: _Occupants):
+        self.st, self.slot, self.placed, self.occ = st, slot, placed_now, occ
+        self.p = _placement_of(slot.side, _entry(scenario, slot))
+        self.rule = self.p.rule or slot.rule
+        r = scenario.sides[slot.side].restrictions
+        self.r = r if r is not None and slot.kind == "setup" else None
+        c = slot.counter
+        self.apart = self.r is not None and self.r.guerrillas_apart and c.type == "guerrilla"
+        self.value = stacking_value(c)
+        self.needs_friend = self.p.occupied or self.p.on_cadre
+
+    def problem(self, h: Hex) -> str | None:
+        occ, side, c, p = self.occ, self.slot.side, self.slot.counter, self.p
+        enemy = occ.at(h, side.enemy)
+        friends = occ.at(h, side)
+        if not enemy and not friends and not self.needs_friend and not self.apart and \
+                not (p.one_per_hex and h in self.placed):
+            return None                   # an empty hex: nothing below can refuse it
+        lab, rule = _Label(self.st, h), self.rule
+        if enemy:
+            if p.not_with_enemy:
+                return f"{rule}: {lab} holds enemy units"
+            if self.r is not None and self.r.not_with_enemy_units:
+                return f"{self.r.rule}: no {side.value} unit starts with enemy units ({lab})"
+            return f"IC 10.3: {lab} holds enemy units ({enemy[0].id}); the two sides never share a hex"
+        if p.occupied and not friends:
+            return f"{rule}: {c.id} arrives in a city the FEF occupies; no FEF unit is in {lab}"
+        if p.on_cadre and not any(u.counter.type == "cadre" and not u.disrupted for u in friends):
+            return f"{rule}: {c.id} arrives on a friendly cadre; {lab} has none"
+        if p.one_per_hex and h in self.placed:
+            return f"{rule}: {lab} already took one unit of this group"
+        if c.type == "militia" and any(u.counter.type == "militia" for u in friends):
+            return f"IC 17.35: {lab} already holds a Communist militia"
+        if self.apart:
             for n in h.neighbors():
                 if any(u.counter.type == "guerrilla" for u in occ.at(n, side)):
-                    return f"{r.rule}: a guerrilla may not start next to a friendly guerrilla ({st.label(n)})"
-    if slot.kind != "reinforcement":
-        total = sum((stacking_value(u.counter) for u in friends), stacking_value(c))
-        limit = stacking_limit(st, h)
-        if total > limit:
-            return f"IC 10.5: {lab} would hold {total} divisions' worth against a set-up limit of {limit}"
-    return None
+                    return f"{self.r.rule}: a guerrilla may not start next to a friendly guerrilla " \
+                           f"({self.st.label(n)})"
+        if self.slot.kind != "reinforcement" and friends:
+            total = sum((stacking_value(u.counter) for u in friends), self.value)
+            limit = stacking_limit(self.st, h)
+            if total > limit:
+                return f"IC 10.5: {lab} would hold {total} divisions' worth against a set-up limit of {limit}"
+        return None
 
 
 def _say_near(n: Near) -> str:
@@ -609,8 +627,8 @@ def legal_hexes(st: IndochinaState, scenario: Scenario, slot: Slot, placed_now: 
         if p.countries:
             hexes = [h for h in hexes if _country(m, h) in p.countries]
         cache[key] = sorted((h for h in hexes if _static(st, scenario, slot, h) is None), key=m.label)
-    occ = _Occupants(st)
-    return [h for h in cache[key] if _dynamic(st, scenario, slot, h, placed, occ) is None]
+    check = _Dynamic(st, scenario, slot, placed, _Occupants(st)).problem
+    return [h for h in cache[key] if check(h) is None]
 
 
 # ------------------------------------------------------------------------------------- fortifications

@@ -342,3 +342,10 @@ def test_placement_fields_of_the_shipped_scenarios(s1, s2, intro):
     assert s2.sides[Side.COMMUNIST].deployment[5].placement.border == ("Vietnam", 2)
     assert [r.near.places for r in s2.sides[Side.FEF].fortifications.rules] == [("Hanoi", "Haiphong", "Thai Binh"),
                                                                                 ("Luang Prabang",)]
+
+
+@pytest.mark.rule("IC 38.0")
+def test_placement_readings_are_listed(s1, s2, intro):
+    assert any("north and south of Hue" in x for x in reconstructed(s1))
+    assert any("Thai hex" in x for x in reconstructed(s2))
+    assert any("FEF occupied" in x for x in reconstructed(intro))

@@ -682,6 +682,13 @@ def reconstructed(scenario: Scenario) -> list[str]:
         for d in s.deployment:
             if d.provenance and d.provenance.reconstructed:
                 out.append(f"{side.value} set-up, {d.nationality}: {d.provenance.source}")
+            q = d.placement
+            if q is not None and q.provenance and q.provenance.reconstructed:
+                out.append(f"{side.value} set-up, {d.nationality}, where: {q.provenance.source}")
+        for r in s.reinforcements:
+            q = r.placement
+            if q is not None and q.provenance and q.provenance.reconstructed:
+                out.append(f"{side.value} reinforcements, where: {q.provenance.source}")
         if s.fortifications and s.fortifications.provenance and s.fortifications.provenance.reconstructed:
             out.append(f"{side.value} fortifications: {s.fortifications.provenance.source}")
     for r in scenario.special_rules:

@@ -219,7 +219,7 @@ def test_cannot_spend_points_one_does_not_have():
 
 @pytest.mark.rule("IC 7.4", "IC 7.41")
 def test_placement_follows_the_chart_row():
-    row = load_full_chart()["Laotian infantry battalion"]
+    row = load_full_chart()["Laotian infantry group"]
     check_placement(row, FEF, hex_("Vientiane", "Laos", "city", BASE))
     with pytest.raises(RuleViolation) as e:
         check_placement(row, FEF, hex_("Hue", "Vietnam", "city", BASE))
@@ -280,7 +280,7 @@ def test_communists_may_place_in_china_fef_may_not():
         mobilize_unit(pp, COM, "Viet Minh mechanized regiment", hex_("Lang Son", "Vietnam", "town"))
     assert e.value.rule == "IC 7.45"
     with pytest.raises(RuleViolation) as e:
-        check_placement(load_full_chart()["French light infantry battalion"], FEF,
+        check_placement(load_full_chart()["French light infantry group"], FEF,
                         hex_("Nanning", "China", "city", BASE))
     assert e.value.rule == "IC 7.45"
 

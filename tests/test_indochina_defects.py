@@ -364,3 +364,15 @@ def test_defect3_a_lone_unit_is_offered_to_move_and_then_overrun():
     assert MoveForce(("GM",), ("1616",)) in g.legal_actions
     g.apply(MoveForce(("GM",), ("1616",)))
     assert Overrun(("GM",), "1617") in g.legal_actions
+
+
+# ---------------------------------------------------------------- 2 (supply half): FEF militia closes Communist lines
+
+@pytest.mark.rule("IC 17.2", "IC 17.13", "IC 15.23")
+def test_defect2_fef_militia_closes_its_hex_to_communist_lines_of_supply():
+    from wargames.indochina.logistics import supply_block
+    g = game_at("Communist Recovery", vm("803", "1620"))
+    st = g.state
+    assert supply_block(st, COM, None, st.map.hex("1619")) == "enemy units"      # Qui Nhon's printed militia
+    st.communist_cities.add("1619")                                               # once it is Communist: open
+    assert supply_block(st, COM, None, st.map.hex("1619")) == ""

@@ -435,3 +435,83 @@ def test_units_leave_the_staging_area_by_sea_in_the_fef_movement_phase():
     assert e.value.rule in ("IC 23.122", "IC 9.1")
     g.apply(AmphibiousInvasion(inf, "1620"))
     assert g.state.label(g.state.unit(inf).hex) == "1620" and not g.staging.units
+
+
+# ---------------------------------------------------------------- 8 reorganization, 16 fortifications
+
+from wargames.indochina.game import BreakDown, Fortify, Reform  # noqa: E402
+
+
+def fr(uid, hex_, kind, size="group", s=5, m=6):
+    return Counter(uid, FEF, kind, size, s, m, 2, 3, nationality="French"), hex_
+
+
+@pytest.mark.rule("IC 8.11", "IC 8.21", "IC 8.13")
+def test_a_french_infantry_division_breaks_down_free_into_its_8_21_parts():
+    g = game_at("FEF Reorganization", fr("DIC", "1517", "regular infantry", "division", s=16))
+    assert BreakDown("DIC") in list(g.legal_actions)
+    g.apply(BreakDown("DIC"))
+    parts = sorted(u.counter.type for u in g.state.units_at(g.state.map.hex("1517"), FEF))
+    assert parts == ["mechanized", "regular infantry", "regular infantry"] and g.points.fef == 50
+    assert "DIC" not in g.state.units
+    with pytest.raises(RuleViolation) as e:
+        game_at("FEF Movement", fr("DIC", "1517", "regular infantry", "division", s=16)).apply(BreakDown("DIC"))
+    assert e.value.rule == "IC 8.11"
+
+
+@pytest.mark.rule("IC 8.12", "IC 8.13", "IC 8.3", "IC 8.4")
+def test_three_mechanized_groups_reform_a_division_for_one_point():
+    g = game_at("FEF Reorganization", fr("m1", "1517", "mechanized"), fr("m2", "1517", "mechanized"),
+                fr("m3", "1517", "mechanized"))
+    g.state.unit("m2").disrupted = True
+    assert Reform(("m1", "m2", "m3"), "mechanized") in list(g.legal_actions)
+    g.apply(Reform(("m1", "m2", "m3"), "mechanized"))
+    (div,) = g.state.units_at(g.state.map.hex("1517"), FEF)
+    assert div.counter.size == "division" and div.disrupted and g.points.fef == 49      # 8.3: a disrupted part
+    g = game_at("FEF Reorganization", fr("m1", "1517", "mechanized"), fr("m2", "1517", "mechanized"),
+                (Counter("v3", FEF, "mechanized", "group", 4, 8, 2, 4, nationality="Vietnamese National Army"), "1517"))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Reform(("m1", "m2", "v3"), "mechanized"))
+    assert e.value.rule == "IC 8.4"
+
+
+@pytest.mark.rule("IC 15.31", "IC 16.1", "IC 16.2", "IC 16.4", "IC 13.21", "IC 16.3")
+def test_a_fortification_is_built_for_a_supply_point_counts_in_combat_and_goes_when_its_units_leave():
+    g = game_at("FEF Reorganization", gm("GM", "1517"), base("FB", "1515"))
+    assert Fortify("1517") in list(g.legal_actions)
+    g.apply(Fortify("1517"))
+    assert g.state.map.hex("1517") in g.logistics.fortifications and g.logistics.points[FEF] == 3
+    with pytest.raises(RuleViolation):
+        g.apply(Fortify("1517"))                                   # one a hex
+    # it helps the FEF defenders: the DD of a fortified FEF defence waits for the FEF's option (16.3)
+    g.phase_index = __import__("wargames.indochina", fromlist=["SEQUENCE"]).SEQUENCE.index_of("Communist Combat")
+    g.state.units["803"] = __import__("wargames.indochina.units", fromlist=["UnitState"]).UnitState(
+        vm("803", "1616", s=20)[0], g.state.map.hex("1616"))
+    g.apply(Attack(("803",), "1517"))
+    assert g.combat["combat"].fortified
+    g = game_at("FEF Movement", gm("GM", "1517"))
+    g.logistics.fortifications.add(g.state.map.hex("1517"))
+    res = g.apply(__import__("wargames.indochina", fromlist=["Move"]).Move("GM", ("1516",)))
+    assert not g.logistics.fortifications and "IC 16.4" in [s.rule for s in res.steps]
+
+
+@pytest.mark.rule("IC 7.24", "IC Mobilization Chart")
+def test_every_mobilization_chart_row_is_a_counter_of_the_mix():
+    from wargames.indochina.assistance import AIR_NAVAL_TYPES, load_full_chart
+    from wargames.indochina.counters import make_counter
+    for name, row in load_full_chart().items():
+        if row.type not in AIR_NAVAL_TYPES:
+            c = make_counter(row.side, row.nationality, row.type, row.size, name)
+            assert c.side is row.side, name
+
+
+@pytest.mark.rule("IC 7.24")
+def test_no_unit_comes_in_when_the_counter_mix_has_none_left():
+    g = mobilizing(FEF, base("FB", "1515"))
+    from wargames.indochina.counters import counter_mix
+    limit = counter_mix().limit(FEF, "French", "marine infantry", "group")
+    for _ in range(limit):
+        g.apply(Mobilize("French marine infantry brigade", "Far Eastern Staging Area"))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Mobilize("French marine infantry brigade", "Far Eastern Staging Area"))
+    assert e.value.rule == "IC 7.24"

@@ -397,10 +397,15 @@ class Game:
             if self.outcome() is not None:
                 actions = []
             else:
-                seen: dict[str, Action] = {}
+                seen: dict = {}                 # frozen dataclasses: equal fields, one entry (else its text)
                 for a in self.candidates():
-                    if str(a) not in seen and self.why_illegal(a) is None:
-                        seen[str(a)] = a
+                    k = a
+                    try:
+                        hash(a)
+                    except TypeError:           # a field holding a list: compare by the text form
+                        k = str(a)
+                    if k not in seen and self.why_illegal(a) is None:
+                        seen[k] = a
                 actions = list(seen.values())
             self._legal_cache = (key, actions)
         return list(self._legal_cache[1])

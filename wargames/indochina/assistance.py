@@ -495,13 +495,14 @@ CONSTRAINTS: list[Constraint] = [
                and _row(ch, "Communist militia", side=Side.COMMUNIST, cost=1, type="militia")
                and ch["Communist militia"].location.on == "cadre"),
     Constraint("mc-every-type", "IC 2.31, 7.21", "every land unit type a side fields has a row for that side",
+               # (no French artillery nor Viet Minh light infantry: the text names none, nor does our counter mix)
                lambda us, cn, ch: {"mechanized", "regular infantry", "light infantry", "airborne infantry",
-                                   "marine infantry", "artillery", "gendarmerie", "base", "DNA", "airstrike",
+                                   "marine infantry", "gendarmerie", "base", "DNA", "airstrike",
                                    "naval bombardment"} <= {r.type for r in ch.values() if r.side is Side.FEF}
-               and {"regular infantry", "light infantry", "artillery", "cadre", "guerrilla", "militia", "base",
+               and {"regular infantry", "artillery", "cadre", "guerrilla", "militia", "base",
                     "death commando", "mechanized"} <= {r.type for r in ch.values() if r.side is Side.COMMUNIST}),
     Constraint("mc-intervention-rows", "IC 5.32, 7.72", "US and Chinese rows exist and are marked as intervention "
-               "replacements", lambda us, cn, ch: all(r.intervention == (r.nationality in ("United States", "Chinese"))
+               "replacements", lambda us, cn, ch: all(r.intervention == (r.nationality in ("US", "Chinese"))
                                                       for r in ch.values())
                and {r.side for r in ch.values() if r.intervention} == set(Side)),
     Constraint("mc-fesa-fef", "IC 7.21(3), 7.42", "only FEF rows use the Far Eastern Staging Area",

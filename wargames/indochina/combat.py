@@ -16,6 +16,7 @@ from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
+from ..core.yamlio import immutable
 from .charts import RESULTS, shipped_charts
 from .sides import Side
 
@@ -31,6 +32,7 @@ class Readings(str, Enum):
     LITERAL = "3/1"        # as printed: any starting odds below 3/1 start at 3/1
 
 
+@immutable
 @dataclass(frozen=True)
 class Combat:
     """One land combat, described by what the rules ask about it."""

@@ -41,6 +41,7 @@ from typing import Iterable
 from ..core import Hex, implements, spiral
 from ..core.errors import DataError
 from ..core.mapdata import MapData
+from ..core.yamlio import immutable
 from .combat import Side
 from .counters import counter_id, make_counter, resolve
 from .riverine import is_water_hex
@@ -62,6 +63,7 @@ NATIONS = {Side.FEF: ("French", "Vietnamese National Army", "Cambodian National 
            Side.COMMUNIST: ("Viet Minh", "Khmer Issarak", "Pathet Lao")}
 
 
+@immutable
 @dataclass(frozen=True)
 class Slot:
     """One counter waiting to be set up (or to arrive): its deployment (an index into the side's
@@ -80,6 +82,7 @@ class Slot:
     alternatives: tuple[Counter, ...] = ()
 
 
+@immutable
 @dataclass(frozen=True)
 class FortificationSlot:
     """One set-up fortification marker: which placement line of the scenario it belongs to and where it may go."""

@@ -29,10 +29,11 @@ from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
-from .counters import counter_id, make_counter
+from .counters import NATIONALITIES, counter_id, counter_mix, make_counter, resolve
 from .events import Event, roll_event
 from .mobilization import FESA
 from .fog import player_view
+from .fortifications import fortified, fortify, sweep
 from .logistics import Logistics, base_destroyed, check_airborne_supply, recover
 from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
 from .movement import move
@@ -40,15 +41,19 @@ from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, 
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .political_table import Holdings, Loss, score_cities, score_eliminations
-from .reorganization import employable
+from .reorganization import EQUIVALENTS, NEVER_BREAK_DOWN, break_down, employable, equivalent, nationality, reform
 from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
                       two_hex_advance)
 from .ruleset import Ruleset
-from .scenarios import SCENARIOS, setup_scenario
+from .deployment import (air_box, control_militia, fortification_problem, fortification_slots, legal_fortification_hexes,
+                         legal_hexes, placement_problem, reinforcement_slots, setup_slots)
+from .scenario_data import NAMES as RULEBOOK_SCENARIOS, Month
+from .scenarios import SCENARIOS, rulebook_scenario, setup_scenario
 from .staging import StagingArea, amphibious_invasion, is_port, naval_transport, port_problem
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
 from .victory import Place, ceasefire, victory
 from .weather import weather
+from .zoc import enemy_zoc
 from .units import UnitState, stacking_value
 
 
@@ -225,6 +230,48 @@ class AnswerCeasefire(Action):
 
 
 @dataclass(frozen=True)
+class Deploy(Action):
+    """Set one counter up in a hex (38), or place a scenario's arriving unit (7.41); ``unit`` is the counter the
+    prompt names or one of its alternatives (a choice of nationality)."""
+
+    side: str
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class DeployFortification(Action):
+    """Put one of the scenario's set-up fortification markers in a hex (38, 16.2)."""
+
+    side: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class BreakDown(Action):
+    """Replace a division by its groups or regiments in its hex (8.11), free of political points (8.13)."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
+class Reform(Action):
+    """Combine groups or regiments in one hex into the division they make up (8.12), for one political point."""
+
+    units: tuple[str, ...]
+    division: str
+
+
+@dataclass(frozen=True)
+class Fortify(Action):
+    """Build a fortification where a friendly combat unit stands, for one supply point through a line of
+    supply or an airborne supply marker in the hex (15.31, 16.1)."""
+
+    hex: str
+    airborne: str = ""
+
+
+@dataclass(frozen=True)
 class RollAssistance(Action):
     """Roll one die on one's own Military Assistance Table at the start of the Mobilization Phase (7.3)."""
 
@@ -283,8 +330,8 @@ class EndTurn(Action):
     on a month (2.37) and the next turn's Events Phase begins."""
 
 
-ACTIONS = (RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
-           PlaceReinforcement, NavalTransport, AmphibiousInvasion, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+ACTIONS = (Deploy, DeployFortification, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
+           PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 
 
@@ -326,7 +373,7 @@ class Game(CoreGame):
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
-                "ignored")
+                "ignored", "deploy", "arrivals")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
@@ -346,7 +393,12 @@ class Game(CoreGame):
     }
 
     def setup(self, scenario: str) -> None:
-        self.state, self.points, calendar = setup_scenario(scenario)
+        sc = None
+        if scenario in RULEBOOK_SCENARIOS:
+            self.state, self.points, calendar, sc = rulebook_scenario(scenario)
+        else:
+            self.state, self.points, calendar = setup_scenario(scenario)
+        self.scenario_data = sc                # the scenario's rules as data (None: the demonstration)
         self.state.charts = self.ruleset.combat_charts()
         self.year, self.month, self.turns_left = calendar["year"], calendar["month"], calendar["turns"]
         self.total_turns = self.turns_left
@@ -369,7 +421,12 @@ class Game(CoreGame):
         self.mobilization: AssistancePhase | None = None    # the Mobilization Phase in progress (7.2-7.3)
         self.staging = StagingArea()           # the FEF's Far Eastern Staging Area (23.0)
         self.new_units: list[str] = []         # units mobilized this phase: none may be placed on them (7.21(3))
-        self.ignored: set[str] = set()         # rule sections the scenario switches off (38)
+        self.ignored: set[str] = set(sc.ignored_rules) if sc else set()   # rule sections switched off (38)
+        self.deploy: dict | None = None        # the set-up in progress (38)
+        self.arrivals: list = []               # a scenario's own reinforcements waiting to be placed (7.41)
+        if sc is not None:
+            self.air_box_start = air_box(sc, Side.FEF)
+            self._start_deployment(sc.setup_order[0])
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -387,7 +444,13 @@ class Game(CoreGame):
     def over(self) -> bool:
         return self.outcome() is not None
 
+    #: the optional rules a scenario may switch off as a group (38 Introductory a)
+    OPTIONAL = ("overruns", "ambushes", "general_offensive", "weather", "death_commandos")
+
     def option(self, name: str) -> bool:
+        sc = getattr(self, "scenario_data", None)
+        if sc is not None and sc.ignore_optional_rules and name in self.OPTIONAL:
+            return False
         return bool(self.ruleset[name])
 
     @implements("IC 26.0", "IC 26.1")
@@ -399,6 +462,9 @@ class Game(CoreGame):
     def result(self) -> Outcome | None:
         if self.ended is not None:
             return self.ended
+        sc = self.scenario_data
+        if sc is not None and sc.victory.kind == "points":
+            return self._points_victory() if game_length_reached(self.turns_left) else None
         if self.points.fef <= 0 and self.points.communist <= 0:
             return Outcome(None, "Draw", "IC 24.1",
                            "both political indexes fell to 0 together: the game ends in a Draw (24.1(4)(c))")
@@ -412,6 +478,34 @@ class Game(CoreGame):
         return Outcome(out.winner.value if out.winner else None, out.level, "IC 24.1",
                        f"the last turn is over: {out.level}" + (f" for the {out.winner.value} player"
                                                                if out.winner else ""))
+
+    @implements("IC 38 Introductory")
+    def _points_victory(self) -> Outcome:
+        """The scenario's own victory points (38 Introductory, last special rule): per city and town occupied
+        (with units or active militia) and per Communist cadre on the map; a side wins with at least
+        ``win_ratio`` times the other's points, otherwise nobody wins."""
+        v, st = self.scenario_data.victory, self.state
+        held = self._holders()
+        score = {s: 0 for s in Side}
+        for entry in v.points:
+            sides = list(Side) if entry.who == "both" else [Side(entry.who)]
+            for side in sides:
+                if entry.per.startswith("city"):
+                    n = sum(1 for k, who in held.items() if who == side.value and st.has(st.map.hex(k), "city"))
+                elif entry.per.startswith("town"):
+                    n = sum(1 for k, who in held.items() if who == side.value and not st.has(st.map.hex(k), "city"))
+                else:
+                    n = sum(1 for u in st.on_map(side) if u.counter.type == "cadre")
+                score[side] += n * entry.vp
+        fef, com = score[Side.FEF], score[Side.COMMUNIST]
+        ratio = v.win_ratio or 2
+        winner = Side.FEF if fef >= ratio * com and fef > com else Side.COMMUNIST if com >= ratio * fef and com > fef \
+            else None
+        text = f"victory points: FEF {fef}, Communist {com}"
+        if winner is None:
+            return Outcome(None, "Draw", v.rule or "IC 38 Introductory", f"{text}; nobody has {ratio} times the other's")
+        return Outcome(winner.value, "Victory", v.rule or "IC 38 Introductory",
+                       f"{text}: the {winner.value} player has at least {ratio} times the other's")
 
     def _places(self) -> list[Place]:
         st, out = self.state, []
@@ -490,6 +584,20 @@ class Game(CoreGame):
     # ------------------------------------------------------------------ prompts
     def decision(self) -> tuple[str, str, str, str] | None:
         """The decision the game waits for: (side, rule, question, kind), or None in free play."""
+        dp = self.deploy
+        if dp is not None:
+            if dp["slots"]:
+                slot = dp["slots"][0]
+                other = "".join(f" or {c.id}" for c in slot.alternatives)
+                return (dp["side"], slot.rule, f"set up {slot.counter.id}{other}: {slot.where} "
+                        f"({len(dp['slots']) + len(dp['forts'])} left)", "setup")
+            f = dp["forts"][0]
+            return (dp["side"], f.rule, f"place fortification {f.number}: {f.where}", "setup")
+        if self.arrivals:
+            slot = self.arrivals[0]
+            other = "".join(f" or {c.id}" for c in slot.alternatives)
+            return (slot.side.value, slot.rule, f"place the arriving {slot.counter.id}{other}: {slot.where}",
+                    "setup")
         cb = self.combat
         if cb is not None:
             stage = cb["stage"]
@@ -528,9 +636,9 @@ class Game(CoreGame):
             return Prompt(*d)
         p = self.phase
         side = p.side.value if p.side is not None else Side.COMMUNIST.value
-        if p.kind == "events" and not self.event_rolled:
+        if p.kind == "events" and not self.event_rolled and "IC 6.0" not in self.ignored:
             return Prompt(side, "IC 6.1", "roll for the turn's event", "play")
-        if p.kind == "political":
+        if p.kind == "political" and "IC 5.0" not in self.ignored:
             return Prompt(side, "IC 5.2", "score the cities and towns each side holds and has captured", "play")
         if p.kind == "end":
             return Prompt(side, "IC 3.1", "close the game turn", "play")
@@ -539,6 +647,8 @@ class Game(CoreGame):
     # ------------------------------------------------------------------ candidates
     def candidates(self):
         st, p = self.state, self.phase
+        if self.deploy is not None or self.arrivals:
+            return self._deploy_candidates()
         cb = self.combat
         if cb is not None:
             return self._combat_answers(cb)
@@ -548,7 +658,7 @@ class Game(CoreGame):
         if self.event["ceasefire"] is not None:
             side = Side(self.event["ceasefire"]).enemy.value
             return [AnswerCeasefire(side, True), AnswerCeasefire(side, False)]
-        if p.kind == "events" and not self.event_rolled:
+        if p.kind == "events" and not self.event_rolled and "IC 6.0" not in self.ignored:
             return [RollEvent()]
         offers = [ProposeCeasefire(s.value) for s in Side if s.value not in self.event["proposed"]] \
             if self._in_force("geneva talks") else []
@@ -566,11 +676,11 @@ class Game(CoreGame):
         if p.kind == "air" and self._in_force("no air operations"):
             return offers + [EndPhase()]
         if p.kind == "political":
-            return offers + [ScoreCities()]
+            return offers + ([EndPhase()] if "IC 5.0" in self.ignored else [ScoreCities()])
         if p.kind == "end":
             return offers + [EndTurn()]
         out: list[Action] = []
-        if p.kind == "recovery":
+        if p.kind == "recovery" and "IC 15.0" not in self.ignored:
             for u in st.on_map(p.side):
                 if u.disrupted:
                     out.append(Recover(u.id))
@@ -580,6 +690,8 @@ class Game(CoreGame):
             if not mob.assistance_rolled:
                 return [RollAssistance()]
             out += self._mobilization_candidates(mob)
+        if p.kind == "reorganization":
+            out += self._reorganization_candidates()
         if p.kind == "movement" and p.side is Side.FEF:
             out += self._staging_candidates()
         if p.id == "Communist Mobilization" and self.option("general_offensive") \
@@ -671,6 +783,18 @@ class Game(CoreGame):
 
     # ------------------------------------------------------------------ fast legality checks
     def check_action(self, action: Action) -> None:
+        if isinstance(action, (Mobilize, PlaceReinforcement)):
+            self._check_mobilize(action)
+            return
+        if isinstance(action, AmphibiousInvasion):
+            self._check_amphibious(action)
+            return
+        if isinstance(action, Deploy):
+            known = getattr(self, "_deploy_known", None)        # hexes legal_hexes has just found legal
+            if known is not None and known[0] == len(self.history) and action in known[1]:
+                return
+            self._check_deploy(action)
+            return
         if isinstance(action, Move):
             self._check_move(action)
             move(self.state.copy(), action.unit, list(action.path))
@@ -696,6 +820,8 @@ class Game(CoreGame):
     @handles(RollEvent)
     def _roll_event(self, action: RollEvent, dice, res: Resolution) -> None:
         self._no_decision()
+        if "IC 6.0" in self.ignored:
+            raise RuleViolation("IC 38", "this scenario plays without random events (6.0)")
         if self.phase.kind != "events" or self.event_rolled:
             raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
         event = roll_event(dice, res, self.ruleset.chart("random_events"))
@@ -827,12 +953,12 @@ class Game(CoreGame):
 
     def _check_end_phase(self) -> None:
         self._no_decision()
-        if self.phase.kind == "events" and not self.event_rolled:
+        if self.phase.kind == "events" and not self.event_rolled and "IC 6.0" not in self.ignored:
             raise RuleViolation("IC 6.0", "roll for the turn's event first")
         if self.phase.kind == "mobilization" and self.mobilization is not None and "IC 7.0" not in self.ignored \
                 and not self.mobilization.assistance_rolled:
             raise RuleViolation("IC 7.3", "roll for military assistance first: it opens the Mobilization Phase")
-        if self.phase.kind == "political":
+        if self.phase.kind == "political" and "IC 5.0" not in self.ignored:
             raise RuleViolation("IC 5.2", "the Political Points Phase ends when the cities and towns are scored "
                                           "(ScoreCities)")
         if self.phase.kind == "end":
@@ -851,6 +977,8 @@ class Game(CoreGame):
                 end_of_phase_stacking(self.state, side, p.kind, res)
         if p.kind == "recovery":                  # the end of a player turn (15.74)
             res.extend(check_airborne_supply(self.state, self.logistics, self.player_turn, end_of_turn=True))
+            if "IC 15.0" in self.ignored:
+                self._recover_without_supply(p.side, res)
         self.moved.clear()
         self.attacked.clear()
         self.forces = []
@@ -865,6 +993,7 @@ class Game(CoreGame):
         if self.phase.kind == "mobilization":
             self.mobilization = AssistancePhase(self.phase.side)
             self.new_units = []
+            self._arrivals_for(self.phase.side, res)
         res.add("IC 3.1", f"now: {self.phase.id} Phase")
 
     @implements("IC 26.1", "IC 2.37", "IC 3.2")
@@ -899,6 +1028,7 @@ class Game(CoreGame):
         self.staging.check_may_move(a.unit)
         if not isinstance(a.path, tuple) or not all(isinstance(x, str) for x in a.path):
             raise RuleViolation("IC 9.1", "a path is a list of hex labels")
+        self._check_china_closed(a.path)
 
     @handles(Move)
     def _move(self, a: Move, dice, res: Resolution) -> None:
@@ -941,10 +1071,24 @@ class Game(CoreGame):
     def _force_index(self, units) -> int | None:
         return next((i for i, f in enumerate(self.forces) if sorted(f.units) == sorted(units)), None)
 
+    def _china_closed(self) -> bool:
+        """38 Introductory c: in this scenario no unit of either side enters China."""
+        sc = self.scenario_data
+        return sc is not None and any("IC 22.3" in r.rules and r.letter == "c" for r in sc.special_rules)
+
+    def _check_china_closed(self, path) -> None:
+        if self._china_closed():
+            st = self.state
+            for label in path:
+                if st.map.info(st.map.hex(label)).attr("country") == CHINA:
+                    raise RuleViolation(self.scenario_data.rule, f"no unit enters China in this scenario ({label})")
+
     def _check_move_force(self, a: MoveForce):
         """Every check of a force's move, on copies: returns the force's index (None: a new force) and the force."""
         self._no_decision()
         p, st = self.phase, self.state
+        if isinstance(a.path, tuple):
+            self._check_china_closed([x for x in a.path if isinstance(x, str)])
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
         if p.kind != "movement":
@@ -1025,8 +1169,9 @@ class Game(CoreGame):
         if a.hex not in amb["candidates"]:
             raise RuleViolation("IC 28.4", f"{a.hex} may not ambush {', '.join(amb['units'])}; the hexes that may are "
                                            f"{', '.join(amb['candidates'])}")
-        c, attackers, ambushers, out = declare_ambush(self.state, list(amb["units"]), amb["came_from"], a.hex,
-                                                      self.ambush_log)
+        c, attackers, ambushers, out = declare_ambush(
+            self.state, list(amb["units"]), amb["came_from"], a.hex, self.ambush_log,
+            fortified=self._fortified(self.state.map.hex(a.hex), self.phase.side.enemy))
         res.extend(out)
         self.ambush = None
         self._start_combat("ambush", c, attackers, a.hex, res, moving=amb)
@@ -1077,13 +1222,16 @@ class Game(CoreGame):
         if problem:
             raise RuleViolation("IC 22.3", problem)
         force = form_force(st, list(a.units)) if fi is None else self.forces[fi]
-        declare_overrun(st.copy(), copy.deepcopy(force), a.target)
+        declare_overrun(st.copy(), copy.deepcopy(force), a.target,
+                        fortified=self._fortified(st.map.hex(a.target), self.phase.side.enemy))
         return fi, force
 
     @handles(Overrun)
     def _overrun(self, a: Overrun, dice, res: Resolution) -> None:
         fi, force = self._check_overrun(a)
-        c, attackers, out = declare_overrun(self.state, force, a.target)
+        c, attackers, out = declare_overrun(self.state, force, a.target,
+                                            fortified=self._fortified(self.state.map.hex(a.target),
+                                                                      self.phase.side.enemy))
         res.extend(out)
         if fi is None:
             self.forces.append(force)
@@ -1127,7 +1275,7 @@ class Game(CoreGame):
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
-                   terrain=combat_terrain(st, h), fortified=st.has(h, "fortification") and bool(defenders),
+                   terrain=combat_terrain(st, h), fortified=bool(defenders) and self._fortified(h, p.side.enemy),
                    monsoon=st.monsoon, militia_alone=militia_alone,
                    general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
@@ -1283,6 +1431,7 @@ class Game(CoreGame):
             raise RuleViolation("IC 17.321", "militia never advance after combat")
         if not set(a.units) <= set(self._movers(cb)):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
+        self._check_china_closed([x for x in a.path if isinstance(x, str)])
         res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
         self._finish(cb, res, dice)
@@ -1335,6 +1484,252 @@ class Game(CoreGame):
 
 
 
+
+    # ------------------------------------------------------------------ set-up (38) and scenario arrivals
+    def _start_deployment(self, side: Side) -> None:
+        """The next side's set-up: its counters in order, then its fortification markers; the Communist
+        militia that mark Communist places go down first, before the Communist set-up (38)."""
+        sc, st = self.scenario_data, self.state
+        if side is Side.COMMUNIST:
+            for c, label in control_militia(sc, st.map):
+                st.units[c.id] = UnitState(c, st.map.hex(label))
+        self.deploy = {"side": side.value, "slots": setup_slots(sc, side, optional_rules=self.option("death_commandos")),
+                       "forts": fortification_slots(sc, side) if side is Side.FEF else []}
+        self._deployment_done_checks()
+
+    def _deployment_done_checks(self) -> None:
+        dp, sc = self.deploy, self.scenario_data
+        while dp is not None and not dp["slots"] and not dp["forts"]:
+            order = list(sc.setup_order)
+            i = order.index(Side(dp["side"]))
+            if i + 1 < len(order):
+                self._start_deployment(order[i + 1])
+                return
+            self.deploy = dp = None
+            if sc.no_events_first_turn:                   # special rule a: the first turn opens with the Communists
+                self.phase_index = SEQUENCE.index_of("Communist Mobilization")
+                self.event_rolled = True
+                self.mobilization = AssistancePhase(Side.COMMUNIST)
+                self._arrivals_for(Side.COMMUNIST, Resolution())
+
+    def _deploy_candidates(self) -> list[Action]:
+        out = self._deploy_options()
+        self._deploy_known = (len(self.history), {a for a in out if isinstance(a, Deploy)})
+        return out
+
+    def _deploy_options(self) -> list[Action]:
+        st = self.state
+        if self.deploy is not None:
+            dp = self.deploy
+            if dp["slots"]:
+                slot = dp["slots"][0]
+                return [Deploy(dp["side"], c.id, st.label(h)) for c in (slot.counter, *slot.alternatives)
+                        for h in legal_hexes(st, self.scenario_data, dataclasses.replace(slot, counter=c))]
+            f = dp["forts"][0]
+            done = self.logistics.fortifications
+            return [DeployFortification(dp["side"], st.label(h)) for h in
+                    legal_fortification_hexes(st, self.scenario_data, f, done)]
+        slot = self.arrivals[0]
+        placed = self._arrival_hexes(slot)
+        return [Deploy(slot.side.value, c.id, st.label(h)) for c in (slot.counter, *slot.alternatives)
+                for h in legal_hexes(st, self.scenario_data, dataclasses.replace(slot, counter=c), placed)]
+
+    def _arrival_hexes(self, slot) -> set:
+        """Hexes that already took a unit of the same arriving group this phase ("one a hex")."""
+        return {self.state.unit(u).hex for u in self.new_units if u in self.state.units and self.state.unit(u).on_map}
+
+    def _check_deploy(self, a: Deploy):
+        if self.deploy is None and not self.arrivals:
+            self._no_decision()
+            raise RuleViolation("IC 38", "no counter is waiting to be set up")
+        if self.deploy is not None:
+            if not self.deploy["slots"]:
+                raise RuleViolation(self.deploy["forts"][0].rule, "a fortification marker is placed now "
+                                                                  "(DeployFortification)")
+            side, slot = self.deploy["side"], self.deploy["slots"][0]
+        else:
+            slot = self.arrivals[0]
+            side = slot.side.value
+        if _side(a.side).value != side:
+            raise RuleViolation(slot.rule, f"the {side} player sets up now, not the {a.side} player")
+        choices = {c.id: c for c in (slot.counter, *slot.alternatives)}
+        if a.unit not in choices:
+            raise RuleViolation(slot.rule, f"{slot.counter.id} is set up now, not {a.unit}")
+        chosen = dataclasses.replace(slot, counter=choices[a.unit])
+        h = self.state.map.hex(a.hex)
+        placed = self._arrival_hexes(slot) if self.deploy is None else ()
+        problem = placement_problem(self.state, self.scenario_data, chosen, h, placed)
+        if problem:
+            rule, _, why = problem.partition(": ")
+            raise RuleViolation(rule if rule.startswith("IC") else slot.rule, why or problem)
+        return chosen, h
+
+    @handles(Deploy)
+    @implements("IC 38", "IC 10.5")
+    def _deploy(self, a: Deploy, dice, res: Resolution) -> None:
+        slot, h = self._check_deploy(a)
+        st = self.state
+        st.units[slot.counter.id] = UnitState(slot.counter, h)
+        res.add(slot.rule, f"{slot.counter.id} ({slot.counter.strength}-{slot.counter.movement}) "
+                           f"{'sets up' if self.deploy is not None else 'arrives'} in {a.hex}")
+        if self.deploy is not None:
+            self.deploy["slots"].pop(0)
+            self._deployment_done_checks()
+        else:
+            self.arrivals.pop(0)
+            self.new_units.append(slot.counter.id)
+            self._skip_unplaceable(res)
+
+    @handles(DeployFortification)
+    @implements("IC 16.2")
+    def _deploy_fortification(self, a: DeployFortification, dice, res: Resolution) -> None:
+        dp = self.deploy
+        if dp is None or dp["slots"] or not dp["forts"]:
+            self._no_decision()
+            raise RuleViolation("IC 16.2", "no set-up fortification is waiting to be placed")
+        f = dp["forts"][0]
+        if _side(a.side).value != dp["side"]:
+            raise RuleViolation(f.rule, f"the {dp['side']} player places it, not the {a.side} player")
+        h = self.state.map.hex(a.hex)
+        problem = fortification_problem(self.state, self.scenario_data, f, h, self.logistics.fortifications)
+        if problem:
+            rule, _, why = problem.partition(": ")
+            raise RuleViolation(rule if rule.startswith("IC") else f.rule, why or problem)
+        self.logistics.fortifications.add(h)
+        res.add(f.rule, f"fortification {f.number} placed at {a.hex}")
+        dp["forts"].pop(0)
+        self._deployment_done_checks()
+
+    def _arrivals_for(self, side: Side, res: Resolution) -> None:
+        """A scenario's own reinforcements of this month (38): boxed ones go straight to their box, the others
+        wait for their owner to place them."""
+        sc, st = self.scenario_data, self.state
+        if sc is None:
+            return
+        for slot in reinforcement_slots(sc, side, Month(self.year, self.month)):
+            if slot.box:
+                st.units[slot.counter.id] = UnitState(slot.counter, None)
+                res.extend(self.staging.place(st, slot.counter.id))
+                res.add(slot.rule, f"{slot.counter.id} arrives in the {slot.box}, free of political points")
+            else:
+                self.arrivals.append(slot)
+        self._skip_unplaceable(res)
+
+    def _skip_unplaceable(self, res: Resolution) -> None:
+        while self.arrivals and not self._deploy_candidates():
+            slot = self.arrivals.pop(0)
+            res.add("IC 7.44", f"{slot.counter.id} has nowhere to arrive ({slot.where}): it is not received")
+
+
+    # ------------------------------------------------------------------ reorganization (8) and fortifications (16)
+    def _fortified(self, h, side: Side) -> bool:
+        """Whether ``side``'s units in ``h`` have a fortification of their own there (16.2, 16.41)."""
+        return fortified(self.state, self.logistics, h, side)
+
+    def _reorganization_candidates(self) -> list[Action]:
+        st, side, out = self.state, self.phase.side, []
+        if "IC 8.0" not in self.ignored:
+            for u in sorted(st.on_map(side), key=lambda u: u.id):
+                if u.counter.size == "division" and nationality(u.counter) not in NEVER_BREAK_DOWN:
+                    out.append(BreakDown(u.id))
+            if self.points.of(side) >= 1:
+                by_hex: dict = {}
+                for u in st.on_map(side):
+                    if u.counter.size in ("group", "regiment"):
+                        by_hex.setdefault(u.hex, []).append(u)
+                for h, units in sorted(by_hex.items(), key=lambda kv: st.label(kv[0])):
+                    for eq in EQUIVALENTS:
+                        pick = self._parts_for(eq, units)
+                        if pick:
+                            out.append(Reform(tuple(pick), eq.division))
+        if "IC 16.0" not in self.ignored and "IC 15.0" not in self.ignored and self.logistics.points[side] >= 1:
+            done = self.logistics.fortifications
+            out += [Fortify(st.label(h)) for h in sorted({u.hex for u in st.on_map(side) if u.strength > 0},
+                                                          key=st.label)
+                    if h not in done and not st.has(h, "fortification")]
+        return out
+
+    @staticmethod
+    def _parts_for(eq, units) -> list[str]:
+        """The first set of units (in id order) that makes up ``eq``'s division, or [] (8.2, 8.4)."""
+        pool = sorted((u for u in units if nationality(u.counter) == eq.nationality and u.counter.size == eq.part_size),
+                      key=lambda u: u.id)
+        pick = []
+        for t in eq.part_types():
+            u = next((u for u in pool if u.counter.type == t and u.id not in pick), None)
+            if u is None:
+                return []
+            pick.append(u.id)
+        return pick
+
+    def _check_reorg(self, rule: str) -> Side:
+        self._no_decision()
+        p = self.phase
+        if p.kind != "reorganization":
+            raise RuleViolation(rule, f"units reorganize in their own Reorganization Phase, not in the {p.id} Phase")
+        if "IC 8.0" in self.ignored and rule.startswith("IC 8"):
+            raise RuleViolation("IC 38", "this scenario plays without reorganization (8.0)")
+        return p.side
+
+    def _part_counters(self, u) -> list | None:
+        """The counters a division breaks into, from the counter mix (None: let 8.11's reconstruction stand)."""
+        try:
+            eq = equivalent(nationality(u.counter), u.counter.type)
+        except RuleViolation:
+            return None
+        out, taken = [], set(self.state.units)
+        for t in eq.part_types():
+            n = 1
+            uid = counter_id(u.counter.nationality, t, eq.part_size, n)
+            while uid in taken:
+                n += 1
+                uid = counter_id(u.counter.nationality, t, eq.part_size, n)
+            taken.add(uid)
+            try:
+                out.append(make_counter(u.side, u.counter.nationality, t, eq.part_size, uid))
+            except (DataError, RuleViolation):
+                return None
+        return out
+
+    @handles(BreakDown)
+    def _break_down(self, a: BreakDown, dice, res: Resolution) -> None:
+        side = self._check_reorg("IC 8.11")
+        u = self.state.unit(a.unit)
+        if u.side is not side:
+            raise RuleViolation("IC 8.11", f"{a.unit} is not the phasing player's unit")
+        res.extend(break_down(self.state, a.unit, phase="reorganization", phase_side=side,
+                              parts=self._part_counters(u) if u.counter.size == "division" else None))
+
+    @handles(Reform)
+    def _reform(self, a: Reform, dice, res: Resolution) -> None:
+        side = self._check_reorg("IC 8.12")
+        if not isinstance(a.units, tuple) or not a.units or len(set(a.units)) != len(a.units):
+            raise RuleViolation("IC 8.12", "name each group or regiment once")
+        first = self.state.unit(a.units[0]).counter
+        n = 1 + sum(1 for u in self.state.units.values() if u.counter.nationality == first.nationality
+                    and u.counter.type == a.division and u.counter.size == "division")
+        uid = counter_id(first.nationality, a.division, "division", n)
+        while uid in self.state.units:
+            n += 1
+            uid = counter_id(first.nationality, a.division, "division", n)
+        try:
+            division = make_counter(side, first.nationality, a.division, "division", uid)
+        except (DataError, RuleViolation):
+            division = None
+        if division is not None and division.side is not side:
+            division = None
+        res.extend(reform(self.state, list(a.units), a.division, phase="reorganization", phase_side=side,
+                          pp=self.points, division=division))
+
+    @handles(Fortify)
+    def _fortify(self, a: Fortify, dice, res: Resolution) -> None:
+        side = self._check_reorg("IC 15.31")
+        if "IC 16.0" in self.ignored or "IC 15.0" in self.ignored:
+            raise RuleViolation("IC 38", "this scenario plays without fortifications and supply")
+        if not isinstance(a.airborne, str):
+            raise RuleViolation("IC 15.31", "name an airborne supply marker by its id, or none")
+        res.extend(fortify(self.state, self.logistics, side, a.hex, airborne=a.airborne or None))
+
     # ------------------------------------------------------------------ mobilization (7) and the staging area (23)
     def _chart(self) -> dict:
         return self.ruleset.chart("mobilization_full")
@@ -1358,9 +1753,19 @@ class Game(CoreGame):
         if loc.area == AIR_AVAILABLE:
             return [AIR_AVAILABLE] if hasattr(self, "_air_receive") else []
         if loc.area == CHINA:
-            return [st.label(h) for h in st.map.hexes if st.map.info(h).attr("country") == CHINA
-                    and st.terrain(h) not in ("all_sea", "all_lake") and not st.units_at(h, row.side.enemy)]
+            enemy = {u.hex for u in st.on_map(row.side.enemy)}
+            return [st.label(h) for h in self._china_land() if h not in enemy]
         return sorted({st.label(u.hex) for u in st.on_map(row.side) if u.counter.type == loc.on and not u.disrupted})
+
+    def _china_land(self) -> list:
+        """The land hexes of China on this map, in map order (read once per map)."""
+        st = self.state
+        memo = getattr(self, "_china_memo", None)
+        if memo is None or memo[0] is not st.map:
+            memo = (st.map, [h for h in st.map.hexes if st.map.info(h).attr("country") == CHINA
+                             and st.terrain(h) not in ("all_sea", "all_lake")])
+            self._china_memo = memo
+        return memo[1]
 
     def _mobilization_candidates(self, mob: AssistancePhase) -> list[Action]:
         out: list[Action] = []
@@ -1403,22 +1808,39 @@ class Game(CoreGame):
         if not mob.assistance_rolled:
             raise RuleViolation("IC 7.3", "military assistance is rolled first, before any unit is placed")
 
-    @handles(Mobilize)
-    def _mobilize(self, a: Mobilize, dice, res: Resolution) -> None:
-        mob = self._check_mobilization("IC 7.2")
+    def _check_mobilize(self, a):
+        """Every check of a Mobilize or PlaceReinforcement, changing nothing: (phase, chart row, place, price)."""
+        free = isinstance(a, PlaceReinforcement)
+        mob = self._check_mobilization("IC 7.31" if free else "IC 7.2")
         self._check_assistance_first(mob)
         row = self._chart().get(a.unit)
+        if free and (row is None or a.unit not in mob.pending):
+            raise RuleViolation("IC 7.31", f"no {a.unit} is waiting from this phase's assistance roll")
         if row is None:
             raise RuleViolation("IC 7.21", f"{a.unit!r} is not a row of the Mobilization Chart")
         if row.type == "death commando" and not self.option("death_commandos"):
             raise RuleViolation("IC 25.0", "Death Commandos are an optional rule, switched off")
         if a.where not in OFF_MAP:
             self.state.map.hex(a.where)                       # an unknown hex is an IllegalName
-        if a.where not in self._row_places(row):
-            check_placement(row, mob.side, self._new_place(mob.side, a.where), mob)
-            raise RuleViolation("IC 7.21", f"a {a.unit} may not be placed in {a.where} now")
         place = self._new_place(mob.side, a.where)
-        cost = self._cost(row)
+        check_placement(row, mob.side, place, mob)
+        if row.type == "militia" and any(u.counter.type == "militia" for u in
+                                         self.state.units_at(self.state.map.hex(a.where), Side.COMMUNIST)):
+            raise RuleViolation("IC 17.35", f"{a.where} already holds a Communist militia")
+        if a.where not in self._row_places(row):
+            raise RuleViolation("IC 7.21", f"a {a.unit} may not be placed in {a.where} now")
+        cost = 0 if free else self._cost(row)
+        if row.intervention and not free:
+            raise RuleViolation("IC 7.72", f"a {a.unit} only replaces an intervention unit lost earlier")
+        if cost > self.points.of(mob.side):
+            raise RuleViolation("IC 5.33", f"the {mob.side.value} player has {self.points.of(mob.side)} political "
+                                           f"points and a {a.unit} costs {cost}")
+        self._check_counter_mix(row)
+        return mob, row, place, cost
+
+    @handles(Mobilize)
+    def _mobilize(self, a: Mobilize, dice, res: Resolution) -> None:
+        mob, row, place, cost = self._check_mobilize(a)
         if cost == row.cost:
             res.extend(mobilize_unit(self.points, mob.side, a.unit, place, mob, chart=self._chart()))
         elif cost == 0:
@@ -1433,18 +1855,26 @@ class Game(CoreGame):
 
     @handles(PlaceReinforcement)
     def _place_reinforcement(self, a: PlaceReinforcement, dice, res: Resolution) -> None:
-        mob = self._check_mobilization("IC 7.31")
-        self._check_assistance_first(mob)
-        row = self._chart().get(a.unit)
-        if row is None or a.unit not in mob.pending:
-            raise RuleViolation("IC 7.31", f"no {a.unit} is waiting from this phase's assistance roll")
-        if a.where not in OFF_MAP:
-            self.state.map.hex(a.where)
-        if a.where not in self._row_places(row):
-            check_placement(row, mob.side, self._new_place(mob.side, a.where), mob)
-            raise RuleViolation("IC 7.41", f"a {a.unit} may not be placed in {a.where} now")
-        res.extend(place_reinforcement(mob.side, a.unit, self._new_place(mob.side, a.where), mob, chart=self._chart()))
+        mob, row, place, _ = self._check_mobilize(a)
+        res.extend(place_reinforcement(mob.side, a.unit, place, mob, chart=self._chart()))
         self._bring_in(row, a.where, res)
+
+    @implements("IC 7.24")
+    def _check_counter_mix(self, row) -> None:
+        """A unit type whose counters are all in play cannot come in (7.24); militia are unlimited (17.36)."""
+        if row.type in ("militia",) or row.location.area == AIR_AVAILABLE:
+            return
+        c = make_counter(row.side, row.nationality, row.type, row.size, "probe")
+        r = resolve(row.side, row.nationality, row.type, row.size)
+        sheet_side = row.side if r.sheet_nationality in NATIONALITIES[row.side] else row.side.enemy
+        limit = counter_mix().limit(sheet_side, r.sheet_nationality, r.type, r.size)
+        if limit is None:
+            return
+        in_play = sum(1 for u in self.state.units.values() if not u.eliminated and u.counter.side is row.side
+                      and (u.counter.nationality, u.counter.type, u.counter.size) == (c.nationality, c.type, c.size))
+        if in_play >= limit:
+            raise RuleViolation("IC 7.24", f"all {limit} {row.nationality} {row.type} {row.size} counters of the "
+                                           f"counter mix are in play")
 
     def _bring_in(self, row, where: str, res: Resolution) -> None:
         """Put the new unit's counter into play: on its hex, in the staging area, or the air box."""
@@ -1475,12 +1905,34 @@ class Game(CoreGame):
         if not self.staging.units:
             return out
         ports = [h for h in st.map.hexes if is_port(st, h) and not port_problem(st, h)]
-        coast = [h for h in st.map.hexes if st.has(h, "coast") and st.terrain(h) != "all_sea"
-                 and not st.units_at(h, Side.COMMUNIST)]
+        enemy = {u.hex for u in st.on_map(Side.COMMUNIST)}
+        coast = [h for h in self._indochina_coast() if h not in enemy]
         for uid in sorted(self.staging.units):
             out += [NavalTransport(uid, st.label(h)) for h in ports]
             out += [AmphibiousInvasion(uid, st.label(h)) for h in coast]
         return out
+
+    def _indochina_coast(self) -> list:
+        """The coastal land hexes of Vietnam, Laos and Cambodia (where an invasion may land, 23.12, 22.3-22.4)."""
+        st = self.state
+        memo = getattr(self, "_coast_memo", None)
+        if memo is None or memo[0] is not st.map:
+            memo = (st.map, [h for h in st.map.hexes if st.has(h, "coast") and st.terrain(h) != "all_sea"
+                             and st.map.info(h).attr("country", "Vietnam") in ("Vietnam", "Laos", "Cambodia")])
+            self._coast_memo = memo
+        return memo[1]
+
+    def _check_amphibious(self, a: AmphibiousInvasion) -> None:
+        """The checks of an amphibious landing, changing nothing (23.12, 23.121, 22.3)."""
+        self._check_staging_move("IC 23.12")
+        if a.unit not in self.staging.units:
+            raise RuleViolation("IC 23.121", f"{a.unit} is not in the Far Eastern Staging Area")
+        st = self.state
+        h = st.map.hex(a.hex)
+        if h not in self._indochina_coast():
+            raise RuleViolation("IC 23.12", f"{a.hex} is not a coastal land hex of Vietnam, Laos or Cambodia")
+        trial = copy.deepcopy((st, self.staging))
+        amphibious_invasion(trial[0], trial[1], a.unit, a.hex)
 
     def _check_staging_move(self, rule: str) -> None:
         self._no_decision()
@@ -1496,9 +1948,7 @@ class Game(CoreGame):
 
     @handles(AmphibiousInvasion)
     def _amphibious(self, a: AmphibiousInvasion, dice, res: Resolution) -> None:
-        self._check_staging_move("IC 23.12")
-        if a.unit not in self.staging.units:
-            raise RuleViolation("IC 23.121", f"{a.unit} is not in the Far Eastern Staging Area")
+        self._check_amphibious(a)
         res.extend(amphibious_invasion(self.state, self.staging, a.unit, a.hex))
         self.moved.add(a.unit)
 
@@ -1510,6 +1960,8 @@ class Game(CoreGame):
 
     def _check_recover(self, a: Recover) -> None:
         self._no_decision()
+        if "IC 15.0" in self.ignored:
+            raise RuleViolation("IC 38", "this scenario has no supply: disrupted units recover by themselves")
         p = self.phase
         if p.kind != "recovery":
             raise RuleViolation("IC 14.5", f"units recover in their own Recovery Phase, not in the {p.id} Phase")
@@ -1525,6 +1977,34 @@ class Game(CoreGame):
         self._check_recover(a)
         res.extend(recover(self.state, self.logistics, a.unit, a.airborne or None))
 
+    @implements("IC 38 Introductory")
+    def _recover_without_supply(self, side: Side, res: Resolution) -> None:
+        """With no supply rules (38 Introductory, FEF i): a disrupted unit outside every enemy ZOC at the end
+        of its own Recovery Phase recovers."""
+        zoc = enemy_zoc(self.state, side)
+        for u in sorted(self.state.on_map(side), key=lambda u: u.id):
+            if u.disrupted and u.hex not in zoc:
+                u.disrupted = False
+                res.add("IC 38 Introductory", f"{u.id} is out of enemy ZOCs and recovers")
+
+    @implements("IC 38 Introductory")
+    def _activate_cities(self, res: Resolution) -> None:
+        """38 Introductory f: the first side to enter a city or town nobody holds takes it; a Communist unit
+        raises one Communist militia there, an FEF unit wakes the printed militia."""
+        st = self.state
+        for label in sorted(st.neutral_cities):
+            sides = {u.side for u in st.units_at(st.map.hex(label))}
+            if len(sides) != 1:
+                continue
+            side = sides.pop()
+            st.neutral_cities.discard(label)
+            if side is Side.COMMUNIST:
+                st.communist_cities.add(label)
+                u = place_communist_militia(st, label, on_cadre=False)
+                res.add("IC 38 Introductory", f"the Communists enter {label}: {u.id} is raised there")
+            else:
+                res.add("IC 38 Introductory", f"the FEF enters {label}: its printed militia becomes active")
+
     def _holders(self) -> dict[str, str]:
         """Who holds each city and town of Indochina now: the side with units there, else its controller."""
         st, out = self.state, {}
@@ -1532,13 +2012,16 @@ class Game(CoreGame):
             if st.is_urban(h) and st.map.info(h).attr("country", "Vietnam") in ("Vietnam", "Laos", "Cambodia"):
                 present = {u.side for u in st.units_at(h)}
                 holder = present.pop() if len(present) == 1 else st.controller(h)
-                out[st.label(h)] = holder.value
+                if holder is not None:                   # a place nobody holds yet scores nothing
+                    out[st.label(h)] = holder.value
         return out
 
     @handles(ScoreCities)
     @implements("IC 3.1", "IC 5.2")
     def _score_cities(self, a: ScoreCities, dice, res: Resolution) -> None:
         self._no_decision()
+        if "IC 5.0" in self.ignored:
+            raise RuleViolation("IC 38", "this scenario plays without political points (5.0)")
         if self.phase.kind != "political":
             raise RuleViolation("IC 5.2", f"cities and towns are scored in the Political Points Phase, not in the "
                                           f"{self.phase.id} Phase")
@@ -1565,11 +2048,17 @@ class Game(CoreGame):
         res.add("IC 3.1", f"the end of turn {self.turn}")
         self._next_phase(res)
 
-    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:  # noqa: C901
         if self.phase.kind == "air" and self._in_force("no air operations") and self.decision() is None \
                 and not isinstance(action, (EndPhase, ProposeCeasefire)):
             raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) grounds the air units")
         super()._dispatch(action, dice, res)
+        if self.state.neutral_cities:
+            self._activate_cities(res)
+        if self.logistics.fortifications:
+            gone = sweep(self.state, self.logistics)          # no friendly unit left: the marker goes (16.4)
+            if gone.result:
+                res.extend(gone)
         self._score_losses(res)
         gone = check_airborne_supply(self.state, self.logistics)           # 15.75, at any moment
         if gone.steps:
@@ -1579,7 +2068,7 @@ class Game(CoreGame):
     def _score_losses(self, res: Resolution) -> None:
         """5.2(2): every unit eliminated since the last action is scored on the Political Points Table."""
         new = sorted(uid for uid, u in self.state.units.items() if u.eliminated and uid not in self.scored)
-        if not new:
+        if not new or "IC 5.0" in self.ignored:
             return
         losses = []
         for uid in new:

@@ -45,7 +45,7 @@ from ..core.errors import DataError, RuleViolation
 from .combat import Side
 from .state import IndochinaState
 from .units import UnitState
-from .zoc import zoc_hexes
+from .zoc import enemy_zoc, zoc_hexes
 
 # 15.21, 15.22, 26.3(4): the limits of a line of supply.
 FEF_ROAD = 16
@@ -183,6 +183,8 @@ def _on_route(st: IndochinaState, a: Hex, b: Hex, routes: tuple[str, ...]) -> bo
 
 
 def _enemy_zoc(st: IndochinaState, side: Side, ignore_heavy: bool = False) -> set[Hex]:
+    if not ignore_heavy:
+        return enemy_zoc(st, side)
     out: set[Hex] = set()
     for u in st.on_map(side.enemy):
         if ignore_heavy and u.counter.unit_class == "Heavy":
@@ -191,8 +193,30 @@ def _enemy_zoc(st: IndochinaState, side: Side, ignore_heavy: bool = False) -> se
     return out
 
 
+def _occupancy(st: IndochinaState) -> dict[Side, set[Hex]]:
+    """The hexes holding units of each side, found once for a whole search. The militia printed in an
+    FEF-held city or town counts as an FEF unit there (17.2, 17.13): it closes the hex to Communist lines."""
+    out: dict[Side, set[Hex]] = {s: set() for s in Side}
+    for u in st.on_map():
+        out[u.side].add(u.hex)
+    out[Side.FEF] |= {h for h in _urban_hexes(st) if st.fef_militia(h) > 0}
+    return out
+
+
+def _urban_hexes(st: IndochinaState) -> list[Hex]:
+    memo = _URBAN.get(id(st.map))
+    if memo is None or memo[0] is not st.map:
+        memo = (st.map, [h for h in st.map.hexes if st.is_urban(h)])
+        _URBAN[id(st.map)] = memo
+    return memo[1]
+
+
+_URBAN: dict = {}
+
+
 @implements("IC 15.23", "IC 15.231", "IC 11.6")
-def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: set[Hex] | None = None) -> str:
+def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: set[Hex] | None = None,
+                 occupied: dict[Side, set[Hex]] | None = None) -> str:
     """Why a line of supply of ``side`` may not enter ``h`` (from ``frm``), or ``""`` if it may.
 
     Closed: hexes off the map, all-sea hexes and hexsides, hexes with enemy units, China for the FEF (15.231),
@@ -205,19 +229,21 @@ def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: s
         return "an all-sea hex"
     if frm is not None and "all_sea" in st.map.side(frm, h):
         return "across an all-sea hexside"
-    if st.units_at(h, side.enemy):
+    occupied = _occupancy(st) if occupied is None else occupied
+    if h in occupied[side.enemy]:
         return "enemy units"
     if side is Side.FEF and _china(st, h):
         return "China (closed to FEF supply)"
     zoc = _enemy_zoc(st, side) if zoc is None else zoc
-    if h in zoc and not st.units_at(h, side):
+    if h in zoc and h not in occupied[side]:
         return "an enemy ZOC with no friendly unit in it"
     return ""
 
 
 # ------------------------------------------------------------------------------------ ultimate supply sources
-def _is_source(st: IndochinaState, side: Side, h: Hex, year: int | None) -> str:
-    occupied = bool(st.units_at(h, side))
+def _is_source(st: IndochinaState, side: Side, h: Hex, year: int | None,
+               occupancy: dict[Side, set[Hex]] | None = None) -> str:
+    occupied = h in occupancy[side] if occupancy is not None else bool(st.units_at(h, side))
     if side is Side.FEF:
         occupied = occupied or st.fef_militia(h) > 0       # our reading: FEF militia occupies its hex (17.2, 24.1)
         if occupied and st.has(h, "city"):
@@ -244,11 +270,12 @@ def ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | N
     """
     res = Resolution()
     zoc = _enemy_zoc(st, side) if zoc is None else zoc
+    occ = _occupancy(st)
     prev: dict[Hex, Hex | None] = {base_hex: None}
     queue = deque([base_hex])
     while queue:
         h = queue.popleft()
-        kind = _is_source(st, side, h, year)
+        kind = _is_source(st, side, h, year, occ)
         if kind:
             path = [h]
             while prev[path[-1]] is not None:
@@ -259,7 +286,7 @@ def ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | N
             res.result = tuple(path)
             return res
         for n in st.map.neighbors(h):
-            if n not in prev and not supply_block(st, side, h, n, zoc):
+            if n not in prev and not supply_block(st, side, h, n, zoc, occ):
                 prev[n] = h
                 queue.append(n)
     extra = ("" if side is Side.FEF else
@@ -303,8 +330,10 @@ def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_
     (True) step; by default it is :func:`supply_block` either way. The experimental naval rule passes its own.
     """
     if blocked is None:
+        occ = _occupancy(st)
+
         def blocked(h: Hex, n: Hex, off_part: bool) -> bool:
-            return supply_block(st, side, h, n, zoc)
+            return supply_block(st, side, h, n, zoc, occ)
     routes = _routes(st, side)
     begin = (start, 0, 0)
     prev: dict[tuple[Hex, int, int], tuple[Hex, int, int] | None] = {begin: None}

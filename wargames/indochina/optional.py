@@ -297,7 +297,8 @@ def check_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, ambu
 @implements("IC 28.1", "IC 28.2")
 def declare_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, ambush_hex: str, log: AmbushLog, *,
                    phase_kind: str = "movement", attack_enhanced: bool = False,
-                   defence_enhanced: bool = False) -> tuple[Combat, list[str], list[str], Resolution]:
+                   defence_enhanced: bool = False,
+                   fortified: bool | None = None) -> tuple[Combat, list[str], list[str], Resolution]:
     """The non-phasing player declares an ambush: the moving units must attack the ambushing hex, like an
     overrun but two columns left (28.2(1)) and at no movement cost (28.2(2)). Returns the combat, the
     attacking ids, the ambushers and the steps so far; the choice of CRT (13.31) and the roll come next."""
@@ -314,7 +315,8 @@ def declare_ambush(st: IndochinaState, moving: Sequence[str], came_from: str, am
             f"{', '.join(u.id for u in attackers)} must attack it; no movement points are spent (IC 28.2)")
     c = Combat(log.phasing, tuple(u.strength for u in attackers), tuple(u.strength for u in defenders),
                attack_enhanced=attack_enhanced, defence_enhanced=defence_enhanced, terrain=combat_terrain(st, h),
-               fortified=st.has(h, "fortification"), monsoon=st.monsoon, mode="ambush",
+               fortified=st.has(h, "fortification") if fortified is None else fortified, monsoon=st.monsoon,
+               mode="ambush",
                attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
     return c, [u.id for u in attackers], ambushers, res
 

@@ -1,18 +1,24 @@
 """The scenarios a :class:`~wargames.indochina.game.Game` can be set up with.
 
-Only the demonstration set-up on the schematic map is playable: the rulebook's scenarios (38.0, listed as data
-in :mod:`scenario_data`) need the printed map and counter mix, which are absent from the text.
+The rulebook's three scenarios (38.0, data in :mod:`scenario_data`) are played on the reconstructed map of
+Indochina (:func:`~wargames.indochina.state.indochina_map`) with the reconstructed counter mix
+(:mod:`counters`); the players set their units up through the game's prompts (:mod:`deployment`). The
+schematic "highlands demo" stays for the chapters' small examples.
 """
 from __future__ import annotations
 
 from ..core.errors import DataError
 from .combat import Side
 from .political import PoliticalPoints
-from .state import IndochinaState, demo_map
+from .deployment import initial_control
+from .scenario_data import NAMES, Scenario, game_length, load_scenario, starting_points, starting_supply
+from .state import IndochinaState, demo_map, indochina_map
 from .units import Counter
 
 SCENARIOS = {"highlands demo": "Pleiku and the road, October 1950: an FEF mobile group and garrison against "
-                               "three Viet Minh regiments, six turns (schematic map, reconstructed)"}
+                               "three Viet Minh regiments, six turns (schematic map, reconstructed)",
+             **{n: f"{load_scenario(n).title} ({load_scenario(n).first_turn.label} to "
+                   f"{load_scenario(n).last_turn.label}; reconstructed map)" for n in NAMES}}
 
 
 def highlands_units() -> list[tuple[Counter, str]]:
@@ -27,6 +33,22 @@ def highlands_units() -> list[tuple[Counter, str]]:
         (Counter("120 VM", C, "regular infantry", "regiment", 4, 6, 2, 4), "1317"),
         (Counter("Cadre A", C, "cadre", "cadre", 1, 4, 0, 2), "1214"),
     ]
+
+
+def rulebook_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict, Scenario]:
+    """A rulebook scenario before its set-up: the map with no units, who holds each city and town (38), the
+    political and supply points and the calendar. The players then place their units (:mod:`deployment`)."""
+    sc = load_scenario(name)
+    m = indochina_map()
+    control = initial_control(sc, m)
+    communist = {label for label, side in control.items() if side is Side.COMMUNIST}
+    neutral = {label for label, side in control.items() if side is None}
+    st = IndochinaState(m, {}, communist_cities=communist, neutral_cities=neutral)
+    # with rule 5.0 switched off (38 Introductory a) the indexes are kept at an inert 50 that nothing changes
+    points = starting_points(sc) if sc.political_points is not None else PoliticalPoints(fef=50, communist=50)
+    calendar = {"year": sc.first_turn.year, "month": sc.first_turn.month, "turns": game_length(sc),
+                "supply": {s.value: starting_supply(sc, s) for s in Side}}
+    return st, points, calendar, sc
 
 
 def setup_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict]:

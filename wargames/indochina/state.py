@@ -1,13 +1,15 @@
 """The Indochina position: map, units, weather. Plain data; procedures work on it and report Resolutions."""
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ..core import Hex, implements
 from ..core.errors import DataError
-from ..core.mapdata import MapData, copy_sharing, load_map
+from ..core.mapdata import MapData, load_map
 from ..core.schema import Bool, Either, Int, List, Str, place
 from ..core.yamlio import load_once, read_yaml
 from .charts import shipped_charts
@@ -69,6 +71,7 @@ class IndochinaState:
     units: dict[str, UnitState]
     monsoon: bool = False
     communist_cities: set[str] = field(default_factory=set)   # city/town labels under Communist control (17.1)
+    neutral_cities: set[str] = field(default_factory=set)     # held by neither side yet (38 Introductory f)
     charts: tuple | None = None         # (Mobile CRT, Assault CRT, TEC) of the ruleset; None: the shipped ones
 
     @classmethod
@@ -95,7 +98,8 @@ class IndochinaState:
             raise DataError("state", uid, "no such unit") from None
 
     def on_map(self, side: Side | None = None) -> list[UnitState]:
-        return [u for u in self.units.values() if u.on_map and (side is None or u.side is side)]
+        return [u for u in self.units.values() if u.hex is not None and not u.eliminated
+                and (side is None or u.counter.side is side)]
 
     def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
         return [u for u in self.on_map(side) if u.hex == h]
@@ -118,6 +122,8 @@ class IndochinaState:
             return None
         if self.map.info(h).attr("country") == "China" or self.label(h) in self.communist_cities:
             return Side.COMMUNIST
+        if self.label(h) in self.neutral_cities:
+            return None
         return Side.FEF
 
     def fef_militia(self, h: Hex) -> int:
@@ -135,4 +141,23 @@ class IndochinaState:
 
     def copy(self) -> "IndochinaState":
         """An independent copy; the map and the charts, which never change, are shared."""
-        return copy_sharing(self, "map", "charts")
+        return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo) -> "IndochinaState":
+        """A copy sharing the map and the charts (they never change in play); units are flat records, so each
+        is copied field by field (the legal-move search copies positions thousands of times)."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(self.__dict__)
+        units = {}
+        for k, u in self.units.items():
+            c = memo.get(id(u))
+            if c is None:
+                c = object.__new__(type(u))
+                c.__dict__.update(u.__dict__)
+                memo[id(u)] = c
+            units[k] = c
+        new.units = units
+        new.communist_cities = set(self.communist_cities)
+        new.neutral_cities = set(self.neutral_cities)
+        return new

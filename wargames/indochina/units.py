@@ -8,6 +8,7 @@ from fractions import Fraction
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.state import CounterState
+from ..core.yamlio import immutable
 from .combat import Side
 
 # The unit types of 2.31, alphabetically.
@@ -19,6 +20,7 @@ COMMUNIST_HEAVY_TYPES = ("artillery", "mechanized")               # 11.11
 
 
 @implements("IC 2.31", "IC 2.32", "IC 11.11")
+@immutable
 @dataclass(frozen=True)
 class Counter:
     """A land unit: front (combat effective) and back (disrupted) strength and movement.

@@ -41,9 +41,25 @@ def zoc_hexes(st: IndochinaState, u: UnitState) -> set[Hex]:
     return out
 
 
+_MEMO: dict = {}             # (map, TEC, the enemy units' places and sides) -> their ZOC hexes
+_MEMO_SIZE = 512
+
+
 def enemy_zoc(st: IndochinaState, side: Side) -> set[Hex]:
-    """Every hex in the ZOC of a unit of the other side."""
+    """Every hex in the ZOC of a unit of the other side.
+
+    The answer depends only on the map, the TEC and where each enemy unit stands on which side of its counter,
+    so it is remembered by those (a legal-move search asks the same question for every candidate move)."""
+    units = st.on_map(side.enemy)
+    tec = st.tec()
+    key = (id(st.map), id(tec), side, tuple((u.counter, u.hex, u.disrupted) for u in units))
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is st.map and hit[1] is tec:
+        return set(hit[2])
     out: set[Hex] = set()
-    for u in st.on_map(side.enemy):
+    for u in units:
         out |= zoc_hexes(st, u)
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (st.map, tec, frozenset(out))
     return out

@@ -25,6 +25,7 @@ from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
+from .air_play import AIR_ACTIONS, AirPlay  # air:
 from .borders import attack_problem
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
 from .events import roll_event
@@ -189,6 +190,7 @@ class DeclineAmbush(Action):
 
 ACTIONS = (RollEvent, EndPhase, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+ACTIONS = ACTIONS + AIR_ACTIONS  # air:
 
 
 @implements("IC 3.2")
@@ -211,7 +213,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(CoreGame):
+class Game(AirPlay, CoreGame):  # air:
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -221,13 +223,13 @@ class Game(CoreGame):
     DEFAULT_SCENARIO = "highlands demo"
     RULESET = Ruleset
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
-                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces")
+                "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
+                "air")  # air:
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
         "IC 20": "building and using bases is not yet a phase action",
         "IC 7": "the mobilization phase's chart and assistance rolls are not yet phase actions",
-        **{r: "the air phases offer only EndPhase so far" for r in ("IC 12", "IC 19", "IC Bombardment Table")},
         "IC 14.5": "the recovery phase offers only EndPhase so far",
         "IC 15": "supply is not yet traced in the game loop",
         "IC 16": "building fortifications is not yet a phase action",
@@ -255,6 +257,7 @@ class Game(CoreGame):
         self.combat: dict | None = None        # the combat in progress and the decision it waits for
         self.ambush: dict | None = None        # a move the non-phasing player may ambush (28.1)
         self.forces: list = []                 # the forces that have overrun this phase (27.2, 27.33)
+        self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -332,6 +335,7 @@ class Game(CoreGame):
             "forces": [{"units": list(f.units), "spent": {u: str(v) for u, v in sorted(f.spent.items())},
                         "stopped": f.stopped} for f in self.forces],
             "ambush": _plain_move(self.ambush),
+            "air": self._air_position(),  # air:
         }
 
     def visible(self, side: str) -> dict:
@@ -388,7 +392,7 @@ class Game(CoreGame):
             a = self.ambush
             return (a["side"], "IC 28.1", f"ambush {', '.join(a['units'])} in {a['at']} from one of "
                     f"{', '.join(a['candidates'])}, or let it pass", "ambush")
-        return None
+        return self._air_decision()  # air:
 
     def current_prompt(self) -> Prompt:
         d = self.decision()
@@ -457,6 +461,8 @@ class Game(CoreGame):
                 out.append(Attack(tuple(ready), st.label(h)))
                 if len(ready) > 1:
                     out += [Attack((uid,), st.label(h)) for uid in ready]
+        if p.kind == "air":
+            out += self._air_candidates()  # air:
         return out + [EndPhase()]
 
     def _combat_answers(self, cb: dict) -> list[Action]:
@@ -558,6 +564,7 @@ class Game(CoreGame):
         self.attacked.clear()
         self.forces = []
         self.ambush_log = None
+        self._air_phase_ended(res)  # air:
         self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
         if new_turn:
             self.turns_left -= 1
@@ -565,6 +572,7 @@ class Game(CoreGame):
             self.month = self.month % 12 + 1
             self.year += self.month == 1
             self.state.monsoon = self.weather() == "Monsoon"
+            self._air_end_of_turn(res)  # air: Completed back to Available (12.21), monsoon (26.3(1))
             res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
                     + ("" if self.option("weather") else " (the optional weather rule is off)"))
             if game_length_reached(self.turns_left):
@@ -1048,4 +1056,5 @@ class Game(CoreGame):
                 out.append("a combat names an unknown attacker")
         if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
             out.append("units are marked moved outside the Movement Phase")
+        out += self._air_invariants()  # air:
         return out

@@ -275,6 +275,49 @@ def test_air_transport_far_from_communists_needs_no_roll_and_its_refusals():
     assert g.state.label(g.state.unit("1 BEP").hex) == "1814"
 
 
+# --------------------------------------------------------------------------- hooks for the events and mobilization code
+
+@pytest.mark.rule("IC Random Events Table", "IC 12.21")
+def test_a_grounded_turn_refuses_every_mission_until_the_turn_ends():
+    from wargames.core.log import Resolution
+    g = demo_at("FEF Defensive Air")
+    g._air_ground("Typhoon", Resolution())
+    assert [str(a) for a in g.legal_actions] == ["end_phase"]
+    refused(g, CommitStrike("1415", airstrike=1), "IC Random Events Table")
+    refused(g, AirTransport("GM 100", "1515", "1619"), "IC Random Events Table")
+    g = to_phase(g, "Events")
+    assert g.state_dict()["position"]["air"]["grounded"] is None
+
+
+@pytest.mark.rule("IC 7.43")
+def test_new_air_units_are_available_at_once():
+    from wargames.core.log import Resolution
+    g = demo_at("FEF Defensive Air")
+    g._air_receive("airstrike", 2, Resolution())
+    assert g.state_dict()["position"]["air"]["available"]["airstrike"] == 4 and not g.invariants()
+    g.apply(CommitStrike("1415", airstrike=4))
+
+
+def test_malformed_air_actions_are_refused_cleanly():
+    g = demo_at("FEF Offensive Air")
+    for text in ('commit_strike hex="1415" airstrike="2"', 'commit_strike hex=["1415"] airstrike=1',
+                 'commit_strike hex="9999" airstrike=1', 'resolve_strike hex=7', 'air_transport unit=["GM 100"] '
+                 'origin="1515" destination="1619"', 'air_transport unit="nobody" origin="1515" destination="1619"',
+                 'increase_sorties kind=["airstrike"] groups=1', 'increase_sorties kind="airstrike" groups=true',
+                 'choose_strike_loss side="Communist" unit="803 VM"', 'choose_strike_loss side="Martians" unit="x"'):
+        before = g.state_dict()
+        with pytest.raises(RuleViolation):
+            g.apply(Game.parse_action(text))
+        assert g.state_dict() == before
+
+
+def test_airborne_units_are_offered_drops_near_the_fighting():
+    para = Counter("1 BEP", FEF, "airborne infantry", "group", 4, 6, 2, 3), "1515"
+    g = custom_at("FEF Offensive Air", para, vm("V", "1813"))
+    drops = {a.destination for a in g.legal_actions if isinstance(a, AirTransport)}
+    assert "1814" in drops and "1813" not in drops and "1912" not in drops       # not onto V, not a mountain
+
+
 # --------------------------------------------------------------------------- random play
 
 def test_random_play_reaches_the_air_actions_without_a_crash():

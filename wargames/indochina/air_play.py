@@ -38,7 +38,8 @@ from .militia import revert_abandoned_cities
 from .scenarios import demo_air_box
 from .transport import AirMission, Cargo, Place, TransportOutcome, air_transport, check_air_mission
 
-OFFENSIVE, DEFENSIVE = "FEF Offensive Air", "FEF Defensive Air"
+OFFENSIVE = "FEF Offensive Air"             # the phase with increased sorties (12.22)
+NO_FLIGHT_TERRAIN = ("mountain",)           # 12.44
 STRIKE_TYPES = (AIRSTRIKE, NAVAL, B29)
 PROHIBITED = ("all_sea", "all_lake")          # hexes no land unit may enter (our reading of "prohibited", 12.44)
 
@@ -142,7 +143,8 @@ class AirPlay:
                 raise DataError(f"scenario {self.scenario}", f"air box.{kind}", "must be an air type with a whole "
                                                                                "number of groups")
         self.air = {"available": {k: n for k, n in box.items() if n}, "completed": {}, "eliminated": {},
-                    "aside": {}, "owned": {k: n for k, n in box.items() if n}, "phase": _fresh_phase()}
+                    "aside": {}, "owned": {k: n for k, n in box.items() if n}, "grounded": None,
+                    "phase": _fresh_phase()}
         self._monsoon_split(Resolution())
 
     def _air_position(self) -> dict:
@@ -181,10 +183,29 @@ class AirPlay:
         for kind, n in back.items():
             air["available"][kind] = _count(air["available"], kind) + n
         air["completed"] = {}
+        air["grounded"] = None
         if back:
             res.add("IC 12.21", f"end of turn: the Completed air units {dict(sorted(back.items()))} are available "
                                 "again")
         self._monsoon_split(res)
+
+    def _air_ground(self, why: str, res: Resolution, rule: str = "IC Random Events Table") -> None:
+        """No air operation for the rest of this game turn (the Typhoon event); lifted at the end of the turn.
+        For the events code to call."""
+        self.air["grounded"] = {"why": why, "rule": rule}
+        res.add(rule, f"{why}: no FEF air operation for the rest of this turn")
+
+    @implements("IC 7.43")
+    def _air_receive(self, kind: str, groups: int, res: Resolution, rule: str = "IC 7.43") -> None:
+        """New air or naval strike units go straight into the Available box, ready at once (7.43). For the
+        mobilization and assistance code to call."""
+        if kind not in AIR_TYPES:
+            raise DataError("air units", kind, f"is not an air unit type; the types are {', '.join(AIR_TYPES)}")
+        if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
+            raise DataError("air units", kind, f"must arrive in a whole number of groups, not {groups!r}")
+        for box in ("available", "owned"):
+            self.air[box][kind] = _count(self.air[box], kind) + groups
+        res.add(rule, f"{groups} {kind} group(s) enter the FEF Air Units Available box")
 
     def _air_phase_ended(self, res: Resolution) -> None:
         if self.phase.kind == "air":
@@ -231,6 +252,8 @@ class AirPlay:
         ph = air["phase"]
         if ph["resolving"] is not None:
             return [ChooseStrikeLoss(Side.COMMUNIST.value, u) for u in ph["resolving"]["need"]["candidates"]]
+        if air["grounded"] is not None:
+            return []
         out: list[Action] = []
         lg = self._logistics()
         if self.phase.id == OFFENSIVE and ph["stage"] == "start" and lg is not None:
@@ -249,21 +272,30 @@ class AirPlay:
                 if b:
                     out.append(CommitStrike(lab, b29=b))
         out += [ResolveStrike(h) for h in ph["order"]]
-        if not ph["committed"] and _count(air["available"], TRANSPORT):
-            for u in sorted(st.on_map(Side.FEF), key=lambda u: u.id):
-                if u.id in ph["flown"] or u.counter.type in ("militia", "base", "DNA") or u.counter.size == "division":
-                    continue
-                start = st.label(u.hex)
-                if not self._airfield(u.hex):
-                    continue
-                for h in st.map.hexes:
-                    if h == u.hex:
-                        continue
-                    if self._airfield(h) and self._fef_occupied(h, u.id):
-                        out.append(AirTransport(u.id, start, st.label(h)))
-                    elif u.counter.type == "airborne infantry" and any(
-                            st.units_at(n) for n in st.map.neighbors(h)):
-                        out.append(AirTransport(u.id, start, st.label(h)))
+        if not ph["committed"] and _count(air["available"], TRANSPORT) and air["grounded"] is None:
+            out += self._transport_candidates(ph)
+        return out
+
+    def _transport_candidates(self, ph: dict) -> list[Action]:
+        """Flights from an airfield to an FEF-occupied airfield (12.41) and, for airborne units, drops next to
+        units of either side (12.45, 19.1): the hexes worth offering; any other legal hex may still be named."""
+        st = self.state
+        hexes = st.map.hexes
+        bases = {u.hex for u in st.on_map(Side.FEF) if u.counter.type == "base"}
+        fields = [h for h in hexes if ((st.is_urban(h) and st.controller(h) is Side.FEF) or st.has(h, "fortification")
+                                       or h in bases) and st.terrain(h) not in NO_FLIGHT_TERRAIN]
+        occupied = {u.hex for u in st.on_map()}
+        drops = sorted({n for h in occupied for n in st.map.neighbors(h)} - occupied, key=st.label)
+        out: list[Action] = []
+        for u in sorted(st.on_map(Side.FEF), key=lambda u: u.id):
+            if u.id in ph["flown"] or u.counter.type in ("militia", "base", "DNA") or u.counter.size == "division" \
+                    or u.hex not in fields:
+                continue
+            start = st.label(u.hex)
+            out += [AirTransport(u.id, start, st.label(h)) for h in fields
+                    if h != u.hex and self._fef_occupied(h, u.id)]
+            if u.counter.type == "airborne infantry":
+                out += [AirTransport(u.id, start, st.label(h)) for h in drops]
         return out
 
     # ------------------------------------------------------------------ fast legality checks
@@ -291,6 +323,9 @@ class AirPlay:
         if ph["resolving"] is not None:
             d = self._air_decision()
             raise RuleViolation(d[1], f"the {d[0]} player must first {d[2]}")
+        g = self.air["grounded"]
+        if g is not None:
+            raise RuleViolation(g["rule"], f"no air operation this turn: {g['why']}")
         return ph
 
     # ------------------------------------------------------------------ increased sorties (12.22, 15.33)
@@ -300,7 +335,7 @@ class AirPlay:
             raise RuleViolation("IC 12.22", "extra sorties are bought only in the FEF Offensive Air Phase")
         if ph["stage"] != "start":
             raise RuleViolation("IC 12.22", "extra sorties are bought at the start of the phase, before any mission")
-        if a.kind not in AIR_TYPES:
+        if not isinstance(a.kind, str) or a.kind not in AIR_TYPES:
             raise RuleViolation("IC 12.1", f"{a.kind!r} is not an air unit type; the types are {', '.join(AIR_TYPES)}")
         if not isinstance(a.groups, int) or isinstance(a.groups, bool) or a.groups < 1:
             raise RuleViolation("IC 12.22", f"name a whole number of groups, 1 or more, not {a.groups!r}")
@@ -405,6 +440,8 @@ class AirPlay:
 
     def _check_resolve(self, a: ResolveStrike) -> dict:
         ph = self._air_phase_checks("IC 12.34", "resolving a strike")
+        if not isinstance(a.hex, str):
+            raise RuleViolation("IC 12.34", "a strike is resolved on a hex label")
         if a.hex not in ph["committed"]:
             if a.hex in ph["bombarded"]:
                 raise RuleViolation("IC 12.37", f"{a.hex} was already bombarded this phase")
@@ -454,7 +491,7 @@ class AirPlay:
         if _side(a.side) is not Side.COMMUNIST:
             raise RuleViolation(TABLE_RULE, f"the owner of the bombarded units (Communist) chooses, not the "
                                             f"{a.side} player")
-        if a.unit not in r["need"]["candidates"]:
+        if not isinstance(a.unit, str) or a.unit not in r["need"]["candidates"]:
             raise RuleViolation(TABLE_RULE, f"{a.unit} is not one of the units to choose from "
                                             f"({', '.join(r['need']['candidates'])})")
         return r
@@ -529,6 +566,8 @@ class AirPlay:
                                             f"({', '.join(ph['order'])} still waiting)")
         if not _count(self.air["available"], TRANSPORT):
             raise RuleViolation("IC 12.41", "no air transport group is left in the Available box")
+        if not all(isinstance(x, str) for x in (a.unit, a.origin, a.destination)):
+            raise RuleViolation("IC 12.4", "an air transport names a unit and two hex labels")
         u = st.unit(a.unit)
         if u.side is not Side.FEF or not u.on_map:
             raise RuleViolation("IC 12.4", f"{a.unit} is not an FEF land unit on the map")

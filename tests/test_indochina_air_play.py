@@ -275,6 +275,33 @@ def test_air_transport_far_from_communists_needs_no_roll_and_its_refusals():
     assert g.state.label(g.state.unit("1 BEP").hex) == "1814"
 
 
+@pytest.mark.rule("IC 15.71", "IC 15.72", "IC 12.46", "IC 12.52", "IC 15.74")
+def test_an_airborne_supply_marker_is_dropped_and_expires_after_the_next_player_turn():
+    from wargames.core.log import Resolution
+    from wargames.indochina.air_play import AirDropSupply
+    g = demo_at("FEF Defensive Air")
+    refused(g, AirDropSupply("1515"), "IC 15.71")                    # none in the Air Mission box
+    g._air_receive_supply_marker(Resolution())
+    refused(g, AirDropSupply("1515"), "IC 15.7")                     # no supply ledger in the position yet
+    g.logistics = Logistics({FEF: 0, COM: 0})
+    refused(g, AirDropSupply("1617"), "IC 15.75")                    # no FEF unit there
+    refused(g, AirDropSupply("1415"), "IC 15.75")                    # Communists there
+    assert AirDropSupply("1515") in g.legal_actions
+    res = g.apply(AirDropSupply("1515"), ScriptedDice([2]))          # next to 803 VM: AT line, 2 = AB (abort)
+    assert res.result["code"] == "AB" and not g.logistics.airborne
+    assert g.state_dict()["position"]["air"]["supply_markers"] == 1
+    g = demo_at("FEF Defensive Air")
+    g._air_receive_supply_marker(Resolution())
+    g.logistics = Logistics({FEF: 0, COM: 0})
+    res = g.apply(AirDropSupply("1515"), ScriptedDice([6]))
+    assert res.result["code"] == "OK" and [m.dropped for m in g.logistics.airborne] == [1]
+    assert g.state_dict()["position"]["air"]["supply_markers"] == 0
+    g = to_phase(g, "FEF Mobilization")                              # the Communist player turn is over
+    assert len(g.logistics.airborne) == 1
+    g = to_phase(g, "Political Points")                              # and now the FEF player turn after it
+    assert g.logistics.airborne == []
+
+
 # --------------------------------------------------------------------------- hooks for the events and mobilization code
 
 @pytest.mark.rule("IC Random Events Table", "IC 12.21")

@@ -12,7 +12,14 @@ Communist player turn) and the FEF Offensive Air Phase the FEF player, the only 
    prompt (:class:`ChooseStrikeLoss`);
 4. then flies air transports (:class:`AirTransport`, 12.4, 19), rolling on the AT line when either end is
    next to Communist units (12.52);
+   and airborne supply markers from the Air Mission box (:class:`AirDropSupply`, 15.72, 12.46) when the
+   position keeps a supply ledger;
 5. ends the phase with ``EndPhase`` once no placed strike is left unresolved.
+
+Helpers for the rest of the game: :meth:`AirPlay._air_ground` (the Typhoon event), :meth:`AirPlay._air_receive`
+(new air units, 7.43) and :meth:`AirPlay._air_receive_supply_marker` (15.71). Not yet in play: airstrikes
+called into an overrun (27.3(2), 27.5: :func:`~wargames.indochina.air.overrun_airstrike` exists but the combat
+loop has no stage for it) and the experimental range rule (no bases of air units are tracked).
 
 The air part of the position is ``self.air``: plain JSON-able data (the boxes, counted in groups of each type,
 12.1, and the phase in progress), so a save made in the middle of a phase replays to the same point.
@@ -36,6 +43,7 @@ from .combat import Side
 from .disruption import disrupt
 from .militia import revert_abandoned_cities
 from .scenarios import demo_air_box
+from .logistics import check_airborne_supply, land_airborne_supply
 from .transport import AirMission, Cargo, Place, TransportOutcome, air_transport, check_air_mission
 
 OFFENSIVE = "FEF Offensive Air"             # the phase with increased sorties (12.22)
@@ -90,7 +98,15 @@ class AirTransport(Action):
     destination: str
 
 
-AIR_ACTIONS = (IncreaseSorties, CommitStrike, ResolveStrike, ChooseStrikeLoss, AirTransport)
+@dataclass(frozen=True)
+class AirDropSupply(Action):
+    """One air transport group flies an airborne supply marker from the Air Mission box to ``destination``
+    (15.72, 12.46, 19.2)."""
+
+    destination: str
+
+
+AIR_ACTIONS = (IncreaseSorties, CommitStrike, ResolveStrike, ChooseStrikeLoss, AirTransport, AirDropSupply)
 
 
 class _NeedPick(Exception):
@@ -144,7 +160,7 @@ class AirPlay:
                                                                                "number of groups")
         self.air = {"available": {k: n for k, n in box.items() if n}, "completed": {}, "eliminated": {},
                     "aside": {}, "owned": {k: n for k, n in box.items() if n}, "grounded": None,
-                    "phase": _fresh_phase()}
+                    "supply_markers": 0, "markers_flown": 0, "phase": _fresh_phase()}
         self._monsoon_split(Resolution())
 
     def _air_position(self) -> dict:
@@ -207,9 +223,34 @@ class AirPlay:
             self.air[box][kind] = _count(self.air[box], kind) + groups
         res.add(rule, f"{groups} {kind} group(s) enter the FEF Air Units Available box")
 
+    @implements("IC 15.71")
+    def _air_receive_supply_marker(self, res: Resolution, n: int = 1) -> None:
+        """Airborne supply markers bought in a mobilization phase wait in the Air Mission box (15.71). For the
+        mobilization code to call."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise DataError("airborne supply", "markers", f"must be a whole number of 1 or more, not {n!r}")
+        self.air["supply_markers"] += n
+        res.add("IC 15.71", f"{n} airborne supply marker(s) placed in the FEF Air Mission box")
+
+    def _player_turn(self) -> int:
+        """A count of player turns (1, 2 in game turn 1; 3, 4 in turn 2 ...), as 15.74 needs. The FEF Defensive
+        Air Phase belongs to the Communist player turn (3.1)."""
+        p = self.phase
+        if p.id.startswith("Communist") or p.id == "FEF Defensive Air":
+            k = 1
+        elif p.id.startswith("FEF"):
+            k = 2
+        else:
+            k = 0 if p.kind == "events" else 2
+        return 2 * (self.turn - 1) + k
+
+    @implements("IC 15.74", "IC 15.75")
     def _air_phase_ended(self, res: Resolution) -> None:
         if self.phase.kind == "air":
             self.air["phase"] = _fresh_phase()
+        lg = self._logistics()
+        if self.phase.kind == "recovery" and lg is not None and lg.airborne:      # the end of a player turn
+            res.extend(check_airborne_supply(self.state, lg, self._player_turn(), end_of_turn=True))
 
     def _air_invariants(self) -> list[str]:
         air, out = self.air, []
@@ -225,6 +266,8 @@ class AirPlay:
                     out.append(f"{kind}: a negative count in the {box} box (IC 12.21)")
         if self.phase.kind != "air" and (ph["committed"] or ph["flown"] or ph["bombarded"]):
             out.append("air missions are recorded outside an Air Phase (IC 12.32)")
+        if air["supply_markers"] < 0 or air["markers_flown"] < 0:
+            out.append("a negative count of airborne supply markers (IC 15.71)")
         if set(ph["committed"]) & set(ph["bombarded"]):
             out.append("a hex is both waiting for a strike and already bombarded (IC 12.37)")
         if ph["resolving"] is not None and ph["resolving"]["hex"] not in ph["committed"]:
@@ -272,8 +315,10 @@ class AirPlay:
                 if b:
                     out.append(CommitStrike(lab, b29=b))
         out += [ResolveStrike(h) for h in ph["order"]]
-        if not ph["committed"] and _count(air["available"], TRANSPORT) and air["grounded"] is None:
+        if not ph["committed"] and _count(air["available"], TRANSPORT):
             out += self._transport_candidates(ph)
+            if air["supply_markers"] and self._logistics() is not None:
+                out += [AirDropSupply(st.label(h)) for h in sorted({u.hex for u in st.on_map(Side.FEF)}, key=st.label)]
         return out
 
     def _transport_candidates(self, ph: dict) -> list[Action]:
@@ -310,6 +355,8 @@ class AirPlay:
             self._check_loss(action)
         elif isinstance(action, AirTransport):
             self._check_transport(action)
+        elif isinstance(action, AirDropSupply):
+            self._check_supply_drop(action)
         else:
             super().check_action(action)
 
@@ -607,4 +654,51 @@ class AirPlay:
             res.add("IC 12.41", f"{a.unit} lands in {a.destination} ({o.landing})")
         else:
             res.add("IC 12.53", f"{a.unit} stays in {a.origin}")
+        res.result = o.to_dict()
+
+    # ------------------------------------------------------------------ airborne supply (15.7, 12.46, 19.2)
+    def _check_supply_drop(self, a: AirDropSupply):
+        ph = self._air_phase_checks("IC 15.72", "an airborne supply drop")
+        st = self.state
+        if ph["committed"]:
+            raise RuleViolation("IC 12.42", f"air transport waits until every placed strike is resolved "
+                                            f"({', '.join(ph['order'])} still waiting)")
+        if not _count(self.air["available"], TRANSPORT):
+            raise RuleViolation("IC 15.72", "no air transport group is left in the Available box to carry the marker")
+        if not self.air["supply_markers"]:
+            raise RuleViolation("IC 15.71", "no airborne supply marker waits in the Air Mission box")
+        lg = self._logistics()
+        if lg is None:
+            raise RuleViolation("IC 15.7", "this position keeps no supply ledger yet, so no airborne supply can land")
+        if not isinstance(a.destination, str):
+            raise RuleViolation("IC 15.72", "a supply drop names a hex label")
+        dest = st.map.hex(a.destination)
+        if not st.units_at(dest, Side.FEF):
+            raise RuleViolation("IC 15.75", f"a marker landing in {a.destination}, with no FEF land unit there, would "
+                                            "be lost at once (our reading: such a drop is refused)")
+        box = Place("the Air Mission box", airfield=True)          # the marker waits off the map (15.71)
+        mission = AirMission(Cargo("airborne supply", "supply"), box, self._place(dest, ""))
+        check_air_mission(mission)
+        return lg, mission
+
+    @handles(AirDropSupply)
+    @implements("IC 15.72", "IC 12.46", "IC 19.2", "IC 12.52")
+    def _air_drop_supply(self, a: AirDropSupply, dice, res: Resolution) -> None:
+        lg, mission = self._check_supply_drop(a)
+        air, ph = self.air, self.air["phase"]
+        air["available"][TRANSPORT] -= 1
+        if not air["available"][TRANSPORT]:
+            del air["available"][TRANSPORT]
+        ph["stage"] = "transport"
+        out = air_transport(dice, mission, table=self.ruleset.chart("bombardment"), res=res)
+        o: TransportOutcome = out.result
+        box = "completed" if o.air_unit_kept else "eliminated"
+        air[box][TRANSPORT] = _count(air[box], TRANSPORT) + 1
+        if o.mission_completed:
+            air["supply_markers"] -= 1
+            air["markers_flown"] += 1
+            res.extend(land_airborne_supply(self.state, lg, f"FEF airborne supply {air['markers_flown']}", Side.FEF,
+                                            a.destination, self._player_turn()))
+        else:
+            res.add("IC 12.53", "the marker stays in the Air Mission box")
         res.result = o.to_dict()

@@ -42,7 +42,7 @@ from .bombardment import TABLE_RULE
 from .combat import Side
 from .disruption import disrupt
 from .militia import revert_abandoned_cities
-from .scenarios import demo_air_box
+from .scenarios import AIR_ENTRY_TYPES, demo_air_box
 from .logistics import check_airborne_supply, land_airborne_supply
 from .transport import AirMission, Cargo, Place, TransportOutcome, air_transport, check_air_mission
 
@@ -215,6 +215,7 @@ class AirPlay:
     def _air_receive(self, kind: str, groups: int, res: Resolution, rule: str = "IC 7.43") -> None:
         """New air or naval strike units go straight into the Available box, ready at once (7.43). For the
         mobilization and assistance code to call."""
+        kind = AIR_ENTRY_TYPES.get(kind, kind)          # "naval bombardment" (the charts' name) is a naval strike
         if kind not in AIR_TYPES:
             raise DataError("air units", kind, f"is not an air unit type; the types are {', '.join(AIR_TYPES)}")
         if not isinstance(groups, int) or isinstance(groups, bool) or groups < 1:
@@ -233,16 +234,12 @@ class AirPlay:
         res.add("IC 15.71", f"{n} airborne supply marker(s) placed in the FEF Air Mission box")
 
     def _player_turn(self) -> int:
-        """A count of player turns (1, 2 in game turn 1; 3, 4 in turn 2 ...), as 15.74 needs. The FEF Defensive
-        Air Phase belongs to the Communist player turn (3.1)."""
+        """A count of player turns for the 15.74 clock: 2 x turn for the Communist player turn, one more for the
+        FEF's (the numbering of Game.player_turn). The FEF Defensive Air Phase belongs to the Communist player
+        turn (3.1(2)(d)), though the FEF acts in it."""
         p = self.phase
-        if p.id.startswith("Communist") or p.id == "FEF Defensive Air":
-            k = 1
-        elif p.id.startswith("FEF"):
-            k = 2
-        else:
-            k = 0 if p.kind == "events" else 2
-        return 2 * (self.turn - 1) + k
+        communist = p.id.startswith("Communist") or p.id == "FEF Defensive Air" or p.kind == "events"
+        return 2 * self.turn + (0 if communist else 1)
 
     @implements("IC 15.74", "IC 15.75")
     def _air_phase_ended(self, res: Resolution) -> None:

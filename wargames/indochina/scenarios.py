@@ -43,7 +43,7 @@ def setup_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict]:
 #: Reconstructed (the demonstration scenario is ours): about a third of scenario 1's box, for a small front.
 DEMO_AIR_BOX = {"airstrike": 2, "air transport": 1, "naval strike": 1}
 #: Scenario entries of the "Air Available Box" deployment, by unit type, and the air type each one is (12.1, 12.6).
-_AIR_ENTRY_TYPES = {"airstrike": "airstrike", "air transport": "air transport", "naval bombardment": "naval strike",
+AIR_ENTRY_TYPES = {"airstrike": "airstrike", "air transport": "air transport", "naval bombardment": "naval strike",
                     "naval strike": "naval strike", "B-29": "B-29"}
 
 
@@ -61,9 +61,9 @@ def demo_air_box(scenario: str = "highlands demo") -> dict[str, int]:
         if dep.where != "Air Available Box":
             continue
         for entry in dep.units:
-            kind = _AIR_ENTRY_TYPES.get(entry.type)
+            kind = AIR_ENTRY_TYPES.get(entry.type)
             if kind is None:
                 raise DataError(sc.source, f"sides.FEF.deployment[Air Available Box].{entry.type}",
-                                f"is not an air unit type; expected one of {', '.join(_AIR_ENTRY_TYPES)}")
+                                f"is not an air unit type; expected one of {', '.join(AIR_ENTRY_TYPES)}")
             box[kind] = box.get(kind, 0) + entry.count
     return box

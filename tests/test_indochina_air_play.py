@@ -4,7 +4,6 @@ import json
 import pytest
 
 from wargames.core import ScriptedDice
-from wargames.core.bots import RandomBot
 from wargames.core.errors import RuleViolation
 from wargames.core.fuzz import fuzz
 from wargames.indochina import EndPhase, Game, Move, Side
@@ -19,10 +18,17 @@ from wargames.indochina.units import Counter
 FEF, COM = Side.FEF, Side.COMMUNIST
 
 
+PROCEDURE = ("roll_event", "roll_assistance", "score_cities", "end_turn")     # the steps a phase may require
+
+
 def to_phase(g, phase_id):
-    """Play on with the event roll and EndPhase only until ``phase_id``."""
+    """Play on until ``phase_id`` with EndPhase, or the step the phase requires first (the event roll, ...)."""
     while g.phase.id != phase_id:
-        g.apply(g.parse_action("roll_event") if g.phase.kind == "events" and not g.event_rolled else EndPhase())
+        if g.why_illegal(EndPhase()) is None:
+            g.apply(EndPhase())
+            continue
+        legal = list(g.legal_actions)
+        g.apply(next((a for a in legal if str(a).split(" ")[0] in PROCEDURE), legal[0]))
     return g
 
 
@@ -161,17 +167,23 @@ def test_the_owner_chooses_the_unit_a_b1_disrupts_and_a_save_replays_mid_phase(t
     assert g.prompt.kind == "play"
 
 
+def two_in_1415():
+    """The demonstration in the FEF Defensive Air Phase after 120 VM joined 803 VM in 1415."""
+    g = demo_at("Communist Movement")
+    g.apply(Move("120 VM", ("1416", "1415")))
+    if g.prompt.kind == "ambush":
+        g.apply(g.parse_action('decline_ambush side="FEF"'))
+    assert g.state.label(g.state.unit("120 VM").hex) == "1415"
+    return to_phase(g, "FEF Defensive Air")
+
+
 @pytest.mark.rule("IC Bombardment Table", "IC 12.34")
 def test_a_save_made_while_the_owner_chooses_replays(tmp_path):
-    g = demo_at("Communist Movement")
-    g.apply(Move("108 VM", ("1314", "1414", "1415")))               # 108 VM joins 803 VM
-    g = to_phase(g, "FEF Defensive Air")
+    g = two_in_1415()
     g.apply(CommitStrike("1415", airstrike=1))
     g.apply(ResolveStrike("1415"), ScriptedDice([6]))              # line 1, roll 6: B2 on two units, no choice
-    assert g.state.unit("803 VM").disrupted and g.state.unit("108 VM").disrupted
-    g = demo_at("Communist Movement")
-    g.apply(Move("108 VM", ("1314", "1414", "1415")))
-    g = to_phase(g, "FEF Defensive Air")
+    assert g.state.unit("803 VM").disrupted and g.state.unit("120 VM").disrupted
+    g = two_in_1415()
     g.apply(CommitStrike("1415", airstrike=1))
     g.apply(ResolveStrike("1415"), ScriptedDice([4]))              # line 1, roll 4: B1, the owner picks
     assert g.prompt.kind == "loss"
@@ -179,9 +191,9 @@ def test_a_save_made_while_the_owner_chooses_replays(tmp_path):
     again = Game.read(tmp_path / "s.json")
     assert again.state_dict() == g.state_dict() and again.prompt == g.prompt
     for x in (g, again):
-        x.apply(ChooseStrikeLoss("Communist", "108 VM"))
+        x.apply(ChooseStrikeLoss("Communist", "120 VM"))
     assert again.state_dict() == g.state_dict()
-    assert g.state.unit("108 VM").disrupted and not g.state.unit("803 VM").disrupted
+    assert g.state.unit("120 VM").disrupted and not g.state.unit("803 VM").disrupted
 
 
 @pytest.mark.rule("IC Bombardment Table", "IC Errata")
@@ -357,19 +369,23 @@ def test_random_play_reaches_the_air_actions_without_a_crash():
 
 
 def test_bots_play_several_turns_using_the_air_phases():
+    """Random play that flies whatever it can in the air phases and moves briskly through the others."""
+    import random
     used = set()
     for seed in range(3):
-        g = Game.new(seed=seed)
-        bot = RandomBot(seed, prefer=lambda a: not isinstance(a, EndPhase))
-        for _ in range(400):
-            if g.outcome() is not None:
+        g, rng = Game.new(seed=seed), random.Random(seed)
+        for _ in range(3000):
+            if g.outcome() is not None or g.turn >= 3:
                 break
-            a = bot.choose(g)
+            legal = list(g.legal_actions)
+            air = [a for a in legal if isinstance(a, AIR_ACTIONS)]
+            ends = [a for a in legal if isinstance(a, EndPhase)]
+            a = rng.choice(air) if air else (ends[0] if ends and rng.random() < 0.3 else rng.choice(legal))
             g.apply(a)
             if isinstance(a, AIR_ACTIONS):
                 used.add(type(a).__name__)
             assert not g.invariants(), g.invariants()
-        assert g.turn >= 2
+        assert g.turn >= 3 or g.outcome() is not None
         again = Game.load(json.loads(json.dumps(g.save())))
         assert again.state_dict() == g.state_dict()
     assert {"CommitStrike", "ResolveStrike", "AirTransport"} <= used

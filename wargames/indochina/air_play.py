@@ -412,17 +412,22 @@ class AirPlay:
         st = self.state
         h = st.map.hex(label)
         near = [n for n in st.map.neighbors(h)]
+        occ = self._occupancy()
+
+        def at(x, side):
+            return [u for u in occ.get(x, ()) if u.side is side]
+
         units = []
-        for u in st.units_at(h, Side.COMMUNIST):
+        for u in at(h, Side.COMMUNIST):
             t = u.counter.type
             kind = t if t in ("artillery", "cadre", "militia") else "unit"
             units.append(GroundUnit(u.id, u.disrupted, kind, u.strength))
         return TargetHex(tuple(sorted(units, key=lambda g: g.id)), label,
-                         fef_units=bool(st.units_at(h, Side.FEF)) or st.fef_militia(h) > 0,
+                         fef_units=bool(at(h, Side.FEF)) or st.fef_militia(h) > 0,
                          artillery_adjacent=any(u.counter.type == "artillery" for n in near
-                                                for u in st.units_at(n, Side.COMMUNIST)),
+                                                for u in at(n, Side.COMMUNIST)),
                          coastal=self._coastal(h) or any(self._coastal(n) for n in near),
-                         next_to_fef_land_units=any(st.units_at(n, Side.FEF) for n in near),
+                         next_to_fef_land_units=any(at(n, Side.FEF) for n in near),
                          in_china=str(st.map.info(h).attr("country", "Vietnam")) == "China")
 
     def _coastal(self, h) -> bool:
@@ -588,17 +593,57 @@ class AirPlay:
 
     def _fef_occupied(self, h, cargo: str) -> bool:
         """An FEF land unit other than the cargo is there, or the FEF militia of an FEF city or town (17.13)."""
-        st = self.state
-        return any(u.id != cargo for u in st.units_at(h, Side.FEF)) or st.fef_militia(h) > 0
+        return any(u.side is Side.FEF and u.id != cargo for u in self._occupancy().get(h, ())) or \
+            self.state.fef_militia(h) > 0
 
-    def _place(self, h, cargo: str) -> Place:
+    def _cached_legal(self):
+        """While the legal actions are listed the position stands still: the flight checks share one index of
+        which units stand where."""
+        self._air_occ = None
+        self._air_listing = True
+        try:
+            return super()._cached_legal()
+        finally:
+            self._air_listing, self._air_occ = False, None
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        """Handlers change the position, so they never read the listing's index (a legality probe of another
+        action runs its handler on the position in the middle of a listing)."""
+        listing = getattr(self, "_air_listing", False)
+        self._air_listing = False
+        try:
+            super()._dispatch(action, dice, res)
+        finally:
+            self._air_listing = listing
+
+    def _occupancy(self) -> dict:
+        """Hex -> the units on it (a pass over the units, not one per hex asked about); built once per listing
+        of the legal actions."""
+        if getattr(self, "_air_listing", False):
+            if self._air_occ is None:
+                self._air_occ = self._occupancy_now()
+            return self._air_occ
+        return self._occupancy_now()
+
+    def _occupancy_now(self) -> dict:
+        out: dict = {}
+        for u in self.state.on_map():
+            out.setdefault(u.hex, []).append(u)
+        return out
+
+    def _place(self, h, cargo: str, occ: dict | None = None) -> Place:
         st = self.state
+        occ = self._occupancy() if occ is None else occ
         near = list(st.map.neighbors(h))
-        return Place(st.label(h), st.terrain(h), airfield=self._airfield(h), fef_units=self._fef_occupied(h, cargo),
-                     enemy_units=bool(st.units_at(h, Side.COMMUNIST)),
-                     next_to_communists=any(st.units_at(n, Side.COMMUNIST) for n in near),
-                     artillery_near=any(u.counter.type == "artillery" for n in [h, *near]
-                                        for u in st.units_at(n, Side.COMMUNIST)),
+        here = occ.get(h, [])
+        communists = [u for n in [h, *near] for u in occ.get(n, []) if u.side is Side.COMMUNIST]
+        airfield = (st.is_urban(h) and st.controller(h) is Side.FEF) or st.has(h, "fortification") or any(
+            u.side is Side.FEF and u.counter.type == "base" for u in here)
+        fef = any(u.side is Side.FEF and u.id != cargo for u in here) or st.fef_militia(h) > 0
+        return Place(st.label(h), st.terrain(h), airfield=airfield, fef_units=fef,
+                     enemy_units=any(u.side is Side.COMMUNIST for u in here),
+                     next_to_communists=any(u.hex != h for u in communists),
+                     artillery_near=any(u.counter.type == "artillery" for u in communists),
                      prohibited=st.terrain(h) in PROHIBITED,
                      in_china=str(st.map.info(h).attr("country", "Vietnam")) == "China")
 
@@ -626,7 +671,8 @@ class AirPlay:
         c = u.counter
         size = {"militia": "militia", "base": "base"}.get(c.type, c.size)
         cargo = Cargo(a.unit, size, airborne=c.type == "airborne infantry", dna=c.type == "DNA")
-        mission = AirMission(cargo, self._place(u.hex, a.unit), self._place(dest, a.unit))
+        occ = self._occupancy()
+        mission = AirMission(cargo, self._place(u.hex, a.unit, occ), self._place(dest, a.unit, occ))
         check_air_mission(mission)
         return mission
 

@@ -128,6 +128,17 @@ def test_a_strike_reads_the_table_and_the_units_go_to_completed():
     assert g.state_dict()["position"]["air"]["phase"]["bombarded"] == []
 
 
+def test_a_strike_on_a_hex_emptied_since_its_placement_is_called_off():
+    g = custom_at("FEF Defensive Air", vm("A", "1415"), gm("GM", "1515"))
+    g.apply(CommitStrike("1415", airstrike=2))
+    g.state.unit("A").eliminated = True                 # as if some other rule had removed it meanwhile
+    res = g.apply(ResolveStrike("1415"))
+    assert any(s.rule == "IC 12.32" for s in res.steps)
+    air = g.state_dict()["position"]["air"]
+    assert air["available"]["airstrike"] == 2 and air["phase"]["committed"] == {} and not g.invariants()
+    g.apply(EndPhase())
+
+
 @pytest.mark.rule("IC 12.51", "IC 12.53", "IC 12.54")
 def test_flak_shoots_down_a_group_near_artillery():
     g = custom_at("FEF Offensive Air", vm("A", "1415"), vm("ART", "1414", kind="artillery"), gm("GM", "1515"))

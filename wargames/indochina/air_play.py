@@ -520,6 +520,16 @@ class AirPlay:
     def _resolve_strike(self, a: ResolveStrike, dice, res: Resolution) -> None:
         ph = self._check_resolve(a)
         ph["stage"] = "resolving"
+        try:
+            check_strike(self._target(a.hex), self._strike_of(ph["committed"][a.hex]))
+        except RuleViolation as e:          # the hex changed since the placement: the mission is called off
+            placed = ph["committed"].pop(a.hex)
+            ph["order"].remove(a.hex)
+            for kind, n in placed.items():
+                self.air["available"][kind] = _count(self.air["available"], kind) + n
+            res.add(e.rule, f"the strike on {a.hex} is called off ({e.reason}); its units go back to the Available "
+                            "box unflown")
+            return
         cap = _Capture(dice)
         try:
             out = self._bombard(a.hex, cap, [])

@@ -293,6 +293,10 @@ def test_air_transport_far_from_communists_needs_no_roll_and_its_refusals():
     refused(g, AirTransport("1 BEP", "1515", "1813"), "IC 12.45")    # airborne, but Communists are there
     refused(g, AirTransport("1 BEP", "1515", "1711"), "IC 22.3")     # China
     refused(g, AirTransport("1 BEP", "1515", "1912"), "IC 12.44")    # mountain
+    g = custom_at("FEF Offensive Air", (Counter("VNA 1", FEF, "airborne infantry", "group", 3, 6, 1, 3,
+                                                nationality="VNA"), "1515"), vm("V", "1813"))
+    refused(g, AirTransport("VNA 1", "1515", "1610"), "IC 22.1")    # a national army never leaves its country
+    g = custom_at("FEF Offensive Air", para, gm("GM", "1515"), gm("GQ", "1619"), vm("V", "1813"))
     res = g.apply(AirTransport("1 BEP", "1515", "1814"), ScriptedDice([5]))   # a drop next to V: AT roll
     assert res.result["landing"] == "parachute" and res.result["rolled"]
     assert g.state.label(g.state.unit("1 BEP").hex) == "1814"

@@ -39,6 +39,7 @@ from ..core.rules import implements
 from .air import AIR_TYPES, AIRSTRIKE, B29, NAVAL, TRANSPORT
 from .airstrikes import GroundUnit, Strike, StrikeOutcome, TargetHex, airstrike, check_strike
 from .bombardment import TABLE_RULE
+from .borders import border_problem
 from .combat import Side
 from .disruption import disrupt
 from .militia import revert_abandoned_cities
@@ -678,6 +679,10 @@ class AirPlay:
         dest = st.map.hex(a.destination)
         if dest == u.hex:
             raise RuleViolation("IC 12.41", "a flight lands in another hex than the one it starts from")
+        problem = border_problem(st, u, u.hex, dest)          # a flight crosses borders as a move does (22)
+        if problem:
+            rule = next((f"IC {r}" for r in ("22.3", "22.4") if f"({r})" in problem), "IC 22.1")
+            raise RuleViolation(rule, f"{a.unit} may not fly to {a.destination}: {problem}")
         c = u.counter
         size = {"militia": "militia", "base": "base"}.get(c.type, c.size)
         cargo = Cargo(a.unit, size, airborne=c.type == "airborne infantry", dna=c.type == "DNA")
@@ -688,7 +693,7 @@ class AirPlay:
 
     @handles(AirTransport)
     @implements("IC 12.4", "IC 12.41", "IC 12.42", "IC 12.44", "IC 12.45", "IC 12.52", "IC 12.53", "IC 12.54",
-                "IC 19.0", "IC 19.1")
+                "IC 19.0", "IC 19.1", "IC 22.1")
     def _air_transport(self, a: AirTransport, dice, res: Resolution) -> None:
         mission = self._check_transport(a)
         air, ph = self.air, self.air["phase"]

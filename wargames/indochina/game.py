@@ -25,6 +25,7 @@ from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
+from .air_play import AIR_ACTIONS, AirPlay  # air:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -45,7 +46,7 @@ from .reorganization import EQUIVALENTS, NEVER_BREAK_DOWN, break_down, employabl
 from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
                       two_hex_advance)
 from .ruleset import Ruleset
-from .deployment import (air_box, control_militia, fortification_problem, fortification_slots, legal_fortification_hexes,
+from .deployment import (control_militia, fortification_problem, fortification_slots, legal_fortification_hexes,
                          legal_hexes, placement_problem, reinforcement_slots, setup_slots)
 from .scenario_data import NAMES as RULEBOOK_SCENARIOS, Month
 from .scenarios import SCENARIOS, rulebook_scenario, setup_scenario
@@ -333,6 +334,7 @@ class EndTurn(Action):
 ACTIONS = (Deploy, DeployFortification, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
+ACTIONS = ACTIONS + AIR_ACTIONS  # air:
 
 
 @implements("IC 3.2")
@@ -361,7 +363,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(CoreGame):
+class Game(AirPlay, CoreGame):  # air:
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -373,13 +375,13 @@ class Game(CoreGame):
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
-                "ignored", "deploy", "arrivals")
+                "ignored", "deploy", "arrivals",
+                "air")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
            for r in ("IC 4", "IC 8")},
         "IC 20": "building and using bases is not yet a phase action",
         "IC 7": "the mobilization phase's chart and assistance rolls are not yet phase actions",
-        **{r: "the air phases offer only EndPhase so far" for r in ("IC 12", "IC 19", "IC Bombardment Table")},
         "IC 14.5": "the recovery phase offers only EndPhase so far",
         "IC 15": "supply is not yet traced in the game loop",
         "IC 16": "building fortifications is not yet a phase action",
@@ -425,8 +427,8 @@ class Game(CoreGame):
         self.deploy: dict | None = None        # the set-up in progress (38)
         self.arrivals: list = []               # a scenario's own reinforcements waiting to be placed (7.41)
         if sc is not None:
-            self.air_box_start = air_box(sc, Side.FEF)
             self._start_deployment(sc.setup_order[0])
+        self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -554,6 +556,7 @@ class Game(CoreGame):
             "staging": {"units": sorted(self.staging.units), "port_used": dict(sorted(self.staging.port_used.items())),
                         "amphibious_used": self.staging.amphibious_used, "spent": sorted(self.staging.spent)},
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
+            "air": self._air_position(),  # air:
         }
 
     def visible(self, side: str) -> dict:
@@ -628,7 +631,7 @@ class Game(CoreGame):
             a = self.ambush
             return (a["side"], "IC 28.1", f"ambush {', '.join(a['units'])} in {a['at']} from one of "
                     f"{', '.join(a['candidates'])}, or let it pass", "ambush")
-        return None
+        return self._air_decision()  # air:
 
     def current_prompt(self) -> Prompt:
         d = self.decision()
@@ -739,6 +742,8 @@ class Game(CoreGame):
                 out.append(Attack(tuple(ready), st.label(h)))
                 if len(ready) > 1:
                     out += [Attack((uid,), st.label(h)) for uid in ready]
+        if p.kind == "air":
+            out += self._air_candidates()  # air:
         return out + offers + [EndPhase()]
 
     def _combat_answers(self, cb: dict) -> list[Action]:
@@ -987,6 +992,7 @@ class Game(CoreGame):
             for t in self.mobilization.pending:
                 res.add("IC 7.44", f"the {t} from military assistance was not placed this phase and is not received")
             self.mobilization = None
+        self._air_phase_ended(res)  # air:
         self.phase_index, new_turn = SEQUENCE.after(self.phase_index)
         if new_turn:
             self._new_month(res)
@@ -1008,6 +1014,7 @@ class Game(CoreGame):
         self.year += self.month == 1
         self.state.monsoon = self.weather() == "Monsoon"
         self.logistics.year = self.year
+        self._air_end_of_turn(res)  # air: Completed back to Available (12.21), monsoon (26.3(1))
         res.add("IC 3.1", f"a new turn: {self.year}-{self.month:02d}, {self.weather()} weather"
                 + ("" if self.option("weather") else " (the optional weather rule is off)"))
         if game_length_reached(self.turns_left):
@@ -1955,8 +1962,10 @@ class Game(CoreGame):
     # ------------------------------------------------------------------ recovery, political points, end of turn
     @property
     def player_turn(self) -> int:
-        """A count of player turns, two a game turn (Communist first), for the airborne supply clock (15.74)."""
-        return 2 * self.turn + (1 if self.phase.side is Side.FEF else 0)
+        """A count of player turns, two a game turn (Communist first), for the airborne supply clock (15.74).
+        The FEF Defensive Air Phase is part of the Communist player turn (3.1(2)(d)), though the FEF acts in it."""
+        return 2 * self.turn + (1 if SEQUENCE.index_of("FEF Mobilization") <= self.phase_index
+                                < SEQUENCE.index_of("Political Points") else 0)
 
     def _check_recover(self, a: Recover) -> None:
         self._no_decision()
@@ -2117,4 +2126,5 @@ class Game(CoreGame):
                 out.append("a combat names an unknown attacker")
         if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
             out.append("units are marked moved outside the Movement Phase")
+        out += self._air_invariants()  # air:
         return out

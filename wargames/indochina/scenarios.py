@@ -59,3 +59,35 @@ def setup_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict]:
     # supply points: reconstructed, a few of each side's, as a small scenario's opening stock (15.1)
     return st, PoliticalPoints(fef=50, communist=50), {"year": 1950, "month": 10, "turns": 6,
                                                        "supply": {"FEF": 4, "Communist": 3}}
+
+
+# --------------------------------------------------------------------------- the FEF Air Units Available box (12.21)
+
+#: The demonstration's air box: two airstrike groups, one air transport group and the naval bombardment marker.
+#: Reconstructed (the demonstration scenario is ours): about a third of scenario 1's box, for a small front.
+DEMO_AIR_BOX = {"airstrike": 2, "air transport": 1, "naval strike": 1}
+#: Scenario entries of the "Air Available Box" deployment, by unit type, and the air type each one is (12.1, 12.6).
+AIR_ENTRY_TYPES = {"airstrike": "airstrike", "air transport": "air transport", "naval bombardment": "naval strike",
+                    "naval strike": "naval strike", "B-29": "B-29"}
+
+
+def demo_air_box(scenario: str = "highlands demo") -> dict[str, int]:
+    """The groups of each air type a scenario puts in the FEF Air Units Available box (12.21).
+
+    The demonstration's box is reconstructed (:data:`DEMO_AIR_BOX`); a rulebook scenario's comes from its
+    deployment "where: Air Available Box" in ``data/scenarios`` (text: 38, the scenario's FEF set-up)."""
+    if scenario == "highlands demo":
+        return dict(DEMO_AIR_BOX)
+    from .scenario_data import load_scenario            # only the rulebook scenarios need the scenario files
+    sc = load_scenario(scenario)
+    box: dict[str, int] = {}
+    for dep in sc.sides[Side.FEF].deployment:
+        if dep.where != "Air Available Box":
+            continue
+        for entry in dep.units:
+            kind = AIR_ENTRY_TYPES.get(entry.type)
+            if kind is None:
+                raise DataError(sc.source, f"sides.FEF.deployment[Air Available Box].{entry.type}",
+                                f"is not an air unit type; expected one of {', '.join(AIR_ENTRY_TYPES)}")
+            box[kind] = box.get(kind, 0) + entry.count
+    return box

@@ -25,9 +25,11 @@ def pass_phase(g):
     return g.apply(close_phase(g))
 
 
-def game_at(phase_id, *placed, ruleset=None):
-    """A game in ``phase_id`` with only these units on the demonstration map."""
+def game_at(phase_id, *placed, ruleset=None, supply=(0, 0)):
+    """A game in ``phase_id`` with only these units on the demonstration map, and ``supply`` points (FEF,
+    Communist): none by default, so no combat stops to ask about Defense Enhancement (15.35)."""
     g = Game.new(ruleset=ruleset, seed=1)
+    g.logistics.points[FEF], g.logistics.points[COM] = supply
     st = IndochinaState.build(demo_map(), placed)
     st.charts = g.state.charts
     st.monsoon = g.state.monsoon

@@ -60,8 +60,8 @@ def test_actions_outside_their_phase_are_refused():
     a = attacks[0]
     g.apply(a)
     with pytest.raises(RuleViolation) as e:
-        g.apply(a)                                            # first the CRT, then never twice
-    assert e.value.rule == "IC 13.31"
+        g.apply(a)                                            # first the defender's choices, never twice
+    assert e.value.rule == g.prompt.rule and g.prompt.rule in ("IC 15.35", "IC 13.31")
 
 
 def _play(seed: int, steps: int) -> Game:

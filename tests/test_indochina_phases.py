@@ -6,6 +6,7 @@ from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.indochina import (Advance, Attack, ChooseTable, DeclineAdvance, EndPhase, EndTurn, Recover, ScoreCities,
                                 Side)
+from wargames.indochina.game import EnhanceDefence
 from wargames.indochina.logistics import AirborneSupply
 from wargames.indochina.units import Counter
 
@@ -75,7 +76,7 @@ def test_airborne_supply_pays_for_a_recovery_in_its_hex():
     g.state.unit("GM").disrupted = True
     assert Recover("GM", "AS1") in list(g.legal_actions)
     g.apply(Recover("GM", "AS1"))
-    assert not g.state.unit("GM").disrupted and g.logistics.airborne == [] and g.logistics.points[FEF] == 4
+    assert not g.state.unit("GM").disrupted and g.logistics.airborne == [] and g.logistics.points[FEF] == 0
 
 
 # ---------------------------------------------------------------- 15.74-15.75 airborne supply on the map
@@ -104,6 +105,8 @@ def test_airborne_supply_goes_when_no_friendly_unit_is_left_in_its_hex():
 
 def _destroy_the_stack(g):
     g.apply(Attack(("803",), "1617"))
+    if g.prompt.kind == "enhance":
+        g.apply(EnhanceDefence("FEF", False))
     return g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([6]))     # 12 vs 2 at 6/1: a six is DE
 
 
@@ -345,7 +348,7 @@ def test_military_assistance_opens_the_phase_and_is_free():
             g.apply(early)
         assert e.value.rule == "IC 7.3"
     g.apply(RollAssistance(), ScriptedDice([3]))                    # US table, 3: two supply points
-    assert g.logistics.points[FEF] == 4 + 2 and g.points.fef == 50
+    assert g.logistics.points[FEF] == 0 + 2 and g.points.fef == 50
     with pytest.raises(RuleViolation):
         g.apply(RollAssistance(), ScriptedDice([3]))                # once a phase
 
@@ -477,7 +480,7 @@ def test_three_mechanized_groups_reform_a_division_for_one_point():
 
 @pytest.mark.rule("IC 15.31", "IC 16.1", "IC 16.2", "IC 16.4", "IC 13.21", "IC 16.3")
 def test_a_fortification_is_built_for_a_supply_point_counts_in_combat_and_goes_when_its_units_leave():
-    g = game_at("FEF Reorganization", gm("GM", "1517"), base("FB", "1515"))
+    g = game_at("FEF Reorganization", gm("GM", "1517"), base("FB", "1515"), supply=(4, 0))
     assert Fortify("1517") in list(g.legal_actions)
     g.apply(Fortify("1517"))
     assert g.state.map.hex("1517") in g.logistics.fortifications and g.logistics.points[FEF] == 3
@@ -515,3 +518,57 @@ def test_no_unit_comes_in_when_the_counter_mix_has_none_left():
     with pytest.raises(RuleViolation) as e:
         g.apply(Mobilize("French marine infantry brigade", "Far Eastern Staging Area"))
     assert e.value.rule == "IC 7.24"
+
+
+# ---------------------------------------------------------------- 15.34-15.35 enhancements, 25 Death Commandos
+
+@pytest.mark.rule("IC 15.34", "IC 15.35", "IC 13.23", "IC 13.1")
+def test_attack_and_defense_enhancement_each_cost_a_supply_point_and_double_strength():
+    g = game_at("Communist Combat", vm("803", "1616", s=4), gm("GM", "1617", s=2), base("VB", "1615", COM),
+                base("FB", "1518"), supply=(2, 2))
+    from wargames.core.mapdata import HexInfo
+    h = g.state.map.hex("1414")                                # made a Communist-held city: their source (15.24)
+    old = g.state.map.hexes[h]
+    g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {"city"}, old.attrs, old.provenance)
+    g.state.communist_cities.add("1414")
+    g.state.units["cs"] = __import__("wargames.indochina.units", fromlist=["UnitState"]).UnitState(
+        vm("cs", "1414")[0], h)
+    attack = Attack(("803",), "1617", enhanced=True)
+    assert attack in list(g.legal_actions)
+    res = g.apply(attack)
+    assert g.logistics.points[COM] == 1 and "IC 15.34" in [s.rule for s in res.steps]
+    assert (g.prompt.side, g.prompt.rule, g.prompt.kind) == ("FEF", "IC 15.35", "enhance")
+    g.apply(EnhanceDefence("FEF", True))
+    assert g.logistics.points[FEF] == 1
+    res = g.apply(ChooseTable("Communist", "Mobile"), ScriptedDice([1]))
+    assert "4 x 2 = 8" in res.text() and "2 x 2 = 4" in res.text()
+
+
+@pytest.mark.rule("IC 15.35")
+def test_no_defense_enhancement_prompt_without_supply():
+    g = game_at("Communist Combat", vm("803", "1616", s=4), gm("GM", "1617", s=2))
+    g.apply(Attack(("803",), "1617"))
+    assert g.prompt.kind == "table"
+    with pytest.raises(RuleViolation):
+        g.apply(Attack(("803",), "1617", enhanced=True))
+
+
+@pytest.mark.rule("IC 25.1", "IC 25.2", "IC 25.0")
+def test_a_death_commando_assault_shifts_one_column_against_french_in_a_city_and_the_commando_dies():
+    dc = (Counter("DC", COM, "death commando", "battalion", 1, 6, 0, 0, nationality="Viet Minh"), "1618")
+    fef = (Counter("GM", FEF, "regular infantry", "group", 2, 6, 1, 3, nationality="French"), "1619")
+    g = game_at("Communist Combat", vm("803", "1618", s=8), dc, fef)
+    a = Attack(("803", "DC"), "1619", death_commando="DC")
+    assert a in list(g.legal_actions)
+    g.apply(a)
+    res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([3]))
+    assert "IC 25.1" in [s.rule for s in res.steps] and g.state.unit("DC").eliminated
+    g = game_at("Communist Combat", vm("803", "1616", s=8), (dc[0], "1616"), gm("GM", "1617", s=2))
+    with pytest.raises(RuleViolation) as e:                   # open ground, no fortification: no assault
+        g.apply(Attack(("803", "DC"), "1617", death_commando="DC"))
+    assert e.value.rule == "IC 25.1"
+    g = game_at("Communist Combat", vm("803", "1618", s=8), dc, fef,
+                ruleset=__import__("wargames.indochina", fromlist=["Ruleset"]).Ruleset.default(death_commandos=False))
+    with pytest.raises(RuleViolation) as e:
+        g.apply(a)
+    assert e.value.rule == "IC 25.0"

@@ -20,9 +20,11 @@ from wargames.indochina.units import Counter
 FEF, COM = Side.FEF, Side.COMMUNIST
 
 
-def game_at(phase_id, *placed, ruleset=None, m=None):
-    """A game in ``phase_id`` with only these units on the (demonstration) map."""
+def game_at(phase_id, *placed, ruleset=None, m=None, supply=(0, 0)):
+    """A game in ``phase_id`` with only these units on the (demonstration) map, and ``supply`` points (FEF,
+    Communist): none by default, so no combat stops to ask about Defense Enhancement (15.35)."""
     g = Game.new(ruleset=ruleset, seed=1)
+    g.logistics.points[FEF], g.logistics.points[COM] = supply
     st = IndochinaState.build(m or demo_map(), placed)
     st.charts = g.state.charts
     g.state, g.phase_index, g.event_rolled = st, SEQUENCE.index_of(phase_id), True

@@ -35,7 +35,8 @@ from .events import Event, roll_event
 from .mobilization import FESA
 from .fog import player_view
 from .fortifications import fortified, fortify, sweep
-from .logistics import Logistics, base_destroyed, check_airborne_supply, recover
+from .logistics import (Logistics, attack_enhancement, base_destroyed, check_airborne_supply, defense_enhancement,
+                        recover, trace_los)
 from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
@@ -122,10 +123,24 @@ class DropOff(Action):
 
 @dataclass(frozen=True)
 class Attack(Action):
-    """The phasing player's units attack one adjacent enemy hex (13.11); the CRT is chosen next (13.31)."""
+    """The phasing player's units attack one adjacent enemy hex (13.11); the CRT is chosen next (13.31).
+    ``enhanced``: one supply point for each hex the attackers come from doubles them (15.34, 13.1(1));
+    ``death_commando``: the Death Commando whose sapper assault shifts the odds one column (25.1)."""
 
     attackers: tuple[str, ...]
     defender_hex: str
+    enhanced: bool = False
+    death_commando: str = ""
+
+
+@dataclass(frozen=True)
+class EnhanceDefence(Action):
+    """The defender decides whether one supply point (or an airborne supply marker in the hex) doubles the
+    defending units for this combat (15.35, 13.1(2))."""
+
+    side: str
+    use: bool
+    airborne: str = ""
 
 
 @dataclass(frozen=True)
@@ -332,7 +347,7 @@ class EndTurn(Action):
 
 
 ACTIONS = (Deploy, DeployFortification, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
-           PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
+           PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 ACTIONS = ACTIONS + AIR_ACTIONS  # air:
 
@@ -608,6 +623,9 @@ class Game(AirPlay, CoreGame):  # air:
                 return (Side(cb["side"]).enemy.value, "IC 10.22", f"choose the units in the overstacked hex "
                         f"{cb['hex']} that defend, up to its stacking limit (every unit there takes the result)",
                         "defend")
+            if stage == "enhance":
+                return (Side(cb["side"]).enemy.value, "IC 15.35", f"decide whether to enhance the defence of "
+                        f"{cb['hex']} (one supply point doubles its defenders)", "enhance")
             if stage == "table":
                 return (cb["chooser"], "IC 13.31", "choose the CRT (Mobile or Assault) for the "
                         f"{cb['kind']} on {cb['hex']}", "table")
@@ -742,6 +760,11 @@ class Game(AirPlay, CoreGame):  # air:
                 out.append(Attack(tuple(ready), st.label(h)))
                 if len(ready) > 1:
                     out += [Attack((uid,), st.label(h)) for uid in ready]
+                if self.logistics.points[p.side] >= 1 and "IC 15.0" not in self.ignored:
+                    out.append(Attack(tuple(ready), st.label(h), enhanced=True))
+                if self.option("death_commandos"):
+                    out += [Attack(tuple(ready), st.label(h), death_commando=uid) for uid in ready
+                            if st.unit(uid).counter.type == "death commando"]
         if p.kind == "air":
             out += self._air_candidates()  # air:
         return out + offers + [EndPhase()]
@@ -752,6 +775,11 @@ class Game(AirPlay, CoreGame):  # air:
         stage = cb["stage"]
         if stage == "defend":
             return [ChooseDefenders(side, pick) for pick in self._defence_picks(cb)]
+        if stage == "enhance":
+            h = self.state.map.hex(cb["hex"])
+            markers = [m.id for m in self.logistics.airborne if m.hex == h and m.side is Side(side)]
+            return [EnhanceDefence(side, False), EnhanceDefence(side, True)] + \
+                [EnhanceDefence(side, True, m) for m in markers]
         if stage == "table":
             return [ChooseTable(side, t) for t in TABLES]
         if stage == "convert":
@@ -826,7 +854,7 @@ class Game(AirPlay, CoreGame):  # air:
     def _roll_event(self, action: RollEvent, dice, res: Resolution) -> None:
         self._no_decision()
         if "IC 6.0" in self.ignored:
-            raise RuleViolation("IC 38", "this scenario plays without random events (6.0)")
+            raise RuleViolation("IC 38.0", "this scenario plays without random events (6.0)")
         if self.phase.kind != "events" or self.event_rolled:
             raise RuleViolation("IC 3.1", "the event roll belongs to the Events Phase, once a turn")
         event = roll_event(dice, res, self.ruleset.chart("random_events"))
@@ -1281,12 +1309,51 @@ class Game(AirPlay, CoreGame):  # air:
                                                      and stacking_value(u.counter) > 0])
         if p.side is Side.FEF:
             strengths = tuple(u.strength for u in defenders)
+        fort = bool(defenders) and self._fortified(h, p.side.enemy)
+        if not isinstance(a.enhanced, bool) or not isinstance(a.death_commando, str):
+            raise RuleViolation("IC 13.1", "enhanced is true or false and death_commando a unit id or empty")
+        if a.enhanced:
+            self._check_attack_enhancement(attackers)
+        french = bool(defenders) and all(nationality(d.counter) == "French" for d in defenders)
+        if a.death_commando:
+            self._check_death_commando(a, fort or combat_terrain(st, h) == "city", french)
         c = Combat(p.side, tuple(u.strength for u in attackers), strengths,
-                   terrain=combat_terrain(st, h), fortified=bool(defenders) and self._fortified(h, p.side.enemy),
-                   monsoon=st.monsoon, militia_alone=militia_alone,
+                   terrain=combat_terrain(st, h), fortified=fort,
+                   monsoon=st.monsoon, militia_alone=militia_alone, attack_enhanced=a.enhanced,
+                   death_commando=bool(a.death_commando), french_defenders=french,
                    general_offensive=p.side is Side.COMMUNIST and self.general_offensive.active(self.turn),
                    attackers_all_light=all(u.counter.unit_class == "Light" for u in attackers))
         return c, militia_alone
+
+    def _sources(self, units) -> list:
+        return sorted({u.hex for u in units}, key=self.state.label)
+
+    @implements("IC 15.34")
+    def _check_attack_enhancement(self, attackers) -> None:
+        """Attack Enhancement: one supply point for each hex the attackers come from, each in supply (15.34)."""
+        side, st = self.phase.side, self.state
+        if "IC 15.0" in self.ignored:
+            raise RuleViolation("IC 38.0", "this scenario has no supply points")
+        sources = self._sources(attackers)
+        if self.logistics.points[side] < len(sources):
+            raise RuleViolation("IC 15.34", f"enhancing attackers from {len(sources)} hex(es) costs {len(sources)} "
+                                            f"supply point(s); the {side.value} player has {self.logistics.points[side]}")
+        for h in sources:
+            if trace_los(st, side, h, self.logistics.year).result is None:
+                raise RuleViolation("IC 15.34", f"no line of supply reaches the attackers in {st.label(h)}")
+
+    @implements("IC 25.1", "IC 25.2")
+    def _check_death_commando(self, a: Attack, place_qualifies: bool, french: bool) -> None:
+        if not self.option("death_commandos"):
+            raise RuleViolation("IC 25.0", "Death Commandos are an optional rule, switched off")
+        if a.death_commando not in a.attackers:
+            raise RuleViolation("IC 25.2", f"{a.death_commando} must be one of the attackers")
+        u = self.state.unit(a.death_commando)
+        if u.counter.type != "death commando" or u.disrupted:
+            raise RuleViolation("IC 25.1", f"{a.death_commando} is not a combat-effective Death Commando")
+        if not (french and place_qualifies):
+            raise RuleViolation("IC 25.1", "a Death Commando assault needs French defenders in a fortification or "
+                                           "a city")
 
     @handles(Attack)
     @implements("IC 13.11", "IC 13.13", "IC 13.4")
@@ -1294,7 +1361,13 @@ class Game(AirPlay, CoreGame):  # air:
         c, militia_alone = self._check_attack(a)
         self.attacked.update(a.attackers)
         res.add("IC 13.2", f"{', '.join(a.attackers)} attack {a.defender_hex}")
+        if a.enhanced:
+            for h in self._sources([self.state.unit(u) for u in a.attackers]):
+                res.extend(attack_enhancement(self.state, self.logistics, self.phase.side, h))
+        if a.death_commando:
+            res.add("IC 25.1", f"{a.death_commando} leads a Death Commando assault: one column right")
         self._start_combat("attack", c, list(a.attackers), a.defender_hex, res, militia_alone=militia_alone)
+        self.combat["death_commando"] = a.death_commando
 
     def _start_combat(self, kind: str, c: Combat, attackers: list[str], hex_: str, res: Resolution, *,
                       militia_alone: bool = False, force=None, moving: dict | None = None) -> None:
@@ -1302,13 +1375,47 @@ class Game(AirPlay, CoreGame):  # air:
         st, h = self.state, self.state.map.hex(hex_)
         overstacked = stack_total(st, h, c.defender) > stacking_limit(st, h)
         self.combat = {"kind": kind, "side": c.attacker.value, "attackers": list(attackers), "hex": hex_,
-                       "combat": c, "chooser": chooser.value, "stage": "defend" if overstacked else "table",
+                       "combat": c, "chooser": chooser.value, "stage": "defend" if overstacked else "enhance",
                        "table": None, "code": None,
                        "picks": {}, "pick": None, "retreats": [], "advance": 0, "militia_alone": militia_alone,
                        "force": force, "moving": moving,
                        "bases": sorted(u.id for u in st.units_at(h) + [st.unit(x) for x in attackers]
                                        if u.counter.type == "base")}
         res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
+        self._skip_enhancement()
+
+    def _defence_enhancement_possible(self, cb: dict) -> bool:
+        """Whether the defender could pay for Defense Enhancement at all (else no prompt): supply points or an
+        airborne supply marker in the hex, and not FEF militia alone (17.231)."""
+        side = Side(cb["side"]).enemy
+        h = self.state.map.hex(cb["hex"])
+        if cb["militia_alone"] or "IC 15.0" in self.ignored or not self.state.units_at(h, side):
+            return False
+        return self.logistics.points[side] >= 1 or any(m.hex == h and m.side is side for m in self.logistics.airborne)
+
+    def _skip_enhancement(self) -> None:
+        cb = self.combat
+        if cb is not None and cb["stage"] == "enhance" and not self._defence_enhancement_possible(cb):
+            cb["stage"] = "table"
+
+    @handles(EnhanceDefence)
+    @implements("IC 15.35", "IC 13.1")
+    def _enhance_defence(self, a: EnhanceDefence, dice, res: Resolution) -> None:
+        cb = self.combat
+        if cb is None or cb["stage"] != "enhance":
+            self._no_decision()
+            raise RuleViolation("IC 15.35", "no combat is waiting for the defender's Defense Enhancement choice")
+        side = Side(cb["side"]).enemy
+        if _side(a.side) is not side:
+            raise RuleViolation("IC 15.35", f"the defender ({side.value}) decides on Defense Enhancement")
+        if not isinstance(a.use, bool) or not isinstance(a.airborne, str):
+            raise RuleViolation("IC 15.35", "use is true or false, airborne a marker id or empty")
+        if a.use:
+            res.extend(defense_enhancement(self.state, self.logistics, side, cb["hex"], a.airborne or None))
+            cb["combat"] = dataclasses.replace(cb["combat"], defence_enhanced=True)
+        else:
+            res.add("IC 15.35", f"the {side.value} player does not enhance the defence")
+        cb["stage"] = "table"
 
     @handles(ChooseDefenders)
     def _choose_defenders(self, a: ChooseDefenders, dice, res: Resolution) -> None:
@@ -1328,7 +1435,8 @@ class Game(AirPlay, CoreGame):  # air:
         c = cb["combat"]
         extras = c.defence[len(st.units_at(h, side)):]             # an FEF militia's own strength (17.23)
         cb["combat"] = dataclasses.replace(c, defence=tuple(st.unit(u).strength for u in out.result) + extras)
-        cb["stage"] = "table"
+        cb["stage"] = "enhance"
+        self._skip_enhancement()
 
     def _check_table(self, a: ChooseTable) -> dict:
         cb = self.combat
@@ -1348,6 +1456,11 @@ class Game(AirPlay, CoreGame):  # air:
         resolve_combat(cb["combat"], a.table, Side(cb["chooser"]), dice, self.ruleset.baseline, res,
                        charts=self.state.charts)
         cb["table"], cb["code"] = a.table, res.result["result"]
+        dc = cb.get("death_commando")
+        if dc:                                                 # 25.1: the commando is spent, whatever the result
+            u = self.state.unit(dc)
+            u.eliminated = True
+            res.add("IC 25.1", f"{dc} is eliminated in its assault")
         c = cb["combat"]
         if cb["code"] == "DD" and c.defender is Side.FEF and c.fortified:
             cb["stage"] = "convert"
@@ -1548,7 +1661,7 @@ class Game(AirPlay, CoreGame):  # air:
     def _check_deploy(self, a: Deploy):
         if self.deploy is None and not self.arrivals:
             self._no_decision()
-            raise RuleViolation("IC 38", "no counter is waiting to be set up")
+            raise RuleViolation("IC 38.0", "no counter is waiting to be set up")
         if self.deploy is not None:
             if not self.deploy["slots"]:
                 raise RuleViolation(self.deploy["forts"][0].rule, "a fortification marker is placed now "
@@ -1572,7 +1685,7 @@ class Game(AirPlay, CoreGame):  # air:
         return chosen, h
 
     @handles(Deploy)
-    @implements("IC 38", "IC 10.5")
+    @implements("IC 38.0", "IC 10.5")
     def _deploy(self, a: Deploy, dice, res: Resolution) -> None:
         slot, h = self._check_deploy(a)
         st = self.state
@@ -1675,7 +1788,7 @@ class Game(AirPlay, CoreGame):  # air:
         if p.kind != "reorganization":
             raise RuleViolation(rule, f"units reorganize in their own Reorganization Phase, not in the {p.id} Phase")
         if "IC 8.0" in self.ignored and rule.startswith("IC 8"):
-            raise RuleViolation("IC 38", "this scenario plays without reorganization (8.0)")
+            raise RuleViolation("IC 38.0", "this scenario plays without reorganization (8.0)")
         return p.side
 
     def _part_counters(self, u) -> list | None:
@@ -1732,7 +1845,7 @@ class Game(AirPlay, CoreGame):  # air:
     def _fortify(self, a: Fortify, dice, res: Resolution) -> None:
         side = self._check_reorg("IC 15.31")
         if "IC 16.0" in self.ignored or "IC 15.0" in self.ignored:
-            raise RuleViolation("IC 38", "this scenario plays without fortifications and supply")
+            raise RuleViolation("IC 38.0", "this scenario plays without fortifications and supply")
         if not isinstance(a.airborne, str):
             raise RuleViolation("IC 15.31", "name an airborne supply marker by its id, or none")
         res.extend(fortify(self.state, self.logistics, side, a.hex, airborne=a.airborne or None))
@@ -1801,7 +1914,7 @@ class Game(AirPlay, CoreGame):  # air:
         if self.phase.kind != "mobilization" or mob is None:
             raise RuleViolation(rule, f"reinforcements arrive in a Mobilization Phase, not in the {self.phase.id} Phase")
         if "IC 7.0" in self.ignored:
-            raise RuleViolation("IC 38", "this scenario plays without rule 7 (mobilization)")
+            raise RuleViolation("IC 38.0", "this scenario plays without rule 7 (mobilization)")
         return mob
 
     @handles(RollAssistance)
@@ -1970,7 +2083,7 @@ class Game(AirPlay, CoreGame):  # air:
     def _check_recover(self, a: Recover) -> None:
         self._no_decision()
         if "IC 15.0" in self.ignored:
-            raise RuleViolation("IC 38", "this scenario has no supply: disrupted units recover by themselves")
+            raise RuleViolation("IC 38.0", "this scenario has no supply: disrupted units recover by themselves")
         p = self.phase
         if p.kind != "recovery":
             raise RuleViolation("IC 14.5", f"units recover in their own Recovery Phase, not in the {p.id} Phase")
@@ -2030,7 +2143,7 @@ class Game(AirPlay, CoreGame):  # air:
     def _score_cities(self, a: ScoreCities, dice, res: Resolution) -> None:
         self._no_decision()
         if "IC 5.0" in self.ignored:
-            raise RuleViolation("IC 38", "this scenario plays without political points (5.0)")
+            raise RuleViolation("IC 38.0", "this scenario plays without political points (5.0)")
         if self.phase.kind != "political":
             raise RuleViolation("IC 5.2", f"cities and towns are scored in the Political Points Phase, not in the "
                                           f"{self.phase.id} Phase")

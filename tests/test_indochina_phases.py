@@ -572,3 +572,71 @@ def test_a_death_commando_assault_shifts_one_column_against_french_in_a_city_and
     with pytest.raises(RuleViolation) as e:
         g.apply(a)
     assert e.value.rule == "IC 25.0"
+
+
+# ---------------------------------------------------------------- 9.4 forced march; defect 10: DNA on the water
+
+from wargames.indochina.game import ForcedMarch  # noqa: E402
+
+
+def _water(g, *labels, feature="river"):
+    from wargames.core.mapdata import HexInfo
+    for label in labels:
+        h = g.state.map.hex(label)
+        old = g.state.map.hexes[h]
+        g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {feature}, old.attrs, old.provenance)
+
+
+@pytest.mark.rule("IC 9.4", "IC 15.32")
+def test_forced_march_doubles_the_movement_of_a_hexs_units_for_a_supply_point():
+    slow = Counter("S", FEF, "regular infantry", "group", 4, 1, 2, 1, nationality="French")
+    g = game_at("FEF Movement", (slow, "1517"), base("FB", "1515"), supply=(1, 0))
+    far = ("1617", "1717")                                        # two clear hexes off the road: 2 MP
+    with pytest.raises(RuleViolation) as e:
+        g.apply(__import__("wargames.indochina", fromlist=["Move"]).Move("S", far))
+    assert e.value.rule == "IC 9.0"
+    assert ForcedMarch("1517") in list(g.legal_actions)
+    g.apply(ForcedMarch("1517"))
+    assert g.logistics.points[FEF] == 0
+    res = g.apply(__import__("wargames.indochina", fromlist=["Move"]).Move("S", far))
+    assert "IC 9.4" in [s.rule for s in res.steps] or "forced" in res.text()
+    with pytest.raises(RuleViolation):                            # no second point, and S has moved
+        g.apply(ForcedMarch("1717"))
+
+
+@pytest.mark.rule("IC 18.1", "IC 18.3")
+def test_defect10_a_dna_moves_and_retreats_only_on_water_in_play():
+    from wargames.indochina import Move, Retreat
+    dna = Counter("DNA 1", FEF, "DNA", "group", 2, 6, 1, 3, nationality="French")
+    g = game_at("FEF Movement", (dna, "1517"))
+    _water(g, "1517", "1518", "1519")
+    moves = {a.path for a in g.legal_actions if isinstance(a, Move) and a.unit == "DNA 1"}
+    assert moves == {("1518",)}                                    # 1516 and the rest are dry land
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Move("DNA 1", ("1516",)))
+    assert e.value.rule == "IC 18.1"
+    g.apply(Move("DNA 1", ("1518", "1519")))
+    assert g.state.label(g.state.unit("DNA 1").hex) == "1519"
+    # a DR result: the DNA may retreat only along the water; with none it is eliminated
+    g = game_at("Communist Combat", vm("803", "1616", s=12), (dna, "1517"))
+    _water(g, "1517", "1518")
+    g.apply(Attack(("803",), "1517"))
+    g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([1]))     # 12 vs 2 at 6/1, a 1: DR
+    assert g.prompt.kind == "retreat"
+    assert {a.hex for a in g.legal_actions if isinstance(a, Retreat)} == {"1518"}
+    g = game_at("Communist Combat", vm("803", "1616", s=12), (dna, "1517"))
+    _water(g, "1517")                                                      # no water next to it
+    g.apply(Attack(("803",), "1517"))
+    res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([1]))
+    assert g.state.unit("DNA 1").eliminated and "IC 13.62" in [s.rule for s in res.steps]
+
+
+@pytest.mark.rule("IC 22.1")
+def test_national_army_counters_of_the_mix_never_cross_a_border_in_play():
+    from wargames.indochina import Move
+    from wargames.indochina.counters import make_counter
+    vna = make_counter(FEF, "Vietnamese National Army", "regular infantry", "group", "VNA 1")
+    g = game_at("FEF Movement", (vna, "1012"))                   # 1011 is China, 1012 Vietnam
+    with pytest.raises(RuleViolation) as e:
+        g.apply(Move("VNA 1", ("1011",)))
+    assert e.value.rule == "IC 22.1" and "22.1(2)" in e.value.reason

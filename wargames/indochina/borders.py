@@ -6,7 +6,8 @@ from .state import IndochinaState
 from .units import UnitState
 
 INDOCHINA = ("Vietnam", "Laos", "Cambodia")
-NATIONAL_ARMIES = ("VNA", "Cambodian", "Laotian", "Khmer Issarak", "Pathet Lao")   # 22.1(2)
+NATIONAL_ARMIES = ("VNA", "Cambodian", "Laotian", "Vietnamese National Army", "Cambodian National Army",
+                   "Laotian National Army", "Khmer Issarak", "Pathet Lao")           # 22.1(2), short and full names
 NEVER_CHINA = ("French", "US")                                                    # 22.1(1)
 
 

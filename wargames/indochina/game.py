@@ -36,13 +36,14 @@ from .mobilization import FESA
 from .fog import player_view
 from .fortifications import fortified, fortify, sweep
 from .logistics import (Logistics, attack_enhancement, base_destroyed, check_airborne_supply, defense_enhancement,
-                        recover, trace_los)
+                        forced_march, recover, trace_los)
 from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .political_table import Holdings, Loss, score_cities, score_eliminations
+from .riverine import RiverineTurn, dna_move, is_dna, is_water_hex
 from .reorganization import EQUIVALENTS, NEVER_BREAK_DOWN, break_down, employable, equivalent, nationality, reform
 from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
                       two_hex_advance)
@@ -112,6 +113,14 @@ class MoveForce(Action):
 
     units: tuple[str, ...]
     path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ForcedMarch(Action):
+    """Spend one supply point so that every friendly unit in one hex doubles its movement factor this
+    Movement Phase (9.4, 15.32); the units then move singly, before any of them has moved."""
+
+    hex: str
 
 
 @dataclass(frozen=True)
@@ -346,7 +355,7 @@ class EndTurn(Action):
     on a month (2.37) and the next turn's Events Phase begins."""
 
 
-ACTIONS = (Deploy, DeployFortification, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
+ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 ACTIONS = ACTIONS + AIR_ACTIONS  # air:
@@ -390,7 +399,7 @@ class Game(AirPlay, CoreGame):  # air:
     POSITION = ("state", "points", "year", "month", "turns_left", "total_turns", "phase_index", "moved",
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
-                "ignored", "deploy", "arrivals",
+                "ignored", "deploy", "arrivals", "forced", "riverine",
                 "air")
     NOT_IN_PLAY = {
         **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
@@ -441,6 +450,8 @@ class Game(AirPlay, CoreGame):  # air:
         self.ignored: set[str] = set(sc.ignored_rules) if sc else set()   # rule sections switched off (38)
         self.deploy: dict | None = None        # the set-up in progress (38)
         self.arrivals: list = []               # a scenario's own reinforcements waiting to be placed (7.41)
+        self.forced: set[str] = set()          # units force-marching this Movement Phase (9.4)
+        self.riverine = RiverineTurn()         # DNA movement this phase (18.1, 18.4)
         if sc is not None:
             self._start_deployment(sc.setup_order[0])
         self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
@@ -722,11 +733,17 @@ class Game(AirPlay, CoreGame):  # air:
             for u in st.on_map(p.side):
                 if u.id in self.moved or u.counter.type == "militia" or u.id in self.staging.spent:
                     continue                                    # militia never move (17.3); nor sea arrivals (23.122)
-                out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)]
+                out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)
+                        if not is_dna(u) or is_water_hex(st, n)]
+            if self.logistics.points[p.side] >= 1 and "IC 15.0" not in self.ignored:
+                fresh = {u.hex for u in st.on_map(p.side) if u.id not in self.moved and u.movement > 0
+                         and u.counter.type != "militia"}
+                out += [ForcedMarch(st.label(h)) for h in sorted(fresh, key=st.label)]
             if self.option("overruns"):
                 stacks: dict = {}
                 for u in st.on_map(p.side):
                     if u.id in self.moved or u.movement < OVERRUN_COST or u.parenthesized or u.strength <= 0 \
+                            or is_dna(u) or u.id in self.forced \
                             or u.counter.type == "militia":
                         continue
                     stacks.setdefault(u.hex, []).append(u.id)
@@ -788,7 +805,7 @@ class Game(AirPlay, CoreGame):  # air:
             return [ChooseUnit(side, u) for u in pick_candidates(st, cb["attackers"], cb["hex"], cb["pick"])]
         if stage == "retreat":
             uid = cb["retreats"][0]
-            return [Retreat(side, uid, h) for h in retreat_options(st, uid)]
+            return [Retreat(side, uid, h) for h in self._retreat_options(uid)]
         movers = self._movers(cb)
         out: list[Action] = [DeclineAdvance(side)]
         groups = [tuple(movers)] + ([(m,) for m in movers] if len(movers) > 1 else [])
@@ -830,7 +847,10 @@ class Game(AirPlay, CoreGame):  # air:
             return
         if isinstance(action, Move):
             self._check_move(action)
-            move(self.state.copy(), action.unit, list(action.path))
+            if is_dna(self.state.unit(action.unit)):
+                dna_move(self.state.copy(), action.unit, list(action.path), copy.deepcopy(self.riverine))
+            else:
+                move(self.state.copy(), action.unit, list(action.path), forced_march=action.unit in self.forced)
         elif isinstance(action, Attack):
             self._check_attack(action)
         elif isinstance(action, EndPhase):
@@ -1014,6 +1034,8 @@ class Game(AirPlay, CoreGame):  # air:
                 self._recover_without_supply(p.side, res)
         self.moved.clear()
         self.attacked.clear()
+        self.forced = set()
+        self.riverine = RiverineTurn()
         self.forces = []
         self.ambush_log = None
         if p.kind == "mobilization" and self.mobilization is not None:
@@ -1068,7 +1090,11 @@ class Game(AirPlay, CoreGame):  # air:
     @handles(Move)
     def _move(self, a: Move, dice, res: Resolution) -> None:
         self._check_move(a)
-        move(self.state.copy(), a.unit, list(a.path))         # the whole path is legal now
+        if is_dna(self.state.unit(a.unit)):                   # river craft: water hexes only (18.1)
+            res.extend(dna_move(self.state, a.unit, list(a.path), self.riverine))
+            self.moved.add(a.unit)
+            return
+        move(self.state.copy(), a.unit, list(a.path), forced_march=a.unit in self.forced)  # the whole path is legal
         self.moved.add(a.unit)
         self._walk(a.unit, list(a.path), Fraction(0), res)
 
@@ -1078,7 +1104,7 @@ class Game(AirPlay, CoreGame):  # air:
         st = self.state
         for i, label in enumerate(path):
             came_from = st.label(st.unit(uid).hex)
-            step = move(st, uid, [label], already_spent=spent)
+            step = move(st, uid, [label], already_spent=spent, forced_march=uid in self.forced)
             res.extend(step)
             spent = Fraction(step.result["spent"])
             if self.option("ambushes"):
@@ -1124,6 +1150,12 @@ class Game(AirPlay, CoreGame):  # air:
         p, st = self.phase, self.state
         if isinstance(a.path, tuple):
             self._check_china_closed([x for x in a.path if isinstance(x, str)])
+        for uid in a.units if isinstance(a.units, tuple) else ():
+            if is_dna(st.unit(uid)):
+                raise RuleViolation("IC 18.1", f"{uid} is a DNA: it moves along the water on its own")
+            if uid in self.forced:
+                raise RuleViolation("IC 9.4", f"{uid} is force-marching: force-marched units move singly "
+                                              "(our reading of 15.32)")
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
         if p.kind != "movement":
@@ -1517,7 +1549,7 @@ class Game(AirPlay, CoreGame):  # air:
                                             f"not the {a.side} player")
         if a.unit != uid:
             raise RuleViolation("IC 13.62", f"{uid} retreats now, not {a.unit}")
-        options = retreat_options(self.state, uid)
+        options = self._retreat_options(uid)
         if a.hex not in options:
             raise RuleViolation("IC 13.62", f"{uid} may not retreat into {a.hex}; it may retreat into "
                                             f"{', '.join(options)}")
@@ -1552,6 +1584,9 @@ class Game(AirPlay, CoreGame):  # air:
         if not set(a.units) <= set(self._movers(cb)):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
         self._check_china_closed([x for x in a.path if isinstance(x, str)])
+        if any(is_dna(self.state.unit(u)) for u in a.units) and not all(
+                isinstance(x, str) and is_water_hex(self.state, self.state.map.hex(x)) for x in a.path):
+            raise RuleViolation("IC 18.3", "a DNA advances only into river, lake or coastal hexes")
         res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
         self._finish(cb, res, dice)
@@ -1576,7 +1611,7 @@ class Game(AirPlay, CoreGame):  # air:
         if cb["stage"] == "retreat":
             while cb["retreats"]:
                 uid = cb["retreats"][0]
-                if retreat_options(st, uid):
+                if self._retreat_options(uid):
                     return
                 cannot_retreat(st, uid, res)
                 cb["retreats"].pop(0)
@@ -1740,6 +1775,35 @@ class Game(AirPlay, CoreGame):  # air:
             slot = self.arrivals.pop(0)
             res.add("IC 7.44", f"{slot.counter.id} has nowhere to arrive ({slot.where}): it is not received")
 
+
+
+    # ------------------------------------------------------------------ forced march (9.4), DNA (18)
+    def _retreat_options(self, uid: str) -> list[str]:
+        """Where a unit may retreat (13.62); a DNA only along water, else it is lost (18.3)."""
+        st = self.state
+        options = retreat_options(st, uid)
+        if is_dna(st.unit(uid)):
+            options = [h for h in options if is_water_hex(st, st.map.hex(h))]
+        if self._china_closed():
+            options = [h for h in options if st.map.info(st.map.hex(h)).attr("country") != CHINA]
+        return options
+
+    @handles(ForcedMarch)
+    @implements("IC 9.4", "IC 15.32")
+    def _forced_march(self, a: ForcedMarch, dice, res: Resolution) -> None:
+        self._no_decision()
+        p, st = self.phase, self.state
+        if p.kind != "movement":
+            raise RuleViolation("IC 15.32", f"forced march belongs to the Movement Phase, not the {p.id} Phase")
+        if "IC 15.0" in self.ignored:
+            raise RuleViolation("IC 38.0", "this scenario has no supply points")
+        h = st.map.hex(a.hex)
+        if any(u.id in self.moved or u.id in self.forced for u in st.units_at(h, p.side)):
+            raise RuleViolation("IC 15.32", f"a unit in {a.hex} has already moved or force-marched this phase; "
+                                            "the point is spent as the units start to move")
+        out = forced_march(st, self.logistics, p.side, h)
+        res.extend(out)
+        self.forced.update(out.result)
 
     # ------------------------------------------------------------------ reorganization (8) and fortifications (16)
     def _fortified(self, h, side: Side) -> bool:

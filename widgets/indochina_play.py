@@ -149,13 +149,14 @@ def phase_map(game, snapshots: list[tuple[str, list[UnitMark]]], hexes, title: s
     select = Select(title="Position after", value=first_label, options=[lab for lab, _ in snapshots],
                     name="phase-select")
     note = Div(text=f"<p class='map-alt-text'>{html.escape(alt)}</p>", width=width)
-    select.js_on_change("value", CustomJS(args={"src": units, "data": data, "words": words, "note": note}, code="""
+    select.js_on_change("value", CustomJS(args={"src": units, "data": data, "words": words, "note": note, "fig": fig}, code="""
         const v = cb_obj.value;
         src.data = Object.assign({}, src.data, data[v]);
         const p = document.createElement('p');
         p.className = 'map-alt-text';
         p.textContent = words[v];
         note.text = p.outerHTML;
+        fig.html_attributes = Object.assign({}, fig.html_attributes, {'role': 'img', 'aria-label': words[v]});
     """))
     fig.html_attributes = {**fig.html_attributes, "role": "img", "aria-label": alt}
     return column(select, fig, note), words

@@ -143,7 +143,8 @@ def phase_map(game, snapshots: list[tuple[str, list[UnitMark]]], hexes, title: s
     first_label, first = snapshots[0]
     fig, _ = draw_map(m, pick(first), title=title, width=width, hexes=hexes, name="indochina-turn-map")
     data = {lab: overlay_data(m, pick(marks), hexes=hexes, dynamic_only=True)["units"] for lab, marks in snapshots}
-    words = {lab: describe(m, pick(marks), title=f"{title}, {lab}", map_part=False) for lab, marks in snapshots}
+    words = {lab: f"{title}, position after {lab}: " + describe(m, pick(marks), map_part=False)
+             for lab, marks in snapshots}
     alt = words[first_label]
     units = fig.select(name="units")[0].data_source
     select = Select(title="Position after", value=first_label, options=[lab for lab, _ in snapshots],

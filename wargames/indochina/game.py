@@ -1,15 +1,20 @@
 """Rule 3: the sequence of play as data, and :class:`Game`, Indochina on the shared game protocol.
 
-Every decision a rule gives a player is a prompt answered by that player's action: the choice of CRT by the
-player 13.31 names (:class:`ChooseTable`), the unit a result hits (:class:`ChooseUnit`, 13.5), each retreat
-hex by the unit's owner (:class:`Retreat`, 13.62), the advance after combat by the attacker
-(:class:`Advance` / :class:`DeclineAdvance`, 13.61) and the ambush by the non-phasing player
-(:class:`DeclareAmbush` / :class:`DeclineAmbush`, 28.1). A combat in progress is kept in the position
-(``combat``), so a game saved in the middle of one replays to the same point.
+``Game.new("scenario1")`` (or ``"scenario2"``, ``"introductory"``) opens a rulebook scenario (38) on the
+reconstructed map with the players' set-up as prompts (:class:`Deploy`, :class:`DeployFortification`);
+``Game.new()`` is the small schematic demonstration. Every phase of 3.1 acts: the event applied (6), military
+assistance and mobilization (7, with the Far Eastern Staging Area, 23), reorganization and fortifications (8,
+16), movement with forced march, DNA, overruns and ambushes (9, 18, 27, 28), both FEF Air Phases
+(:mod:`air_play`, 12, 19), combat with enhancements and Death Commandos (13, 15.34-35, 25), recovery (14.5),
+political points (5.2) and the end of the turn (3.1(5)); victory at the end or at once (24, 5.22, 24.2).
 
-Phases whose rules are not yet executable in play (reorganization, air, recovery, political points) are
-stepped through with :class:`EndPhase` only; the Events, Mobilization (the General Offensive), Movement
-(with forces that move together and overrun, 27, and ambushes, 28) and Combat phases act.
+Every decision a rule gives a player is a prompt answered by that player's action: the choice of CRT by the
+player 13.31 names (:class:`ChooseTable`), Defense Enhancement by the defender (:class:`EnhanceDefence`), the
+unit a result hits (:class:`ChooseUnit`, 13.5), each retreat hex by the unit's owner (:class:`Retreat`, 13.62),
+the advance after combat by the attacker (:class:`Advance` / :class:`DeclineAdvance`, 13.61), the ambush by the
+non-phasing player (:class:`DeclareAmbush` / :class:`DeclineAmbush`, 28.1) and a ceasefire by the other player
+(:class:`AnswerCeasefire`, 24.2). Whatever is in progress (a set-up, a combat, a move waiting on an ambush) is
+kept in the position, so a game saved in the middle of it replays to the same point.
 """
 from __future__ import annotations
 
@@ -402,19 +407,9 @@ class Game(AirPlay, CoreGame):  # air:
                 "ignored", "deploy", "arrivals", "forced", "riverine",
                 "air")
     NOT_IN_PLAY = {
-        **{r: "the reorganization phase offers only EndPhase so far (the Indochina issue makes it playable)"
-           for r in ("IC 4", "IC 8")},
-        "IC 20": "building and using bases is not yet a phase action",
-        "IC 7": "the mobilization phase's chart and assistance rolls are not yet phase actions",
-        "IC 14.5": "the recovery phase offers only EndPhase so far",
-        "IC 15": "supply is not yet traced in the game loop",
-        "IC 16": "building fortifications is not yet a phase action",
-        "IC 18": "the demonstration map has no riverine units or DNA",
-        "IC 23": "the staging area is not in the demonstration scenario",
-        "IC 29": "intervention is not in the demonstration scenario",
-        "IC 30": "atomic bombs are not yet a phase action",
+        "IC 29": "intervention (French emergency, US and Chinese increments) is not yet an action of the game",
+        "IC 30": "atomic bombs come only with US intervention (29.21), which is not yet an action",
         "IC Exp": "the experimental rules are switches not yet offered in the game loop",
-        "IC 38": "the rulebook scenarios give their set-ups in words only, with no hexes or counter values",
         "IC 21": "fog of war runs in Game.view, outside the actions",
     }
 

@@ -35,6 +35,8 @@ Readings of unclear text (all in the chapter, rule15.md):
 """
 from __future__ import annotations
 
+import copy
+
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -259,9 +261,34 @@ def _is_source(st: IndochinaState, side: Side, h: Hex, year: int | None,
     return ""
 
 
+_SOURCES: dict = {}          # a position's fingerprint, side, base hex, year -> the search's Resolution
+
+
+def _fingerprint(st: IndochinaState) -> tuple:
+    """Everything a supply search reads from the position besides the map: who stands where, on which side
+    of his counter, who controls the cities, and the weather."""
+    return (id(st.map), id(st.charts), st.monsoon, frozenset(st.communist_cities), frozenset(st.neutral_cities),
+            tuple(sorted((u.hex.q, u.hex.r, u.counter.side.value, u.counter.id, u.disrupted) for u in st.on_map())))
+
+
 @implements("IC 15.24", "IC 15.241")
 def ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | None = None,
                     zoc: set[Hex] | None = None) -> Resolution:
+    """Does a base reach an ultimate supply source? (:func:`_ultimate_source`, remembered per position: the
+    legal-move search asks it again for every candidate that needs supply.)"""
+    key = (_fingerprint(st), side, base_hex, year, None if zoc is None else frozenset(zoc))
+    hit = _SOURCES.get(key)
+    if hit is not None and hit[0] is st.map:
+        return copy.deepcopy(hit[1])
+    res = _ultimate_source(st, side, base_hex, year, zoc)
+    if len(_SOURCES) > 256:
+        _SOURCES.clear()
+    _SOURCES[key] = (st.map, copy.deepcopy(res))
+    return res
+
+
+def _ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | None = None,
+                     zoc: set[Hex] | None = None) -> Resolution:
     """Does a base reach an ultimate supply source? Any length, through hexes :func:`supply_block` allows.
 
     FEF sources: a city or port with an FEF unit in it. Communist sources: a city with a Communist unit, or
@@ -337,6 +364,9 @@ def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_
     routes = _routes(st, side)
     begin = (start, 0, 0)
     prev: dict[tuple[Hex, int, int], tuple[Hex, int, int] | None] = {begin: None}
+    # Breadth first, the first arrival at a hex with a given off-road count has used the fewest hexes, so the
+    # fewest road hexes too: any later arrival there is no better (so the search is over hexes, not paths).
+    seen: set[tuple[Hex, int]] = {(start, 0)}
     queue = deque([begin])
     while queue:
         state = queue.popleft()
@@ -347,13 +377,17 @@ def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_
                 path.append(prev[path[-1]])
             return [s[0] for s in reversed(path)], road, off
         for n in st.map.neighbors(h):
+            left = (road_max - road if off == 0 else 0) + off_max - off - 1      # steps left after this one
+            if n.distance(target) > left:                  # the target is out of reach from there
+                continue
             nxt = []
             if off == 0 and road < road_max and _on_route(st, h, n, routes) and not blocked(h, n, False):
                 nxt.append((n, road + 1, 0))
             if off < off_max and not blocked(h, n, True):
                 nxt.append((n, road, off + 1))
             for s in nxt:
-                if s not in prev:
+                if (s[0], s[2]) not in seen:
+                    seen.add((s[0], s[2]))
                     prev[s] = state
                     queue.append(s)
     return None
@@ -387,6 +421,10 @@ def trace_los(st: IndochinaState, side: Side, target: Hex | str, year: int | Non
             continue
         road_max, off_max = los_limits(side, b.disrupted, st.monsoon)
         rule = "IC 15.21" if side is Side.FEF else "IC 15.22"
+        if b.hex.distance(target) > road_max + off_max:    # too far for any line from this base
+            res.add(rule, f"base {b.id} at {st.label(b.hex)} is {b.hex.distance(target)} hexes from "
+                    f"{st.label(target)}, beyond its {road_max + off_max}-hex reach", inputs_base=b.id)
+            continue
         state_word = "disrupted" if b.disrupted else "combat effective"
         if side is Side.FEF:
             limits = f"{road_max} road" + ("" if st.monsoon else "/trail") + f" hexes + {off_max} other"

@@ -1,0 +1,59 @@
+"""The three rulebook scenarios (38) played from their set-up to the end through Game.apply by a seeded random
+player: no crash, no dead end, no broken invariant, and an outcome with its rule. ``make fuzz`` plays many
+more; these are the small versions the unit tests run."""
+import random
+
+import pytest
+
+from wargames.core.fuzz import fuzz
+from wargames.indochina import EndPhase, Game
+
+#: phases whose every kind of action the random player should meet somewhere in these games
+KINDS = ("events", "mobilization", "reorganization", "movement", "air", "combat", "recovery", "political", "end")
+
+
+def play(scenario: str, seed: int, limit: int = 6000):
+    """A whole game by a random player that ends a phase a third of the time it may."""
+    g, rng = Game.new(scenario, seed=seed), random.Random(seed)
+    acted: dict[str, set[str]] = {}
+    for _ in range(limit):
+        if g.outcome() is not None:
+            break
+        legal = list(g.legal_actions)
+        assert legal, f"dead end at {g.prompt}"
+        ends = [a for a in legal if isinstance(a, EndPhase)]
+        a = ends[0] if ends and rng.random() < 0.35 else rng.choice(legal)
+        kind = g.phase.kind if g.deploy is None else "setup"
+        g.apply(a)
+        acted.setdefault(kind, set()).add(type(a).__name__)
+        assert not g.invariants(), g.invariants()
+    return g, acted
+
+
+@pytest.mark.rule("IC 38.0", "IC 38 Scenario 1", "IC 3.2", "IC 24.1")
+@pytest.mark.parametrize("scenario,seed", [("scenario1", 3), ("scenario2", 4), ("introductory", 5)])
+def test_a_scenario_plays_from_its_set_up_to_an_outcome(scenario, seed):
+    g, acted = play(scenario, seed)
+    out = g.outcome()
+    assert out is not None, f"{scenario}: no outcome after {len(g.history)} actions"
+    assert out.rule.startswith("IC") and out.level
+    assert "Deploy" in acted["setup"]
+    if scenario != "introductory":                 # the introductory switches most phases off (38 a)
+        for kind in ("mobilization", "movement", "combat", "political", "end"):
+            assert acted.get(kind, set()) - {"EndPhase"}, f"{scenario}: the {kind} phases only ended"
+
+
+def test_every_phase_offers_a_real_action_in_the_scenarios():
+    seen: dict[str, set[str]] = {}
+    for scenario, seed in (("scenario1", 8), ("scenario2", 9)):
+        _, acted = play(scenario, seed)
+        for kind, names in acted.items():
+            seen.setdefault(kind, set()).update(names)
+    for kind in KINDS:
+        assert seen.get(kind, set()) - {"EndPhase"}, f"the {kind} phases offered only EndPhase"
+
+
+@pytest.mark.parametrize("scenario", ["scenario1", "introductory"])
+def test_random_legal_and_illegal_play_of_a_scenario_breaks_nothing(scenario):
+    report = fuzz(Game, actions=500, seed=13, scenario=scenario)
+    assert not report.failures, report.failures[0].detail[-1500:]

@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 HTML := _build/html
 
 # Timeouts in seconds for each step (a stalled kernel must not hang CI).
-UNIT_TIMEOUT ?= 900
+UNIT_TIMEOUT ?= 1500
 BOOK_TIMEOUT ?= 1200
 # The browser layer loads every page twice (test_pages, test_weight) and starts JupyterLab (test_lab).
 BROWSER_TIMEOUT ?= 1200

@@ -363,3 +363,35 @@ def test_airborne_supply_expires_or_is_lost():
     assert check_airborne_supply(st, lg).result == ["AS1"]
     res = check_airborne_supply(st, lg, player_turn=4, end_of_turn=True)
     assert res.result == [] and res.find("IC 15.74")
+
+
+@pytest.mark.rule("IC 15.2", "IC 15.21", "IC 15.22")
+def test_supplied_hexes_agrees_with_trace_los_on_every_hex_of_the_real_map():
+    import random
+    from wargames.indochina import Game
+    from wargames.indochina.logistics import supplied_hexes, trace_los
+    g, rng = Game.new("scenario1", seed=5), random.Random(5)
+    while g.deploy is not None:
+        g.apply(rng.choice(list(g.legal_actions)))
+    st = g.state
+    for side in Side:
+        found = supplied_hexes(st, side, 1950)
+        near = {n for h in found for n in st.map.neighbors(h)} | found
+        for h in sorted(near, key=st.label)[:400]:
+            assert (trace_los(st, side, h, 1950).result is not None) == (h in found), st.label(h)
+
+
+@pytest.mark.rule("IC 15.24", "IC 15.241")
+def test_the_source_region_agrees_with_ultimate_source_for_every_hex_a_base_could_stand_in():
+    import random
+    from wargames.indochina import Game
+    from wargames.indochina.logistics import source_region, ultimate_source
+    g, rng = Game.new("scenario2", seed=6), random.Random(6)
+    while g.deploy is not None:
+        g.apply(rng.choice(list(g.legal_actions)))
+    st = g.state
+    for side in Side:
+        region = source_region(st, side, 1954)
+        sample = sorted(st.map.hexes, key=st.label)[::7]
+        for h in sample:
+            assert (ultimate_source(st, side, h, 1954).result is not None) == (h in region), (side, st.label(h))

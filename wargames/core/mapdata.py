@@ -82,11 +82,21 @@ class MapData:
         return feature in self.hexes[h].features
 
     def side(self, a: Hex, b: Hex) -> frozenset[str]:
+        if not self.hexsides:
+            return frozenset()
         info = self.hexsides.get(hexside(a, b))
         return info.features if info else frozenset()
 
     def neighbors(self, h: Hex) -> list[Hex]:
-        return [n for n in h.neighbors() if n in self.hexes]
+        """The adjacent hexes on the map (remembered per hex while the set of hexes stays the same)."""
+        memo = self.__dict__.get("_neighbors")
+        if memo is None or memo[0] != len(self.hexes):
+            memo = (len(self.hexes), {})
+            self.__dict__["_neighbors"] = memo
+        got = memo[1].get(h)
+        if got is None:
+            got = memo[1][h] = tuple(n for n in h.neighbors() if n in self.hexes)
+        return list(got)
 
 
 MAX_HEXES = 20_000      # the largest printed map of the four games has under 3,000 hexes

@@ -41,7 +41,7 @@ from .mobilization import FESA
 from .fog import player_view
 from .fortifications import fortified, fortify, sweep
 from .logistics import (Logistics, attack_enhancement, base_destroyed, check_airborne_supply, defense_enhancement,
-                        forced_march, recover, trace_los)
+                        forced_march, recover, supplied_hexes)
 from .militia import advance_into, defending_strengths, place_communist_militia, revert_abandoned_cities
 from .movement import move
 from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, declare_ambush, declare_overrun,
@@ -834,6 +834,12 @@ class Game(AirPlay, CoreGame):  # air:
         if isinstance(action, AmphibiousInvasion):
             self._check_amphibious(action)
             return
+        if isinstance(action, ForcedMarch):
+            self._check_forced_march(action)
+            return
+        if isinstance(action, Fortify) and not action.airborne:
+            self._check_fortify(action)
+            return
         if isinstance(action, Deploy):
             known = getattr(self, "_deploy_known", None)        # hexes legal_hexes has just found legal
             if known is not None and known[0] == len(self.history) and action in known[1]:
@@ -1366,7 +1372,7 @@ class Game(AirPlay, CoreGame):  # air:
             raise RuleViolation("IC 15.34", f"enhancing attackers from {len(sources)} hex(es) costs {len(sources)} "
                                             f"supply point(s); the {side.value} player has {self.logistics.points[side]}")
         for h in sources:
-            if trace_los(st, side, h, self.logistics.year).result is None:
+            if not self._has_line(side, h):
                 raise RuleViolation("IC 15.34", f"no line of supply reaches the attackers in {st.label(h)}")
 
     @implements("IC 25.1", "IC 25.2")
@@ -1783,9 +1789,19 @@ class Game(AirPlay, CoreGame):  # air:
             options = [h for h in options if st.map.info(st.map.hex(h)).attr("country") != CHINA]
         return options
 
-    @handles(ForcedMarch)
-    @implements("IC 9.4", "IC 15.32")
-    def _forced_march(self, a: ForcedMarch, dice, res: Resolution) -> None:
+    def _has_line(self, side: Side, h) -> bool:
+        """Whether a line of supply reaches ``h`` now (15.2), remembered for this position while the legal
+        actions are listed (each candidate that needs supply asks it)."""
+        key = (len(self.history), self.phase_index)
+        memo = getattr(self, "_line_memo", None)
+        if memo is None or memo[0] != key:
+            memo = (key, {})
+            self._line_memo = memo
+        if side not in memo[1]:
+            memo[1][side] = supplied_hexes(self.state, side, self.logistics.year)
+        return h in memo[1][side]
+
+    def _check_forced_march(self, a: ForcedMarch):
         self._no_decision()
         p, st = self.phase, self.state
         if p.kind != "movement":
@@ -1793,9 +1809,23 @@ class Game(AirPlay, CoreGame):  # air:
         if "IC 15.0" in self.ignored:
             raise RuleViolation("IC 38.0", "this scenario has no supply points")
         h = st.map.hex(a.hex)
+        units = [u for u in st.units_at(h, p.side) if u.counter.type != "base" or u.movement > 0]
+        if not units:
+            raise RuleViolation("IC 15.32", f"no friendly unit at {a.hex} to force march")
         if any(u.id in self.moved or u.id in self.forced for u in st.units_at(h, p.side)):
             raise RuleViolation("IC 15.32", f"a unit in {a.hex} has already moved or force-marched this phase; "
                                             "the point is spent as the units start to move")
+        if self.logistics.points[p.side] < 1:
+            raise RuleViolation("IC 15.32", f"forced march costs a supply point; the {p.side.value} player has none")
+        if not self._has_line(p.side, h):
+            raise RuleViolation("IC 9.4", f"forced march needs a line of supply to {a.hex}, and none exists")
+        return h
+
+    @handles(ForcedMarch)
+    @implements("IC 9.4", "IC 15.32")
+    def _forced_march(self, a: ForcedMarch, dice, res: Resolution) -> None:
+        h = self._check_forced_march(a)
+        p, st = self.phase, self.state
         out = forced_march(st, self.logistics, p.side, h)
         res.extend(out)
         self.forced.update(out.result)
@@ -1900,13 +1930,29 @@ class Game(AirPlay, CoreGame):  # air:
         res.extend(reform(self.state, list(a.units), a.division, phase="reorganization", phase_side=side,
                           pp=self.points, division=division))
 
-    @handles(Fortify)
-    def _fortify(self, a: Fortify, dice, res: Resolution) -> None:
+    def _check_fortify(self, a: Fortify) -> Side:
         side = self._check_reorg("IC 15.31")
         if "IC 16.0" in self.ignored or "IC 15.0" in self.ignored:
             raise RuleViolation("IC 38.0", "this scenario plays without fortifications and supply")
         if not isinstance(a.airborne, str):
             raise RuleViolation("IC 15.31", "name an airborne supply marker by its id, or none")
+        st = self.state
+        h = st.map.hex(a.hex)
+        if not a.airborne:                     # the quick checks of 15.31 and 16.1-16.2 (fortify repeats them)
+            if not st.units_at(h, side):
+                raise RuleViolation("IC 16.1", f"a fortification at {a.hex} needs a friendly combat unit there")
+            if h in self.logistics.fortifications or st.has(h, "fortification"):
+                raise RuleViolation("IC 16.2", f"{a.hex} already has a fortification")
+            if self.logistics.points[side] < 1:
+                raise RuleViolation("IC 15.31", f"a fortification costs a supply point; the {side.value} player "
+                                                f"has none")
+            if not self._has_line(side, h):
+                raise RuleViolation("IC 15.31", f"a fortification needs a line of supply to {a.hex}, and none exists")
+        return side
+
+    @handles(Fortify)
+    def _fortify(self, a: Fortify, dice, res: Resolution) -> None:
+        side = self._check_fortify(a)
         res.extend(fortify(self.state, self.logistics, side, a.hex, airborne=a.airborne or None))
 
     # ------------------------------------------------------------------ mobilization (7) and the staging area (23)

@@ -393,6 +393,55 @@ def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_
     return None
 
 
+def source_region(st: IndochinaState, side: Side, year: int | None = None, zoc: set[Hex] | None = None,
+                  occupied: dict[Side, set[Hex]] | None = None) -> set[Hex]:
+    """Every hex from which a line through friendly hexes reaches an ultimate supply source (15.24): a base
+    there serves exactly when :func:`ultimate_source` finds a path from it. One search backwards from all the
+    sources at once."""
+    zoc = _enemy_zoc(st, side) if zoc is None else zoc
+    occ = _occupancy(st) if occupied is None else occupied
+    region = {h for h in st.map.hexes if _is_source(st, side, h, year, occ)}
+    queue = deque(region)
+    while queue:
+        y = queue.popleft()
+        for x in st.map.neighbors(y):
+            if x not in region and not supply_block(st, side, x, y, zoc, occ):
+                region.add(x)
+                queue.append(x)
+    return region
+
+
+def supplied_hexes(st: IndochinaState, side: Side, year: int | None = None) -> set[Hex]:
+    """Every hex some line of supply of ``side`` reaches now: the hexes :func:`trace_los` would find a line to,
+    found with one search from each serving base instead of one search per hex (15.2-15.24)."""
+    zoc = _enemy_zoc(st, side)
+    occ = _occupancy(st)
+    routes = _routes(st, side)
+    out: set[Hex] = set()
+    region = source_region(st, side, year, zoc, occ)
+    for b in (u for u in st.on_map(side) if u.counter.type == "base"):
+        if b.hex not in region:
+            continue
+        road_max, off_max = los_limits(side, b.disrupted, st.monsoon)
+        seen = {(b.hex, 0)}
+        queue = deque([(b.hex, 0, 0)])
+        while queue:
+            h, road, off = queue.popleft()
+            out.add(h)
+            for n in st.map.neighbors(h):
+                nxt = []
+                if off == 0 and road < road_max and _on_route(st, h, n, routes) \
+                        and not supply_block(st, side, h, n, zoc, occ):
+                    nxt.append((n, road + 1, 0))
+                if off < off_max and not supply_block(st, side, h, n, zoc, occ):
+                    nxt.append((n, road, off + 1))
+                for state in nxt:
+                    if (state[0], state[2]) not in seen:
+                        seen.add((state[0], state[2]))
+                        queue.append(state)
+    return out
+
+
 @implements("IC 15.2", "IC 15.21", "IC 15.22", "IC 26.3")
 def trace_los(st: IndochinaState, side: Side, target: Hex | str, year: int | None = None,
               bases: Iterable[str] | None = None) -> Resolution:

@@ -3,7 +3,8 @@ import pytest
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, EndTurn, RollAssistance, ScoreCities, Attack, ChooseTable, EndPhase, Game, Move, RollEvent, Ruleset, Side)
+from wargames.indochina import (SEQUENCE, Attack, ChooseTable, EndPhase, EndTurn, Game, Move, RollAssistance, RollEvent,
+                                Ruleset, ScoreCities, Side)
 from wargames.indochina import game as game_module
 from wargames.indochina.scenarios import setup_scenario
 from wargames.indochina.state import IndochinaState, demo_map

@@ -6,21 +6,9 @@ from hypothesis import given, settings, strategies as st
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import (SEQUENCE, EndTurn, RollAssistance, ScoreCities, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent,
-                                Ruleset)
+from wargames.indochina import SEQUENCE, Attack, DeclareGeneralOffensive, EndPhase, Game, Move, Overrun, RollEvent, Ruleset
 
-
-def close_phase(g):
-    """The action that closes the current phase: scoring closes Political Points, EndTurn the End of Turn;
-    a Mobilization Phase first rolls for military assistance (7.3)."""
-    if g.phase.kind == "mobilization" and g.mobilization is not None and not g.mobilization.assistance_rolled:
-        g.apply(RollAssistance(), ScriptedDice([1]))         # a 1: supply only, on both tables
-    return {"political": ScoreCities(), "end": EndTurn()}.get(g.phase.kind, EndPhase())
-
-
-def pass_phase(g):
-    """Close the current phase."""
-    return g.apply(close_phase(g))
+from .test_indochina_defects import pass_phase
 
 
 @pytest.mark.rule("IC 3.0", "IC 3.1")

@@ -365,15 +365,20 @@ def test_airborne_supply_expires_or_is_lost():
     assert res.result == [] and res.find("IC 15.74")
 
 
-@pytest.mark.rule("IC 15.2", "IC 15.21", "IC 15.22")
-def test_supplied_hexes_agrees_with_trace_los_on_every_hex_of_the_real_map():
+def _set_up(scenario: str, seed: int):
+    """A rulebook scenario's position after a random legal set-up on the reconstructed map."""
     import random
     from wargames.indochina import Game
-    from wargames.indochina.logistics import supplied_hexes, trace_los
-    g, rng = Game.new("scenario1", seed=5), random.Random(5)
+    g, rng = Game.new(scenario, seed=seed), random.Random(seed)
     while g.deploy is not None:
         g.apply(rng.choice(list(g.legal_actions)))
-    st = g.state
+    return g.state
+
+
+@pytest.mark.rule("IC 15.2", "IC 15.21", "IC 15.22")
+def test_supplied_hexes_agrees_with_trace_los_on_every_hex_of_the_real_map():
+    from wargames.indochina.logistics import supplied_hexes, trace_los
+    st = _set_up("scenario1", 5)
     for side in Side:
         found = supplied_hexes(st, side, 1950)
         near = {n for h in found for n in st.map.neighbors(h)} | found
@@ -383,13 +388,8 @@ def test_supplied_hexes_agrees_with_trace_los_on_every_hex_of_the_real_map():
 
 @pytest.mark.rule("IC 15.24", "IC 15.241")
 def test_the_source_region_agrees_with_ultimate_source_for_every_hex_a_base_could_stand_in():
-    import random
-    from wargames.indochina import Game
     from wargames.indochina.logistics import source_region, ultimate_source
-    g, rng = Game.new("scenario2", seed=6), random.Random(6)
-    while g.deploy is not None:
-        g.apply(rng.choice(list(g.legal_actions)))
-    st = g.state
+    st = _set_up("scenario2", 6)
     for side in Side:
         region = source_region(st, side, 1954)
         sample = sorted(st.map.hexes, key=st.label)[::7]

@@ -921,6 +921,8 @@ class Game(AirPlay, CoreGame):  # air:
             elif flag == "monsoon":
                 st.monsoon = True
                 res.add("IC 26.0", f"{event.name}: the monsoon rules apply this turn")
+            elif flag == "no air operations":
+                self._air_ground(event.name, res, "IC 6.0")        # the air boxes stay shut this turn (12.0)
             elif flag == "world war three":
                 res.add("IC 29.5", f"{event.name}: no US or Chinese intervention is in effect, so nothing happens")
             else:
@@ -2275,7 +2277,7 @@ class Game(AirPlay, CoreGame):  # air:
         res.add("IC 3.1", f"the end of turn {self.turn}")
         self._next_phase(res)
 
-    def _dispatch(self, action: Action, dice, res: Resolution) -> None:  # noqa: C901
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
         if self.phase.kind == "air" and self._in_force("no air operations") and self.decision() is None \
                 and not isinstance(action, (EndPhase, ProposeCeasefire)):
             raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) grounds the air units")

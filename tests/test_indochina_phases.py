@@ -326,7 +326,7 @@ def test_every_event_but_a_quiet_month_does_something():
 
 # ---------------------------------------------------------------- 7 mobilization, 23 the staging area
 
-from wargames.indochina import Mobilize, PlaceReinforcement, RollAssistance  # noqa: E402
+from wargames.indochina import DeclareIntervention, Mobilize, PlaceReinforcement, RollAssistance  # noqa: E402
 from wargames.indochina.game import AmphibiousInvasion, NavalTransport  # noqa: E402
 from wargames.indochina.assistance import AssistancePhase  # noqa: E402
 
@@ -342,7 +342,7 @@ def mobilizing(side, *placed, roll=1):
 def test_military_assistance_opens_the_phase_and_is_free():
     g = game_at("FEF Mobilization", base("FB", "1515"))
     g.mobilization = AssistancePhase(FEF)
-    assert list(g.legal_actions) == [RollAssistance()]
+    assert list(g.legal_actions) == [RollAssistance(), DeclareIntervention("French Emergency Reinforcements")]
     for early in (EndPhase(), Mobilize("VNA infantry group", "1515")):
         with pytest.raises(RuleViolation) as e:
             g.apply(early)

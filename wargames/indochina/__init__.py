@@ -17,7 +17,8 @@ set up with), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`ruleset` (ch
 of 38).
 """
 from . import (air, air_play, airstrikes, assistance, atomic, bombardment, borders, charts, combat, counters,
-               deployment, disruption, events, experimental, fog, fortifications, game, logistics, militia,
+               deployment, disruption, events, experimental, fog, fortifications, game, intervention_play, logistics,
+               militia,
                mobilization, movement, optional,
                political, political_table, reorganization, results, riverine, ruleset, scenario_data, stacking,
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
@@ -29,10 +30,14 @@ from .game import (ACTIONS, SEQUENCE, Game, Advance, AmphibiousInvasion, AnswerC
                    EnhanceDefence, ExamineStack, ForcedMarch, Fortify, Mobilize, Move, MoveForce, NavalTransport,
                    Overrun, PlaceMilitia, PlaceReinforcement, ProposeCeasefire, Recover, Reform, Retreat,
                    RollAssistance, RollEvent, ScoreCities)
+from .intervention_play import (AtomicAttack, DeclareIntervention, PlaceUSPort, ReceiveIntervention,
+                                RollChineseAirForce, WithholdAirUnits)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "Advance", "AirDropSupply", "AirTransport", "AmphibiousInvasion", "AnswerCeasefire", "Attack",
+           "AtomicAttack", "DeclareIntervention", "PlaceUSPort", "ReceiveIntervention", "RollChineseAirForce",
+           "WithholdAirUnits",
            "BreakDown", "ChooseDefenders", "ChooseStrikeLoss", "ChooseTable", "ChooseUnit", "Combat",
            "CommitStrike", "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance",
            "DeclineAmbush", "Deploy", "DeployFortification", "DropOff", "EndPhase", "EndTurn", "EnhanceDefence",

@@ -31,6 +31,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
+from .intervention_play import INTERVENTION_ACTIONS, InterventionPlay, RollChineseAirForce
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -57,7 +58,7 @@ from .deployment import (control_militia, fortification_problem, fortification_s
                          legal_hexes, placement_problem, reinforcement_slots, setup_slots)
 from .scenario_data import NAMES as RULEBOOK_SCENARIOS, Month
 from .scenarios import SCENARIOS, rulebook_scenario, setup_scenario
-from .staging import StagingArea, amphibious_invasion, is_port, naval_transport, port_problem
+from .staging import StagingArea, amphibious_invasion, is_port, naval_transport, place_intervention_units, port_problem
 from .stacking import end_of_phase_stacking, stack_total, stacking_limit
 from .victory import Place, ceasefire, victory
 from .weather import weather
@@ -363,7 +364,7 @@ class EndTurn(Action):
 ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
-ACTIONS = ACTIONS + AIR_ACTIONS  # air:
+ACTIONS = ACTIONS + AIR_ACTIONS + INTERVENTION_ACTIONS  # air:
 
 
 @implements("IC 3.2")
@@ -392,7 +393,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(AirPlay, CoreGame):  # air:
+class Game(InterventionPlay, AirPlay, CoreGame):  # air:
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -405,10 +406,8 @@ class Game(AirPlay, CoreGame):  # air:
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
                 "ignored", "deploy", "arrivals", "forced", "riverine",
-                "air")
+                "air", "intervention", "bombs", "intervening")
     NOT_IN_PLAY = {
-        "IC 29": "intervention (French emergency, US and Chinese increments) is not yet an action of the game",
-        "IC 30": "atomic bombs come only with US intervention (29.21), which is not yet an action",
         "IC Exp": "the experimental rules are switches not yet offered in the game loop",
         "IC 21": "fog of war runs in Game.view, outside the actions",
     }
@@ -450,6 +449,7 @@ class Game(AirPlay, CoreGame):  # air:
         if sc is not None:
             self._start_deployment(sc.setup_order[0])
         self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
+        self._intervention_setup()             # intervention (29) and atomic bombs (30)
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -468,7 +468,7 @@ class Game(AirPlay, CoreGame):  # air:
         return self.outcome() is not None
 
     #: the optional rules a scenario may switch off as a group (38 Introductory a)
-    OPTIONAL = ("overruns", "ambushes", "general_offensive", "weather", "death_commandos")
+    OPTIONAL = ("overruns", "ambushes", "general_offensive", "weather", "death_commandos", "intervention")
 
     def option(self, name: str) -> bool:
         sc = getattr(self, "scenario_data", None)
@@ -578,6 +578,7 @@ class Game(AirPlay, CoreGame):  # air:
                         "amphibious_used": self.staging.amphibious_used, "spent": sorted(self.staging.spent)},
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
             "air": self._air_position(),  # air:
+            "intervention": self._intervention_position(),
         }
 
     def visible(self, side: str) -> dict:
@@ -655,7 +656,7 @@ class Game(AirPlay, CoreGame):  # air:
             a = self.ambush
             return (a["side"], "IC 28.1", f"ambush {', '.join(a['units'])} in {a['at']} from one of "
                     f"{', '.join(a['candidates'])}, or let it pass", "ambush")
-        return self._air_decision()  # air:
+        return self._intervention_decision() or self._air_decision()  # air:
 
     def current_prompt(self) -> Prompt:
         d = self.decision()
@@ -685,6 +686,10 @@ class Game(AirPlay, CoreGame):  # air:
         if self.event["ceasefire"] is not None:
             side = Side(self.event["ceasefire"]).enemy.value
             return [AnswerCeasefire(side, True), AnswerCeasefire(side, False)]
+        if self._intervention_decision() is not None:
+            return self._intervention_answers()
+        if p.kind == "events" and self.option("intervention") and self._air_roll_due():
+            return [RollChineseAirForce()]
         if p.kind == "events" and not self.event_rolled and "IC 6.0" not in self.ignored:
             return [RollEvent()]
         offers = [ProposeCeasefire(s.value) for s in Side if s.value not in self.event["proposed"]] \
@@ -715,7 +720,7 @@ class Game(AirPlay, CoreGame):  # air:
         mob = self.mobilization
         if p.kind == "mobilization" and "IC 7.0" not in self.ignored and mob is not None:
             if not mob.assistance_rolled:
-                return [RollAssistance()]
+                return [RollAssistance()] + self._intervention_candidates()
             out += self._mobilization_candidates(mob)
         if p.kind == "reorganization":
             out += self._reorganization_candidates()
@@ -779,6 +784,7 @@ class Game(AirPlay, CoreGame):  # air:
                             if st.unit(uid).counter.type == "death commando"]
         if p.kind == "air":
             out += self._air_candidates()  # air:
+        out += self._intervention_candidates()
         return out + offers + [EndPhase()]
 
     def _combat_answers(self, cb: dict) -> list[Action]:
@@ -924,7 +930,8 @@ class Game(AirPlay, CoreGame):  # air:
             elif flag == "no air operations":
                 self._air_ground(event.name, res, "IC 6.0")        # the air boxes stay shut this turn (12.0)
             elif flag == "world war three":
-                res.add("IC 29.5", f"{event.name}: no US or Chinese intervention is in effect, so nothing happens")
+                if not self._world_war_three(res):
+                    res.add("IC 29.5", f"{event.name}: no US or Chinese intervention is in effect, so nothing happens")
             else:
                 res.add("IC 6.0", f"{event.name}: {flag} for the rest of this turn")
         if fx["examine"] is not None:
@@ -1279,6 +1286,7 @@ class Game(AirPlay, CoreGame):  # air:
         p, st = self.phase, self.state
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "overruns are an optional rule, switched off")
+        self._check_not_bombed(a.target, "land attack")                       # 30.4
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
         fi = self._force_index(a.units)
@@ -1316,6 +1324,7 @@ class Game(AirPlay, CoreGame):  # air:
             raise RuleViolation("IC 13.0", f"land combat happens in the Combat Phase, not the {p.id} Phase")
         if self._in_force("no combat"):
             raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) forbids declaring combat")
+        self._check_not_bombed(a.defender_hex, "land attack")                 # 30.4
         if not isinstance(a.attackers, tuple) or not a.attackers:
             raise RuleViolation("IC 13.1", "an attack needs at least one attacking unit")
         if len(set(a.attackers)) != len(a.attackers):
@@ -2000,7 +2009,8 @@ class Game(AirPlay, CoreGame):  # air:
         for t in sorted(set(mob.pending)):
             out += [PlaceReinforcement(t, w) for w in self._row_places(chart[t])]
         for name, row in chart.items():
-            if row.side is not mob.side or row.intervention or self._cost(row) > self.points.of(mob.side) \
+            if row.side is not mob.side or row.intervention and not self._intervention_lost(row) \
+                    or self._cost(row) > self.points.of(mob.side) \
                     or row.type == "death commando" and not self.option("death_commandos"):
                 continue
             out += [Mobilize(name, w) for w in self._row_places(row)]
@@ -2008,6 +2018,8 @@ class Game(AirPlay, CoreGame):  # air:
 
     def _cost(self, row) -> int:
         """The row's price with this turn's event discounts (6.0): one point off one unit."""
+        if row.intervention:
+            return row.cost                                       # 7.72: replacements pay the chart price
         mod = self.event["mobilization"].get(row.side.value)
         if (mod == "discount" or mod == "staging area discount" and row.location.area == FESA) and row.cost > 0:
             return row.cost - 1
@@ -2057,8 +2069,9 @@ class Game(AirPlay, CoreGame):  # air:
         if a.where not in self._row_places(row):
             raise RuleViolation("IC 7.21", f"a {a.unit} may not be placed in {a.where} now")
         cost = 0 if free else self._cost(row)
-        if row.intervention and not free:
-            raise RuleViolation("IC 7.72", f"a {a.unit} only replaces an intervention unit lost earlier")
+        if row.intervention and not free and not self._intervention_lost(row):
+            raise RuleViolation("IC 7.72", f"a {a.unit} only replaces an intervention unit lost earlier, and none "
+                                           "is waiting to be replaced")
         if cost > self.points.of(mob.side):
             raise RuleViolation("IC 5.33", f"the {mob.side.value} player has {self.points.of(mob.side)} political "
                                            f"points and a {a.unit} costs {cost}")
@@ -2068,7 +2081,12 @@ class Game(AirPlay, CoreGame):  # air:
     @handles(Mobilize)
     def _mobilize(self, a: Mobilize, dice, res: Resolution) -> None:
         mob, row, place, cost = self._check_mobilize(a)
-        if cost == row.cost:
+        if row.intervention:
+            lost = {a.unit: self._intervention_lost(row)}
+            res.extend(mobilize_unit(self.points, mob.side, a.unit, place, mob, chart=self._chart(),
+                                     intervention_losses=lost))
+            self.intervening["replaced"][a.unit] = self.intervening["replaced"].get(a.unit, 0) + 1
+        elif cost == row.cost:
             res.extend(mobilize_unit(self.points, mob.side, a.unit, place, mob, chart=self._chart()))
         elif cost == 0:
             res.extend(place_reinforcement(mob.side, a.unit, place, mob, Source.EVENT, chart=self._chart()))
@@ -2085,6 +2103,13 @@ class Game(AirPlay, CoreGame):  # air:
         mob, row, place, _ = self._check_mobilize(a)
         res.extend(place_reinforcement(mob.side, a.unit, place, mob, chart=self._chart()))
         self._bring_in(row, a.where, res)
+
+    @implements("IC 7.72")
+    def _intervention_lost(self, row) -> int:
+        """How many units of an intervention row (US or Chinese) were eliminated and not yet replaced (7.72)."""
+        lost = sum(1 for u in self.state.units.values() if u.eliminated and u.counter.side is row.side
+                   and (u.counter.nationality, u.counter.type, u.counter.size) == (row.nationality, row.type, row.size))
+        return lost - self.intervening["replaced"].get(row.name, 0)
 
     @implements("IC 7.24")
     def _check_counter_mix(self, row) -> None:
@@ -2103,8 +2128,9 @@ class Game(AirPlay, CoreGame):  # air:
             raise RuleViolation("IC 7.24", f"all {limit} {row.nationality} {row.type} {row.size} counters of the "
                                            f"counter mix are in play")
 
-    def _bring_in(self, row, where: str, res: Resolution) -> None:
-        """Put the new unit's counter into play: on its hex, in the staging area, or the air box."""
+    def _bring_in(self, row, where: str, res: Resolution, intervention: bool = False) -> None:
+        """Put the new unit's counter into play: on its hex, in the staging area (by 29.31 for intervention
+        units), or the air box."""
         st = self.state
         if where == AIR_AVAILABLE:
             self._air_receive(row.type, 1, res)
@@ -2123,7 +2149,8 @@ class Game(AirPlay, CoreGame):  # air:
         st.units[uid] = UnitState(c, None if where == FESA else st.map.hex(where))
         self.new_units.append(uid)
         if where == FESA:
-            res.extend(self.staging.place(st, uid))
+            res.extend(place_intervention_units(self.staging, st, [uid]) if intervention
+                       else self.staging.place(st, uid))
         else:
             res.add("IC 7.21", f"{uid} ({c.strength}-{c.movement}) placed in {where}")
 
@@ -2274,6 +2301,7 @@ class Game(AirPlay, CoreGame):  # air:
         self._no_decision()
         if self.phase.kind != "end":
             raise RuleViolation("IC 3.1", f"the turn closes in the End of Turn Phase, not in the {self.phase.id} Phase")
+        self._fallout(dice, res)              # 30.6
         res.add("IC 3.1", f"the end of turn {self.turn}")
         self._next_phase(res)
 
@@ -2347,4 +2375,5 @@ class Game(AirPlay, CoreGame):  # air:
         if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
             out.append("units are marked moved outside the Movement Phase")
         out += self._air_invariants()  # air:
+        out += self._intervention_invariants()
         return out

@@ -167,7 +167,7 @@ def _china(st: IndochinaState, h: Hex) -> bool:
 
 
 def _port(st: IndochinaState, h: Hex) -> bool:
-    return st.has(h, "port") or bool(st.map.info(h).attr("port", False))
+    return st.is_port(h)
 
 
 def _north_edge(st: IndochinaState, h: Hex) -> bool:

@@ -57,6 +57,12 @@ class Ruleset(CoreRuleset):
         "general_offensive": Reading(True, "IC 31.0", "optional rule 31, the General Offensive, on or off"),
         "death_commandos": Reading(True, "IC 25.0", "optional rule 25, Death Commandos, on or off"),
         "weather": Reading(True, "IC 26.0", "optional rule 26, weather, on or off (off: every turn is Clear)"),
+        "intervention": Reading(True, "IC 29.0", "optional rule 29, intervention (and with it the atomic bombs of "
+                                                 "30), on or off"),
+        "intervention_overflow": Reading("lose", "IC 29.21b",
+                                         "an index pushed past 100 by intervention: 'lose' (the declaring side loses "
+                                         "the excess, 29.21b, 29.411) or 'keep' (the optional variant: nobody does)",
+                                         ("lose", "keep")),
         "air_transport_mp": Reading("errata", "IC 12.43",
                                     "movement points an air-transported unit keeps: 'errata' (the TEC errata) "
                                     "or '12.43' (the rule as printed)", tuple(AIR_TRANSPORT_MP)),

@@ -94,8 +94,7 @@ class StagingArea:
 
 # ------------------------------------------------------------------------------------------------ ports
 def is_port(st: IndochinaState, h: Hex) -> bool:
-    info = st.map.info(h)
-    return "port" in info.features or bool(info.attr("port", False))
+    return st.is_port(h)
 
 
 def port_name(st: IndochinaState, h: Hex) -> str:

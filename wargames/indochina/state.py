@@ -73,6 +73,7 @@ class IndochinaState:
     communist_cities: set[str] = field(default_factory=set)   # city/town labels under Communist control (17.1)
     neutral_cities: set[str] = field(default_factory=set)     # held by neither side yet (38 Introductory f)
     charts: tuple | None = None         # (Mobile CRT, Assault CRT, TEC) of the ruleset; None: the shipped ones
+    placed_ports: set[str] = field(default_factory=set)       # port markers put on the map in play (29.32)
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str]], source: str = "set-up",
@@ -112,6 +113,12 @@ class IndochinaState:
 
     def has(self, h: Hex, feature: str) -> bool:
         return self.map.has(h, feature)
+
+    def is_port(self, h: Hex) -> bool:
+        """A printed port (the map's feature or attribute) or a port marker placed in play (29.32)."""
+        if self.has(h, "port") or bool(self.map.info(h).attr("port", False)):
+            return True
+        return bool(self.placed_ports) and self.label(h) in self.placed_ports
 
     def is_urban(self, h: Hex) -> bool:
         return self.has(h, "town") or self.has(h, "city")
@@ -160,4 +167,5 @@ class IndochinaState:
         new.units = units
         new.communist_cities = set(self.communist_cities)
         new.neutral_cities = set(self.neutral_cities)
+        new.placed_ports = set(self.placed_ports)
         return new

@@ -413,12 +413,17 @@ def test_a_discount_event_lowers_one_price_once():
     assert not any(isinstance(a, Mobilize) and a.where == "Far Eastern Staging Area" for a in g.legal_actions)
 
 
-def _port(g, label, name="Qui Nhon"):
+def edit_hex(g, label, features=(), attrs=()):
+    """Give a hex of this game's own map more features and attributes (a test's map edit)."""
     from wargames.core.mapdata import HexInfo
     h = g.state.map.hex(label)
     old = g.state.map.hexes[h]
-    g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {"coast"}, tuple(old.attrs) + (("port", name),),
+    g.state.map.hexes[h] = HexInfo(old.terrain, old.features | set(features), tuple(old.attrs) + tuple(attrs),
                                    old.provenance)
+
+
+def _port(g, label, name="Qui Nhon"):
+    edit_hex(g, label, {"coast"}, (("port", name),))
 
 
 @pytest.mark.rule("IC 23.11", "IC 23.122", "IC 23.12")
@@ -526,10 +531,8 @@ def test_no_unit_comes_in_when_the_counter_mix_has_none_left():
 def test_attack_and_defense_enhancement_each_cost_a_supply_point_and_double_strength():
     g = game_at("Communist Combat", vm("803", "1616", s=4), gm("GM", "1617", s=2), base("VB", "1615", COM),
                 base("FB", "1518"), supply=(2, 2))
-    from wargames.core.mapdata import HexInfo
-    h = g.state.map.hex("1414")                                # made a Communist-held city: their source (15.24)
-    old = g.state.map.hexes[h]
-    g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {"city"}, old.attrs, old.provenance)
+    edit_hex(g, "1414", {"city"})                             # made a Communist-held city: their source (15.24)
+    h = g.state.map.hex("1414")
     g.state.communist_cities.add("1414")
     g.state.units["cs"] = __import__("wargames.indochina.units", fromlist=["UnitState"]).UnitState(
         vm("cs", "1414")[0], h)
@@ -580,11 +583,8 @@ from wargames.indochina.game import ForcedMarch  # noqa: E402
 
 
 def _water(g, *labels, feature="river"):
-    from wargames.core.mapdata import HexInfo
     for label in labels:
-        h = g.state.map.hex(label)
-        old = g.state.map.hexes[h]
-        g.state.map.hexes[h] = HexInfo(old.terrain, old.features | {feature}, old.attrs, old.provenance)
+        edit_hex(g, label, {feature})
 
 
 @pytest.mark.rule("IC 9.4", "IC 15.32")

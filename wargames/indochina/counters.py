@@ -280,6 +280,18 @@ def counter_id(nationality: str, type_: str, size: str, n: int) -> str:
     return " ".join(p for p in parts if p)
 
 
+def free_counter_id(units, nationality: str, type_: str, size: str, taken=()) -> str:
+    """The id for a new counter of this kind: numbered after those of its kind in ``units`` (id -> unit), and
+    used by no unit there nor in ``taken``."""
+    n = 1 + sum(1 for u in units.values() if (u.counter.nationality, u.counter.type, u.counter.size)
+                == (nationality, type_, size))
+    uid = counter_id(nationality, type_, size, n)
+    while uid in units or uid in taken:
+        n += 1
+        uid = counter_id(nationality, type_, size, n)
+    return uid
+
+
 @implements("IC 2.31", "IC 2.32", "IC 11.11")
 def make_counter(side: Side, nationality: str | None, type_: str, size: str | None, id: str,
                  mix: CounterMix | None = None) -> Counter:

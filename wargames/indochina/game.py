@@ -36,7 +36,7 @@ from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
-from .counters import NATIONALITIES, counter_id, counter_mix, make_counter, resolve
+from .counters import NATIONALITIES, counter_mix, free_counter_id, make_counter, resolve
 from .events import Event, roll_event
 from .mobilization import FESA
 from .fog import player_view
@@ -705,8 +705,6 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                 out += [PlaceMilitia(st.label(h)) for h in sorted({u.hex for u in st.on_map(Side.COMMUNIST)
                                                                    if u.counter.type == "cadre"}, key=st.label)]
             return out + offers + [EndPhase()]
-        if p.kind == "air" and self._in_force("no air operations"):
-            return offers + [EndPhase()]
         if p.kind == "political":
             return offers + ([EndPhase()] if "IC 5.0" in self.ignored else [ScoreCities()])
         if p.kind == "end":
@@ -833,15 +831,16 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
         return [u for u in cb["attackers"] if st.unit(u).on_map and st.unit(u).counter.type != "militia"]
 
     # ------------------------------------------------------------------ fast legality checks
+    #: actions whose every check is one method that changes nothing (the rest run on a copy of the position)
+    FAST_CHECKS = {Mobilize: "_check_mobilize", PlaceReinforcement: "_check_mobilize",
+                   AmphibiousInvasion: "_check_amphibious", ForcedMarch: "_check_forced_march",
+                   Attack: "_check_attack", ChooseTable: "_check_table", MoveForce: "_check_move_force",
+                   Overrun: "_check_overrun"}
+
     def check_action(self, action: Action) -> None:
-        if isinstance(action, (Mobilize, PlaceReinforcement)):
-            self._check_mobilize(action)
-            return
-        if isinstance(action, AmphibiousInvasion):
-            self._check_amphibious(action)
-            return
-        if isinstance(action, ForcedMarch):
-            self._check_forced_march(action)
+        fast = self.FAST_CHECKS.get(type(action))
+        if fast is not None:
+            getattr(self, fast)(action)
             return
         if isinstance(action, Fortify) and not action.airborne:
             self._check_fortify(action)
@@ -858,16 +857,8 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                 dna_move(self.state.copy(), action.unit, list(action.path), copy.deepcopy(self.riverine))
             else:
                 move(self.state.copy(), action.unit, list(action.path), forced_march=action.unit in self.forced)
-        elif isinstance(action, Attack):
-            self._check_attack(action)
         elif isinstance(action, EndPhase):
             self._check_end_phase()
-        elif isinstance(action, ChooseTable):
-            self._check_table(action)
-        elif isinstance(action, MoveForce):
-            self._check_move_force(action)
-        elif isinstance(action, Overrun):
-            self._check_overrun(action)
         else:
             super().check_action(action)
 
@@ -1079,7 +1070,12 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                 + ("" if self.option("weather") else " (the optional weather rule is off)"))
         if game_length_reached(self.turns_left):
             res.add("IC 3.2", "the scenario's last turn is over: the game ends")
-            res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
+            sc = self.scenario_data
+            if sc is not None and sc.victory.kind == "points":         # the scenario's own victory points
+                out = self._points_victory()
+                res.add(out.rule, out.reason)
+            else:
+                res.extend(victory(self._places(), self.points.fef, self.points.communist).log)
 
     # ------------------------------------------------------------------ movement and ambush
     def _check_move(self, a: Move) -> None:
@@ -1897,13 +1893,9 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             eq = equivalent(nationality(u.counter), u.counter.type)
         except RuleViolation:
             return None
-        out, taken = [], set(self.state.units)
+        out, taken = [], set()
         for t in eq.part_types():
-            n = 1
-            uid = counter_id(u.counter.nationality, t, eq.part_size, n)
-            while uid in taken:
-                n += 1
-                uid = counter_id(u.counter.nationality, t, eq.part_size, n)
+            uid = free_counter_id(self.state.units, u.counter.nationality, t, eq.part_size, taken)
             taken.add(uid)
             try:
                 out.append(make_counter(u.side, u.counter.nationality, t, eq.part_size, uid))
@@ -1926,12 +1918,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
         if not isinstance(a.units, tuple) or not a.units or len(set(a.units)) != len(a.units):
             raise RuleViolation("IC 8.12", "name each group or regiment once")
         first = self.state.unit(a.units[0]).counter
-        n = 1 + sum(1 for u in self.state.units.values() if u.counter.nationality == first.nationality
-                    and u.counter.type == a.division and u.counter.size == "division")
-        uid = counter_id(first.nationality, a.division, "division", n)
-        while uid in self.state.units:
-            n += 1
-            uid = counter_id(first.nationality, a.division, "division", n)
+        uid = free_counter_id(self.state.units, first.nationality, a.division, "division")
         try:
             division = make_counter(side, first.nationality, a.division, "division", uid)
         except (DataError, RuleViolation):
@@ -1993,15 +1980,19 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             return [st.label(h) for h in self._china_land() if h not in enemy]
         return sorted({st.label(u.hex) for u in st.on_map(row.side) if u.counter.type == loc.on and not u.disrupted})
 
+    def _per_map(self, name: str, build):
+        """``build()``, computed once for each map (a map never changes in play)."""
+        memos = self.__dict__.setdefault("_map_memos", {})
+        hit = memos.get(name)
+        if hit is None or hit[0] is not self.state.map:
+            hit = memos[name] = (self.state.map, build())
+        return hit[1]
+
     def _china_land(self) -> list:
-        """The land hexes of China on this map, in map order (read once per map)."""
+        """The land hexes of China on this map, in map order."""
         st = self.state
-        memo = getattr(self, "_china_memo", None)
-        if memo is None or memo[0] is not st.map:
-            memo = (st.map, [h for h in st.map.hexes if st.map.info(h).attr("country") == CHINA
-                             and st.terrain(h) not in ("all_sea", "all_lake")])
-            self._china_memo = memo
-        return memo[1]
+        return self._per_map("china", lambda: [h for h in st.map.hexes if st.map.info(h).attr("country") == CHINA
+                                               and st.terrain(h) not in ("all_sea", "all_lake")])
 
     def _mobilization_candidates(self, mob: AssistancePhase) -> list[Action]:
         out: list[Action] = []
@@ -2139,12 +2130,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             u = place_communist_militia(st, where)
             self.new_units.append(u.id)
             return
-        n = 1 + sum(1 for u in st.units.values() if u.counter.nationality == row.nationality
-                    and u.counter.type == row.type and u.counter.size == row.size)
-        uid = counter_id(row.nationality, row.type, row.size, n)
-        while uid in st.units:
-            n += 1
-            uid = counter_id(row.nationality, row.type, row.size, n)
+        uid = free_counter_id(st.units, row.nationality, row.type, row.size)
         c = make_counter(row.side, row.nationality, row.type, row.size, uid)
         st.units[uid] = UnitState(c, None if where == FESA else st.map.hex(where))
         self.new_units.append(uid)
@@ -2169,12 +2155,9 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
     def _indochina_coast(self) -> list:
         """The coastal land hexes of Vietnam, Laos and Cambodia (where an invasion may land, 23.12, 22.3-22.4)."""
         st = self.state
-        memo = getattr(self, "_coast_memo", None)
-        if memo is None or memo[0] is not st.map:
-            memo = (st.map, [h for h in st.map.hexes if st.has(h, "coast") and st.terrain(h) != "all_sea"
-                             and st.map.info(h).attr("country", "Vietnam") in ("Vietnam", "Laos", "Cambodia")])
-            self._coast_memo = memo
-        return memo[1]
+        return self._per_map("coast", lambda: [h for h in st.map.hexes if st.has(h, "coast")
+                                               and st.terrain(h) != "all_sea" and st.map.info(h).attr(
+                                                   "country", "Vietnam") in ("Vietnam", "Laos", "Cambodia")])
 
     def _check_amphibious(self, a: AmphibiousInvasion) -> None:
         """The checks of an amphibious landing, changing nothing (23.12, 23.121, 22.3)."""
@@ -2306,9 +2289,6 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
         self._next_phase(res)
 
     def _dispatch(self, action: Action, dice, res: Resolution) -> None:
-        if self.phase.kind == "air" and self._in_force("no air operations") and self.decision() is None \
-                and not isinstance(action, (EndPhase, ProposeCeasefire)):
-            raise RuleViolation("IC 6.0", f"this turn's event (number {self.event['number']}) grounds the air units")
         super()._dispatch(action, dice, res)
         if self.state.neutral_cities:
             self._activate_cities(res)

@@ -333,10 +333,9 @@ class InterventionPlay:
     def _town(self, name: str):
         """The hex of the town called ``name`` (the map's own names), or None."""
         st = self.state
-        for h in st.map.hexes:
-            if st.map.info(h).attr("name") == name:
-                return h
-        return None
+        names = self._per_map("towns", lambda: {st.map.info(h).attr("name"): h for h in st.map.hexes
+                                                if st.map.info(h).attr("name")})
+        return names.get(name)
 
     @handles(PlaceUSPort)
     def _place_us_port(self, a: PlaceUSPort, dice, res: Resolution) -> None:

@@ -74,6 +74,14 @@ def test_extension_and_turn_numbers(s1, s2, intro):
         turn_dates(intro, extended=True)
 
 
+@pytest.mark.rule("IC 38 Scenario 2")
+def test_the_extension_is_a_ruleset_switch_of_the_game():
+    from wargames.indochina import Game, Ruleset
+    on = Ruleset(readings={"extended_scenario": True})
+    assert Game.new("scenario2").total_turns == 9 and Game.new("scenario2", ruleset=on).total_turns == 19
+    assert Game.new("scenario1", ruleset=on).total_turns == Game.new("scenario1").total_turns == 10
+
+
 # --------------------------------------------------------------------------- the introductory scenario
 
 @pytest.mark.rule("IC 38 Introductory")

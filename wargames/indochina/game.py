@@ -415,7 +415,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
     def setup(self, scenario: str) -> None:
         sc = None
         if scenario in RULEBOOK_SCENARIOS:
-            self.state, self.points, calendar, sc = rulebook_scenario(scenario)
+            self.state, self.points, calendar, sc = rulebook_scenario(scenario, self.ruleset["extended_scenario"])
         else:
             self.state, self.points, calendar = setup_scenario(scenario)
         self.scenario_data = sc                # the scenario's rules as data (None: the demonstration)

@@ -63,6 +63,9 @@ class Ruleset(CoreRuleset):
                                          "an index pushed past 100 by intervention: 'lose' (the declaring side loses "
                                          "the excess, 29.21b, 29.411) or 'keep' (the optional variant: nobody does)",
                                          ("lose", "keep")),
+        "extended_scenario": Reading(False, "IC 38 Scenario 2",
+                                     "Scenario 2's optional extension to April 1955 (special rule c), which both "
+                                     "players agree to before play; scenarios without an extension ignore it"),
         "air_transport_mp": Reading("errata", "IC 12.43",
                                     "movement points an air-transported unit keeps: 'errata' (the TEC errata) "
                                     "or '12.43' (the rule as printed)", tuple(AIR_TRANSPORT_MP)),

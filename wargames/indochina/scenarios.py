@@ -35,9 +35,10 @@ def highlands_units() -> list[tuple[Counter, str]]:
     ]
 
 
-def rulebook_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict, Scenario]:
+def rulebook_scenario(name: str, extended: bool = False) -> tuple[IndochinaState, PoliticalPoints, dict, Scenario]:
     """A rulebook scenario before its set-up: the map with no units, who holds each city and town (38), the
-    political and supply points and the calendar. The players then place their units (:mod:`deployment`)."""
+    political and supply points and the calendar. The players then place their units (:mod:`deployment`).
+    ``extended`` plays a scenario's optional extension where it has one (Scenario 2, special rule c)."""
     sc = load_scenario(name)
     m = indochina_map()
     control = initial_control(sc, m)
@@ -46,7 +47,7 @@ def rulebook_scenario(name: str) -> tuple[IndochinaState, PoliticalPoints, dict,
     st = IndochinaState(m, {}, communist_cities=communist, neutral_cities=neutral)
     # with rule 5.0 switched off (38 Introductory a) the indexes are kept at an inert 50 that nothing changes
     points = starting_points(sc) if sc.political_points is not None else PoliticalPoints(fef=50, communist=50)
-    calendar = {"year": sc.first_turn.year, "month": sc.first_turn.month, "turns": game_length(sc),
+    calendar = {"year": sc.first_turn.year, "month": sc.first_turn.month, "turns": game_length(sc, extended and sc.extension is not None),
                 "supply": {s.value: starting_supply(sc, s) for s in Side}}
     return st, points, calendar, sc
 

@@ -1,7 +1,7 @@
 """`make fuzz`: random legal and illegal play of every game on the shared protocol, with a table of what broke.
 
-Each game plays ``--actions`` random legal actions (10,000 by default) from each of its scenarios' set-ups,
-restarting finished games, with random illegal variations, save/load and undo/redo round trips, and the
+Each game plays ``--actions`` random legal actions (10,000 by default), shared out over its scenarios' set-ups
+(and again with each rule variant the game lists in ``Game.VARIANTS``), restarting finished games, with random illegal variations, save/load and undo/redo round trips, and the
 game's invariants checked after every action (see ``wargames.core.fuzz``). Exit status 1 if anything broke;
 the first failures are printed with a save that reproduces them (``Game.load``).
 """
@@ -30,18 +30,21 @@ def main() -> int:
     rows, failed = [], []
     for name in args.games:
         cls = game_class(name)
-        scenarios = list(cls.SCENARIOS)
-        per = max(1, args.actions // len(scenarios))
+        plays = [(scenario, None) for scenario in cls.SCENARIOS] + [
+            (scenario, variant) for variant in cls.VARIANTS for scenario in cls.SCENARIOS]
+        per = max(1, args.actions // len(plays))
         t0 = time.perf_counter()
         totals = {"actions": 0, "games finished": 0, "crashes": 0, "dead ends": 0, "invariant breaks": 0,
                   "illegal tried": 0, "round trips": 0}
         reached: set[str] = set()
-        for scenario in scenarios:
-            report = fuzz(cls, per, seed=args.seed, scenario=scenario)
+        for scenario, variant in plays:
+            ruleset = None if variant is None else cls.RULESET(readings=dict(cls.VARIANTS[variant]))
+            report = fuzz(cls, per, seed=args.seed, scenario=scenario, ruleset=ruleset)
             for k in totals:
                 totals[k] += report.row()[k]
             reached |= report.reached
-            failed += [(name, scenario, f) for f in report.failures]
+            where = scenario if variant is None else f"{scenario}, {variant}"
+            failed += [(name, where, f) for f in report.failures]
         implemented = [s.id for s in sections(name) if s.status == "implemented"]
         rows.append({"game": name, **totals,
                      "rules reached": f"{len(set(implemented) & reached)} of {len(implemented)}",

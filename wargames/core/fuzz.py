@@ -110,32 +110,34 @@ def mutate(action: Action, names: dict[str, list[str]], rng: random.Random) -> A
 
 
 def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str | None = None,
-         illegal_rate: float = 0.25, round_trip_rate: float = 0.02, max_failures: int = 20) -> FuzzReport:
-    """Play ``actions`` random legal actions (restarting finished games) and report every failure."""
+         illegal_rate: float = 0.25, round_trip_rate: float = 0.02, max_failures: int = 20,
+         ruleset=None) -> FuzzReport:
+    """Play ``actions`` random legal actions (restarting finished games) and report every failure; each game
+    is played with ``ruleset`` (default: the game's own)."""
     rng = random.Random(seed)
     report = FuzzReport(game_cls.NAME)
     with reaching() as reached:
-        game = _start(game_cls, scenario, rng, report)
+        game = _start(game_cls, scenario, rng, report, ruleset)
         while report.actions < actions and len(report.failures) < max_failures:
             if game.outcome() is not None:
                 report.games_finished += 1
-                game = _start(game_cls, scenario, rng, report)
+                game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
             try:
                 legal = list(game.legal_actions)
             except Exception:
                 report.failures.append(Failure("crash", "legal_actions", traceback.format_exc(), game.save()))
-                game = _start(game_cls, scenario, rng, report)
+                game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
             if not legal:
                 report.failures.append(Failure("dead-end", str(game.prompt), "no legal action", game.save()))
-                game = _start(game_cls, scenario, rng, report)
+                game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
             if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
                 continue                    # the variation was legal and taken: list the actions afresh
             action = rng.choice(legal)
             if not _take(game, action, report):
-                game = _start(game_cls, scenario, rng, report)
+                game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
             if rng.random() < round_trip_rate:
                 _round_trips(game, report)
@@ -143,9 +145,9 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
     return report
 
 
-def _start(game_cls, scenario, rng, report) -> Game:
+def _start(game_cls, scenario, rng, report, ruleset=None) -> Game:
     report.games_started += 1
-    return game_cls.new(scenario, seed=rng.randrange(10**6))
+    return game_cls.new(scenario, ruleset=ruleset, seed=rng.randrange(10**6))
 
 
 def _take(game: Game, action: Action, report: FuzzReport) -> bool:

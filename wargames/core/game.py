@@ -296,6 +296,8 @@ class Game:
     UNDO_SNAPSHOTS: ClassVar[int] = 256                # older positions are rebuilt by replay
     #: Why implemented rules are not reached in play: rule id (or a prefix such as "IC 7") -> reason.
     NOT_IN_PLAY: ClassVar[Mapping[str, str]] = {}
+    #: Rule variants that random play also tries: name -> Ruleset readings (rules switched off by default).
+    VARIANTS: ClassVar[Mapping[str, Mapping[str, object]]] = {}
 
     @classmethod
     def why_not_in_play(cls, rule_id: str) -> str:

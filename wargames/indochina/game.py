@@ -6,7 +6,9 @@ reconstructed map with the players' set-up as prompts (:class:`Deploy`, :class:`
 assistance and mobilization (7, with the Far Eastern Staging Area, 23), reorganization and fortifications (8,
 16), movement with forced march, DNA, overruns and ambushes (9, 18, 27, 28), both FEF Air Phases
 (:mod:`air_play`, 12, 19), combat with enhancements and Death Commandos (13, 15.34-35, 25), recovery (14.5),
-political points (5.2) and the end of the turn (3.1(5)); victory at the end or at once (24, 5.22, 24.2).
+political points (5.2) and the end of the turn (3.1(5)); victory at the end or at once (24, 5.22, 24.2, 29.5).
+Intervention and atomic bombs (29, 30) are in :mod:`intervention_play`. The optional rules are Ruleset switches
+(on by default, as ``Ruleset(readings={"overruns": False})`` turns one off), and so is Scenario 2's extension.
 
 Every decision a rule gives a player is a prompt answered by that player's action: the choice of CRT by the
 player 13.31 names (:class:`ChooseTable`), Defense Enhancement by the defender (:class:`EnhanceDefence`), the

@@ -36,6 +36,14 @@ def scenario2(phase_id="Communist Mobilization", ruleset=None):
     return advance_to(g, phase_id)
 
 
+def intervene(g, increment, dice=None):
+    """Declare ``increment`` and answer its choices with the first legal one."""
+    g.apply(DeclareIntervention(increment), dice)
+    while g.decision() is not None:
+        g.apply(next(iter(g.legal_actions)))
+    return g
+
+
 def refused(g, action, rule, dice=None):
     before = g.position()
     with pytest.raises(RuleViolation) as e:
@@ -170,9 +178,7 @@ def test_chinese_limited_intervention_places_three_divisions_anywhere_in_china()
 @pytest.mark.rule("IC 29.44")
 def test_the_chinese_air_force_keeps_fef_air_groups_on_the_ground_for_a_turn():
     g = scenario2()
-    g.apply(DeclareIntervention("Chinese Full Intervention"))
-    while g.decision() is not None:
-        g.apply(next(iter(g.legal_actions)))
+    intervene(g, "Chinese Full Intervention")
     assert sum(1 for u in g.state.units.values() if u.counter.nationality == "Chinese" and u.on_map) == 7
     g.apply(RollAssistance(), ScriptedDice([1]))
     while g.phase.kind != "events":
@@ -270,9 +276,7 @@ def test_no_bombs_no_atomic_attack():
 def test_world_war_three_ends_the_game_only_while_us_or_chinese_intervention_is_in_effect(intervened):
     g = scenario2()
     if intervened:
-        g.apply(DeclareIntervention("Chinese Limited Intervention"))
-        while g.decision() is not None:
-            g.apply(next(iter(g.legal_actions)))
+        intervene(g, "Chinese Limited Intervention")
     g.apply(RollAssistance(), ScriptedDice([1]))
     g.apply(EndPhase())
     while g.phase.kind != "events":
@@ -291,9 +295,7 @@ def test_world_war_three_ends_the_game_only_while_us_or_chinese_intervention_is_
 @pytest.mark.rule("IC 7.72")
 def test_a_lost_chinese_division_may_be_replaced_once_by_mobilization():
     g = scenario2()
-    g.apply(DeclareIntervention("Chinese Limited Intervention"))
-    while g.decision() is not None:
-        g.apply(next(iter(g.legal_actions)))
+    intervene(g, "Chinese Limited Intervention")
     g.apply(RollAssistance(), ScriptedDice([1]))
     china = [a for a in g.legal_actions if isinstance(a, Mobilize) and a.unit == "Chinese infantry division"]
     assert not china

@@ -31,6 +31,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
+from .experimental_play import EXPERIMENTAL_ACTIONS, ExperimentalPlay  # exp:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -364,6 +365,7 @@ ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, Pl
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 ACTIONS = ACTIONS + AIR_ACTIONS  # air:
+ACTIONS = ACTIONS + EXPERIMENTAL_ACTIONS  # exp:
 
 
 @implements("IC 3.2")
@@ -392,7 +394,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(AirPlay, CoreGame):  # air:
+class Game(ExperimentalPlay, AirPlay, CoreGame):  # air: # exp: the experimental rules and 27.5
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -405,11 +407,11 @@ class Game(AirPlay, CoreGame):  # air:
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
                 "ignored", "deploy", "arrivals", "forced", "riverine",
-                "air")
+                "air",
+                "exp")  # exp:
     NOT_IN_PLAY = {
         "IC 29": "intervention (French emergency, US and Chinese increments) is not yet an action of the game",
         "IC 30": "atomic bombs come only with US intervention (29.21), which is not yet an action",
-        "IC Exp": "the experimental rules are switches not yet offered in the game loop",
         "IC 21": "fog of war runs in Game.view, outside the actions",
     }
 
@@ -450,6 +452,7 @@ class Game(AirPlay, CoreGame):  # air:
         if sc is not None:
             self._start_deployment(sc.setup_order[0])
         self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
+        self._exp_setup()  # exp: underground units, the Underground step, overrun airstrikes
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -578,6 +581,7 @@ class Game(AirPlay, CoreGame):  # air:
                         "amphibious_used": self.staging.amphibious_used, "spent": sorted(self.staging.spent)},
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
             "air": self._air_position(),  # air:
+            "exp": self._exp_position(),  # exp:
         }
 
     def visible(self, side: str) -> dict:
@@ -622,6 +626,9 @@ class Game(AirPlay, CoreGame):  # air:
             other = "".join(f" or {c.id}" for c in slot.alternatives)
             return (slot.side.value, slot.rule, f"place the arriving {slot.counter.id}{other}: {slot.where}",
                     "setup")
+        exp = self._exp_decision()  # exp: the Underground step, an overrun airstrike's loss choice (27.5)
+        if exp is not None:  # exp:
+            return exp  # exp:
         cb = self.combat
         if cb is not None:
             stage = cb["stage"]
@@ -676,9 +683,11 @@ class Game(AirPlay, CoreGame):  # air:
         st, p = self.state, self.phase
         if self.deploy is not None or self.arrivals:
             return self._deploy_candidates()
+        if self._exp_open():  # exp:
+            return self._exp_candidates()  # exp:
         cb = self.combat
         if cb is not None:
-            return self._combat_answers(cb)
+            return self._combat_answers(cb) + self._exp_combat_offers(cb)  # exp: airstrikes in overruns (27.5)
         if self.ambush is not None:
             side = self.ambush["side"]
             return [DeclareAmbush(side, h) for h in self.ambush["candidates"]] + [DeclineAmbush(side)]
@@ -721,6 +730,7 @@ class Game(AirPlay, CoreGame):  # air:
             out += self._reorganization_candidates()
         if p.kind == "movement" and p.side is Side.FEF:
             out += self._staging_candidates()
+            out += self._exp_assault_candidates()  # exp: Naval Operations
         if p.id == "Communist Mobilization" and self.option("general_offensive") \
                 and self.general_offensive.turn_declared is None and self.turn <= self.total_turns - 2:
             out.append(DeclareGeneralOffensive())
@@ -1027,6 +1037,8 @@ class Game(AirPlay, CoreGame):  # air:
         self._next_phase(res)
 
     def _next_phase(self, res: Resolution) -> None:
+        if self._exp_underground_opens(res):  # exp: the Underground step ends a Movement Phase
+            return  # exp:
         p = self.phase
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
@@ -1610,6 +1622,7 @@ class Game(AirPlay, CoreGame):  # air:
                                militia_alone=cb["militia_alone"])
             res.extend(out)
             cb["retreats"], cb["advance"], cb["pick"] = list(out.result["retreats"]), out.result["advance"], None
+            self._exp_after_losses()  # exp: an amphibious assault's landing force
             cb["stage"] = "retreat"
         if cb["stage"] == "retreat":
             while cb["retreats"]:
@@ -1619,7 +1632,7 @@ class Game(AirPlay, CoreGame):  # air:
                 cannot_retreat(st, uid, res)
                 cb["retreats"].pop(0)
             cb["stage"] = "advance"
-        if cb["kind"] == "attack" and cb["advance"] and self._movers(cb):
+        if cb["kind"] in ("attack", "amphibious") and cb["advance"] and self._movers(cb):  # exp: amphibious
             return
         self._finish(cb, res, dice)
 
@@ -1639,6 +1652,8 @@ class Game(AirPlay, CoreGame):  # air:
             stopped = end_ambush(self.state, None if fi is None else self.forces[fi], cb["code"], cb["advance"], res)
             if not stopped:
                 self._go_on(cb["moving"], res)
+        elif cb["kind"] == "amphibious":  # exp:
+            self._exp_landing_done(cb, res)  # exp:
 
 
 
@@ -1801,7 +1816,7 @@ class Game(AirPlay, CoreGame):  # air:
             self._line_memo = memo
         if side not in memo[1]:
             memo[1][side] = supplied_hexes(self.state, side, self.logistics.year)
-        return h in memo[1][side]
+        return h in memo[1][side] or self._exp_water_line(side, h)  # exp: river/coastal traffic
 
     def _check_forced_march(self, a: ForcedMarch):
         self._no_decision()
@@ -2347,4 +2362,5 @@ class Game(AirPlay, CoreGame):  # air:
         if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
             out.append("units are marked moved outside the Movement Phase")
         out += self._air_invariants()  # air:
+        out += self._exp_invariants()  # exp:
         return out

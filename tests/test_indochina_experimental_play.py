@@ -6,7 +6,8 @@ from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.core.fuzz import fuzz
 from wargames.core.game import Reading
-from wargames.indochina import Attack, ChooseTable, EndPhase, Game, Overrun, Side
+from wargames.indochina import (Advance, Attack, ChooseTable, DeclareAmbush, DeclineAdvance, EndPhase, Game, Move,
+                                Overrun, Side)
 from wargames.indochina.air_play import CommitStrike, ResolveStrike
 from wargames.indochina.airstrikes import RANGE_RULE
 from wargames.indochina.bombardment import shipped_table
@@ -295,6 +296,74 @@ def test_the_communist_picks_the_unit_an_overrun_strike_disrupts():
     assert g.prompt.kind == "table"
 
 
+
+@pytest.mark.rule(OVERRUN_STRIKE, "IC 28.2")
+def test_an_ambush_takes_overrun_airstrikes_too_and_a_cleared_hex_lets_the_move_go_on():
+    g = game_at("FEF Movement", vm("803", "1414"), gm("GM", "1515", s=6))
+    g.apply(Move("GM", ("1514",)))
+    g.apply(DeclareAmbush("Communist", "1414"))
+    g.state.unit("803").disrupted = True
+    g.air["available"]["airstrike"] = g.air["owned"]["airstrike"] = 5
+    res = g.apply(CallAirstrike("FEF", 5), ScriptedDice([6]))    # the ambushers' hex: B3 on line 5-7
+    assert g.state.unit("803").eliminated and g.combat is None and g.prompt.kind == "play"
+    assert any(s.rule == "IC 27.3" and "no defender" in s.text for s in res.steps)
+    assert not g.invariants()
+
+
+@pytest.mark.rule(OVERRUN_STRIKE, "IC 28.2")
+def test_ambushing_the_fef_strikes_the_moving_force_and_may_destroy_it():
+    g = game_at("Communist Movement", gm("GM L", "1414", cls="Light"), vm("VM 1", "1515"))
+    g.apply(Move("VM 1", ("1514",)))
+    assert g.prompt.kind == "ambush" and g.prompt.side == "FEF"
+    g.apply(DeclareAmbush("FEF", "1414"))
+    g.state.unit("VM 1").disrupted = True
+    g.air["available"]["airstrike"] = g.air["owned"]["airstrike"] = 5
+    res = g.apply(CallAirstrike("FEF", 5), ScriptedDice([6]))
+    assert any(s.rule == "IC 12.32" and s.text.startswith("1514") for s in res.steps)
+    assert g.state.unit("VM 1").eliminated and g.combat is None
+    assert any(s.rule == "IC 27.3" and "no attacker" in s.text for s in res.steps)
+    assert not g.invariants()
+
+
+@pytest.mark.rule(OVERRUN_STRIKE, RANGE_RULE)
+def test_overrun_strikes_take_the_range_rule_and_its_carriers():
+    g = game_at("FEF Movement", gm("GM 1", "1515"), vm("VM 1", "1516", s=2))
+    g.apply(Overrun(("GM 1",), "1516"))
+    refused(g, CallAirstrike("FEF", 1, 1), RANGE_RULE)            # the switch is off: no carriers
+    g = game_at("FEF Movement", gm("GM 1", "1515"), vm("VM 1", "1516", s=2), (base(), "1514"),
+                ruleset=rules(aircraft_range=True))
+    g.air["available"]["airstrike"] = g.air["owned"]["airstrike"] = 3
+    g.apply(Overrun(("GM 1",), "1516"))
+    refused(g, CallAirstrike("FEF", 1, 2), RANGE_RULE)
+    refused(g, CallAirstrike("FEF", 3, 3), RANGE_RULE)
+    res = g.apply(CallAirstrike("FEF", 2), ScriptedDice([3]))    # from the base two hexes away: +1, and -1
+    assert [s.result for s in res.steps if s.rule in (OVERRUN_STRIKE, RANGE_RULE) and s.result is not None] == \
+        [DRM["overrun"], DRM["range_near"]]
+    assert any(s.rule == "IC 12.33" and s.text.startswith("roll 3: B1") for s in res.steps)   # 3 - 1 + 1
+    g = game_at("FEF Movement", gm("GM 1", "1515"), vm("VM 1", "1516", s=2), ruleset=rules(aircraft_range=True))
+    g.apply(Overrun(("GM 1",), "1516"))
+    refused(g, CallAirstrike("FEF", 1), RANGE_RULE)               # no base: only a carrier may fly
+    g.apply(CallAirstrike("FEF", 1, 1), ScriptedDice([3]))
+    assert g.exp["carrier"][2] == 1
+
+
+@pytest.mark.rule(OVERRUN_STRIKE, "IC 6.0")
+def test_no_overrun_strike_while_an_event_grounds_the_air_units():
+    g = game_at("FEF Movement", gm("GM 1", "1515"), vm("VM 1", "1516", s=2))
+    g.event["this_turn"].append("no air operations")
+    g.event["number"] = 1
+    g.apply(Overrun(("GM 1",), "1516"))
+    refused(g, CallAirstrike("FEF", 1), "IC 6.0")
+
+
+@pytest.mark.rule(UNDERGROUND)
+def test_the_invariants_notice_a_hidden_unit_left_on_the_map():
+    g = game_at("Communist Movement", (cadre(), "1714"), gm("GM 1", "1515"), ruleset=rules(underground=True))
+    g.apply(EndPhase())
+    g.apply(GoUnderground("VM cadre"))
+    g.state.unit("VM cadre").hex = g.state.map.hex("1714")
+    assert any(UNDERGROUND in p for p in g.invariants())
+
 # --------------------------------------------------------------------------- Naval Operations
 
 COAST = """\
@@ -362,14 +431,10 @@ def assault(coast, roll, s=6, supply=False, points=(0, 0)):
 
 @pytest.mark.rule(NAVAL, "IC 23.12")
 def test_a_winning_assault_lands_on_the_hex(coast):
-    g = None
-    for roll in range(6, 0, -1):
-        g = assault(coast, roll)
-        if g.prompt.kind == "advance":
-            break
-    assert g.prompt.kind == "advance", "no roll lets 6 against 2 advance"
+    g = assault(coast, 4, s=12)                                  # 12 against 2, roll 4: DE
+    assert g.prompt.kind == "advance"
+    assert all(len(a.path) == 1 for a in g.legal_actions if isinstance(a, Advance))   # one hex: the beach
     refused(g, ChooseTable("FEF", "Mobile"), "IC 13.61")
-    from wargames.indochina import Advance
     g.apply(Advance("FEF", ("Marines",), ("1311",)))
     assert g.state.label(g.state.unit("Marines").hex) == "1311"
     assert "Marines" not in g.staging.units and "Marines" in g.staging.spent
@@ -377,17 +442,21 @@ def test_a_winning_assault_lands_on_the_hex(coast):
 
 
 @pytest.mark.rule(NAVAL)
-def test_a_failed_assault_goes_back_to_the_staging_area(coast):
-    g = None
-    for roll in range(1, 7):
-        g = assault(coast, roll, s=1)
-        if g.combat is None or g.prompt.kind != "advance":
-            break
-    while g.combat is not None:                                  # answer whatever the result asks
-        g.apply(next(iter(g.legal_actions)))
-    assert g.resolutions[1].result["result"] not in ("DE", "DR")
-    assert g.state.unit("Marines").hex is None
-    assert "Marines" in g.staging.units or g.state.unit("Marines").eliminated
+def test_declining_to_land_goes_back_to_the_staging_area(coast):
+    g = assault(coast, 4, s=12)
+    g.apply(DeclineAdvance("FEF"))
+    assert g.state.unit("Marines").hex is None and "Marines" in g.staging.units
+    assert not g.invariants()
+
+
+@pytest.mark.rule(NAVAL)
+def test_a_retreat_result_sends_the_landing_force_back_to_the_staging_area(coast):
+    g = assault(coast, 1, s=1)                                   # 1 against 2, roll 1: AR
+    assert g.combat is None and g.resolutions[-1].result["result"] == "AR"
+    u = g.state.unit("Marines")
+    assert u.hex is None and u.disrupted and not u.eliminated    # the CRT's disruption stands
+    assert "Marines" in g.staging.units and "Marines" in g.staging.spent
+    assert not [a for a in g.legal_actions if isinstance(a, AmphibiousAssault)]     # its move is over (23.122)
     assert not g.invariants()
 
 

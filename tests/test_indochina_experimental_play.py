@@ -102,7 +102,9 @@ def test_the_movement_phase_ends_with_an_underground_step_the_communist_closes()
     assert not g.state.unit("VM cadre").on_map and not g.state.unit("VM cadre").eliminated
     assert g.state_dict()["position"]["exp"]["hidden"] == {"VM cadre": ["1714", 1]}
     assert not g.invariants()
-    assert "VM cadre" not in str(g.view("FEF")["position"]["stacks"])
+    assert "VM cadre" not in str(g.view("FEF")) and "1714" not in str(g.view("FEF")["position"]["exp"])
+    assert g.view("FEF")["position"]["exp"]["hidden"] == 1
+    assert g.view("Communist")["position"]["exp"]["hidden"] == {"VM cadre": ["1714", 1]}
     replayed(g)
     g.apply(EndUnderground())
     assert g.phase.id == "FEF Defensive Air" and g.prompt.kind == "play"
@@ -173,6 +175,22 @@ def test_fef_militia_counts_as_an_enemy_unit_for_resurfacing():
     assert g.state.fef_militia(g.state.map.hex("1619")) > 0
     refused(g, Resurface("VM cadre", "1619"), UNDERGROUND)
 
+
+
+@pytest.mark.rule(UNDERGROUND, "IC 17.35")
+def test_a_militia_resurfaces_only_where_a_militia_may_stand():
+    militia = Counter("VM militia", COM, "militia", "battalion", 1, 0, 1, 0, nationality="Viet Minh")
+    other = Counter("VM militia 2", COM, "militia", "battalion", 1, 0, 1, 0, nationality="Viet Minh")
+    g = game_at("Communist Movement", (militia, "1714"), (other, "1715"), gm("GM 1", "1515"),
+                ruleset=rules(underground=True))
+    g.apply(EndPhase())
+    g.apply(GoUnderground("VM militia"))
+    to_step_or_phase(g, "FEF Movement")
+    g.apply(EndPhase())
+    refused(g, Resurface("VM militia", "1715"), "IC 17.35")      # one militia a hex
+    g.state.neutral_cities.add("1713")
+    refused(g, Resurface("VM militia", "1713"), "IC 17.35")      # a city nobody holds would raise a second
+    g.apply(Resurface("VM militia", "1714"))
 
 # --------------------------------------------------------------------------- Aircraft Range
 

@@ -9,7 +9,8 @@ Ruleset reading, off by default; while it is off its actions are refused under i
   hidden). In it he takes qualified units off the map (:class:`GoUnderground`) and brings back units hidden in
   an earlier step (:class:`Resurface`) on or next to the hex they left. Our reading: an FEF city or town whose
   FEF militia is still there counts as an enemy-held hex (17.13), so nobody resurfaces in it. End-of-phase
-  stacking (10.21) is checked after the step.
+  stacking (10.21) is checked after the step. The FEF player's view shows only how many units are
+  underground, not which or where from.
 * Aircraft Range (``aircraft_range``): the range modifier of every FEF airstrike, in the Air Phases and in
   overruns, measured from the nearest combat-effective FEF base unit; ``carrier`` on :class:`CommitStrike`
   and :class:`CallAirstrike` names how many of the groups fly from a carrier (measured from the nearest sea
@@ -164,6 +165,14 @@ class ExperimentalPlay:
                 "steps": e["steps"], "carrier": list(e["carrier"]),
                 "strike": None if e["strike"] is None else dict(e["strike"])}
 
+    def _exp_visible(self, viewer: Side) -> dict:
+        """What ``viewer`` sees of this part: the Communist player his own records; the FEF player only how
+        many units are underground (the hexes they left are the Communist player's record)."""
+        pos = self._exp_position()
+        if viewer is Side.FEF:
+            pos["hidden"] = len(pos["hidden"])
+        return pos
+
     def _exp_invariants(self) -> list[str]:
         out, st, cb = [], self.state, self.combat
         for uid, (label, _) in self.exp["hidden"].items():
@@ -290,6 +299,12 @@ class ExperimentalPlay:
         h = st.map.hex(a.hex)
         if st.fef_militia(h) > 0:
             raise RuleViolation(UNDERGROUND, f"{a.hex} holds FEF militia, an enemy unit in its hex (17.13)")
+        if a.unit in st.units and st.unit(a.unit).counter.type == "militia":
+            if any(u.counter.type == "militia" for u in st.units_at(h, Side.COMMUNIST)):
+                raise RuleViolation("IC 17.35", f"{a.hex} already holds a Communist militia")
+            if a.hex in st.neutral_cities:
+                raise RuleViolation("IC 17.35", f"{a.hex} is held by nobody: entering it raises a militia there "
+                                                "(38 Introductory f), and a hex holds one militia")
         self._underground().resurface(st.copy(), a.unit, a.hex, n)
         return n
 

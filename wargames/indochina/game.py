@@ -600,6 +600,7 @@ class Game(ExperimentalPlay, AirPlay, CoreGame):  # air: # exp: the experimental
             self.state.unit(moved.unit).on_map else []
         revealed += self.event["examined"].get(viewer.value, [])       # what an event let him see (21.2)
         pos["stacks"] = player_view(self.state, viewer, revealed, near)
+        pos["exp"] = self._exp_visible(viewer)  # exp: the FEF does not see who is underground, nor where
         if pos["combat"] is not None and viewer.value != pos["combat"]["side"]:
             pos["combat"] = {k: v for k, v in pos["combat"].items() if k != "moving"}
         return pos

@@ -459,6 +459,16 @@ def test_a_winning_assault_lands_on_the_hex(coast):
     assert not g.invariants()
 
 
+@pytest.mark.rule(NAVAL, "IC 13.61")
+def test_a_landing_force_lands_on_the_beach_and_goes_no_further(coast):
+    mech = Counter("GM mech", FEF, "mechanized", "group", 12, 6, 6, 3)
+    g = coast_game(coast, "FEF Movement", vm("VM 1", "1311", s=2), staged=[mech])
+    g.apply(AmphibiousAssault(("GM mech",), "1311", "1411"))
+    g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([4]))
+    assert g.prompt.kind == "advance" and g.combat["advance"] == 1
+    assert not [a for a in g.legal_actions if isinstance(a, Advance) and len(a.path) > 1]
+    refused(g, Advance("FEF", ("GM mech",), ("1311", "1310")), "IC 13.61")
+
 @pytest.mark.rule(NAVAL)
 def test_declining_to_land_goes_back_to_the_staging_area(coast):
     g = assault(coast, 4, s=12)

@@ -11,14 +11,15 @@ Modules mirror the rulebook: :mod:`units` (2.3), :mod:`game` (3, sequence of pla
 :mod:`transport` (12.4, 19), :mod:`combat` (13 with every column shift), :mod:`results` (13.5-13.8),
 :mod:`disruption` (14), :mod:`logistics` (15), :mod:`fortifications` (16), :mod:`militia` (17), :mod:`riverine`
 (18), :mod:`fog` (21), :mod:`borders` (22), :mod:`staging` (23), :mod:`victory` (24), :mod:`weather` (26),
-:mod:`optional` (25-31), :mod:`experimental`, :mod:`scenario_data` (38), :mod:`scenarios` (what a game can be
+:mod:`optional` (25-31), :mod:`intervention_play` (29-30 in play), :mod:`experimental` and
+:mod:`experimental_play` (the experimental rules, and 27.5 in play), :mod:`scenario_data` (38), :mod:`scenarios` (what a game can be
 set up with), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`ruleset` (charts and readings),
 :mod:`state` (the position and the maps), :mod:`counters` (the counter mix), :mod:`deployment` (the set-up rules
 of 38).
 """
 from . import (air, air_play, airstrikes, assistance, atomic, bombardment, borders, charts, combat, counters,
-               deployment, disruption, events, experimental, fog, fortifications, game, intervention_play, logistics,
-               militia,
+               deployment, disruption, events, experimental, experimental_play, fog, fortifications, game,
+               intervention_play, logistics, militia,
                mobilization, movement, optional,
                political, political_table, reorganization, results, riverine, ruleset, scenario_data, stacking,
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
@@ -30,13 +31,16 @@ from .game import (ACTIONS, SEQUENCE, Game, Advance, AmphibiousInvasion, AnswerC
                    EnhanceDefence, ExamineStack, ForcedMarch, Fortify, Mobilize, Move, MoveForce, NavalTransport,
                    Overrun, PlaceMilitia, PlaceReinforcement, ProposeCeasefire, Recover, Reform, Retreat,
                    RollAssistance, RollEvent, ScoreCities)
+from .experimental_play import (EXPERIMENTAL_ACTIONS, AmphibiousAssault, CallAirstrike, ChooseAirstrikeLoss,
+                                EndUnderground, GoUnderground, Resurface)
 from .intervention_play import (AtomicAttack, DeclareIntervention, PlaceUSPort, ReceiveIntervention,
                                 RollChineseAirForce, WithholdAirUnits)
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "Advance", "AirDropSupply", "AirTransport", "AmphibiousInvasion", "AnswerCeasefire", "Attack",
-           "AtomicAttack", "DeclareIntervention", "PlaceUSPort", "ReceiveIntervention", "RollChineseAirForce",
+           "AmphibiousAssault", "AtomicAttack", "CallAirstrike", "ChooseAirstrikeLoss", "DeclareIntervention",
+           "EXPERIMENTAL_ACTIONS", "EndUnderground", "GoUnderground", "Resurface", "PlaceUSPort", "ReceiveIntervention", "RollChineseAirForce",
            "WithholdAirUnits",
            "BreakDown", "ChooseDefenders", "ChooseStrikeLoss", "ChooseTable", "ChooseUnit", "Combat",
            "CommitStrike", "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance",

@@ -17,9 +17,10 @@ Communist player turn) and the FEF Offensive Air Phase the FEF player, the only 
 5. ends the phase with ``EndPhase`` once no placed strike is left unresolved.
 
 Helpers for the rest of the game: :meth:`AirPlay._air_ground` (the Typhoon event), :meth:`AirPlay._air_receive`
-(new air units, 7.43) and :meth:`AirPlay._air_receive_supply_marker` (15.71). Not yet in play: airstrikes
-called into an overrun (27.3(2), 27.5: :func:`~wargames.indochina.air.overrun_airstrike` exists but the combat
-loop has no stage for it) and the experimental range rule (no bases of air units are tracked).
+(new air units, 7.43) and :meth:`AirPlay._air_receive_supply_marker` (15.71). With the experimental range
+rule switched on (the ``aircraft_range`` reading) every airstrike takes the range modifier, measured from the
+nearest combat-effective FEF base unit, or from the sea for the groups ``CommitStrike.carrier`` names (two a
+phase). Airstrikes called into overruns (27.5) are in :mod:`experimental_play`.
 
 The air part of the position is ``self.air``: plain JSON-able data (the boxes, counted in groups of each type,
 12.1, and the phase in progress), so a save made in the middle of a phase replays to the same point.
@@ -37,7 +38,8 @@ from ..core.game import handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from .air import AIR_TYPES, AIRSTRIKE, B29, NAVAL, TRANSPORT
-from .airstrikes import GroundUnit, Strike, StrikeOutcome, TargetHex, airstrike, check_strike
+from .airstrikes import (FRENCH_CARRIER_STRIKES, RANGE_RULE, GroundUnit, Strike, StrikeOutcome, TargetHex, airstrike,
+                         check_carrier_basing, check_strike, flight_ranges)
 from .bombardment import TABLE_RULE
 from .borders import border_problem
 from .combat import Side
@@ -73,6 +75,7 @@ class CommitStrike(Action):
     airstrike: int = 0
     naval: int = 0
     b29: int = 0
+    carrier: int = 0          # experimental range rule: how many of the airstrike groups fly from a carrier
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ class _Capture:
 
 def _fresh_phase() -> dict:
     return {"stage": "start", "committed": {}, "order": [], "bombarded": [], "resolving": None, "flown": [],
-            "sorties": 0}
+            "sorties": 0, "carrier": {}}
 
 
 def _count(box: dict, kind: str) -> int:
@@ -299,6 +302,9 @@ class AirPlay:
                 if lab in ph["bombarded"]:
                     continue
                 out += [CommitStrike(lab, airstrike=g) for g in sorted({1, a}) if g >= 1]
+                left = self._carriers_left(ph)
+                if left:                          # experimental range rule: some groups fly from a carrier
+                    out += [CommitStrike(lab, airstrike=g, carrier=min(g, left)) for g in sorted({1, a}) if g >= 1]
                 if nv:
                     out.append(CommitStrike(lab, naval=1))
                 if b:
@@ -442,6 +448,7 @@ class AirPlay:
         strike = Strike(a.airstrike, a.naval, a.b29)
         if strike.groups < 1:
             raise RuleViolation("IC 12.33", "a strike needs at least one strike unit")
+        self._check_carrier(a, ph)
         if not isinstance(a.hex, str):
             raise RuleViolation("IC 12.32", "a strike is placed on a hex label")
         self.state.map.hex(a.hex)                                  # an unknown hex is an IllegalName
@@ -459,7 +466,33 @@ class AirPlay:
         target = self._target(a.hex)
         merged = strike + self._strike_of(ph["committed"].get(a.hex, {}))
         check_strike(target, merged)
+        if self.ruleset["aircraft_range"] and a.airstrike:
+            flight_ranges(self.state, self.state.map.hex(a.hex), merged.airstrike,
+                          ph["carrier"].get(a.hex, 0) + a.carrier)
         return target, strike, merged
+
+    def _carriers_left(self, ph: dict) -> int:
+        """Experimental range rule: how many more airstrike groups carriers may launch this phase (none while
+        the rule is off)."""
+        if not self.ruleset["aircraft_range"]:
+            return 0
+        return max(0, FRENCH_CARRIER_STRIKES - sum(ph["carrier"].values()))
+
+    @implements(RANGE_RULE)
+    def _check_carrier(self, a: CommitStrike, ph: dict) -> None:
+        """Carrier-based airstrikes exist only under the range rule, at most two French groups a phase (our
+        reading: the boxes do not tell French from US groups, so every group counts as French)."""
+        if not isinstance(a.carrier, int) or isinstance(a.carrier, bool) or a.carrier < 0:
+            raise RuleViolation(RANGE_RULE, f"carrier groups are a whole number of 0 or more, not {a.carrier!r}")
+        if not a.carrier:
+            return
+        if not self.ruleset["aircraft_range"]:
+            raise RuleViolation(RANGE_RULE, "the experimental Aircraft Range rule is not in use: no strike flies "
+                                            "from a carrier")
+        if a.carrier > a.airstrike:
+            raise RuleViolation(RANGE_RULE, f"{a.carrier} carrier-based groups, but only {a.airstrike} airstrike "
+                                            "group(s) in this strike")
+        check_carrier_basing(sum(ph["carrier"].values()) + a.carrier)
 
     @handles(CommitStrike)
     @implements("IC 12.21", "IC 12.32", "IC 12.34", "IC 12.35", "IC 12.6", "IC 12.7", "IC 22.3")
@@ -473,6 +506,8 @@ class AirPlay:
                 if not air["available"][kind]:
                     del air["available"][kind]
                 placed[kind] = _count(placed, kind) + n
+        if a.carrier:
+            ph["carrier"][a.hex] = ph["carrier"].get(a.hex, 0) + a.carrier
         if a.hex not in ph["order"]:
             ph["order"].append(a.hex)
         ph["stage"] = "placing"
@@ -503,7 +538,12 @@ class AirPlay:
             cursor[0] += n
             return got
 
-        return airstrike(dice, self._target(label), self._strike_of(ph["committed"][label]),
+        strike = self._strike_of(ph["committed"][label])
+        if self.ruleset["aircraft_range"] and strike.airstrike:          # the experimental range modifier
+            strike = Strike(strike.airstrike, strike.naval, strike.b29,
+                            flight_ranges(self.state, self.state.map.hex(label), strike.airstrike,
+                                          ph["carrier"].get(label, 0)))
+        return airstrike(dice, self._target(label), strike,
                          errata=self.ruleset["bombardment_errata"], table=self.ruleset.chart("bombardment"),
                          choose=choose)
 
@@ -517,6 +557,7 @@ class AirPlay:
         except RuleViolation as e:          # the hex changed since the placement: the mission is called off
             placed = ph["committed"].pop(a.hex)
             ph["order"].remove(a.hex)
+            ph["carrier"].pop(a.hex, None)
             for kind, n in placed.items():
                 self.air["available"][kind] = _count(self.air["available"], kind) + n
             res.add(e.rule, f"the strike on {a.hex} is called off ({e.reason}); its units go back to the Available "

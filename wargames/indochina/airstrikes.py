@@ -180,6 +180,48 @@ def check_carrier_basing(french_at_sea: int, us_at_sea: int = 0, us_airstrikes: 
                                         f"may fly from carriers, not {us_at_sea}")
 
 
+def _base_hexes(st) -> list:
+    """The hexes of the FEF's combat-effective base units (the range rule measures from any of them)."""
+    return [u.hex for u in st.units.values() if u.on_map and u.counter.side.value == "FEF"
+            and u.counter.type == "base" and not u.disrupted]
+
+
+@implements(RANGE_RULE)
+def base_range(st, target) -> int | None:
+    """Hexes from the nearest combat-effective FEF base unit to ``target`` (None: no such base)."""
+    found = [h.distance(target) for h in _base_hexes(st)]
+    return min(found) if found else None
+
+
+@implements(RANGE_RULE)
+def carrier_range(st, target) -> int | None:
+    """Hexes from the nearest all-sea hex (a carrier may be on any of them) to ``target``."""
+    found = [h.distance(target) for h in st.map.hexes if st.terrain(h) == "all_sea"]
+    return min(found) if found else None
+
+
+@implements(RANGE_RULE)
+def flight_ranges(st, target, airstrike: int, carrier: int = 0) -> tuple[int, ...]:
+    """The range each airstrike group of one attack flies: ``carrier`` of them from the nearest sea hex, the
+    rest from the nearest base. Raises RuleViolation when a group has nowhere to fly from."""
+    if not 0 <= carrier <= airstrike:
+        raise RuleViolation(RANGE_RULE, f"{carrier} carrier-based groups out of {airstrike} airstrike groups")
+    land = airstrike - carrier
+    out: list[int] = []
+    if land:
+        r = base_range(st, target)
+        if r is None:
+            raise RuleViolation(RANGE_RULE, "no combat-effective FEF base unit is on the map to fly from; only "
+                                            "carrier-based airstrikes can fly")
+        out += [r] * land
+    if carrier:
+        r = carrier_range(st, target)
+        if r is None:
+            raise RuleViolation(RANGE_RULE, "the map has no sea hex for a carrier")
+        out += [r] * carrier
+    return tuple(out)
+
+
 @implements("IC 12.54", "IC 27.5", RANGE_RULE)
 def strike_modifiers(target: TargetHex, strike: Strike, overrun: bool = False,
                      table: BombardmentTable | None = None) -> list[tuple[DRM, str]]:

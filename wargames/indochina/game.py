@@ -7,7 +7,9 @@ assistance and mobilization (7, with the Far Eastern Staging Area, 23), reorgani
 16), movement with forced march, DNA, overruns and ambushes (9, 18, 27, 28), both FEF Air Phases
 (:mod:`air_play`, 12, 19), combat with enhancements and Death Commandos (13, 15.34-35, 25), recovery (14.5),
 political points (5.2) and the end of the turn (3.1(5)); victory at the end or at once (24, 5.22, 24.2, 29.5).
-Intervention and atomic bombs (29, 30) are in :mod:`intervention_play`. The optional rules are Ruleset switches
+Intervention and atomic bombs (29, 30) are in :mod:`intervention_play`; the experimental rules (the switches
+``underground``, ``aircraft_range``, ``naval_operations``, off by default) and airstrikes called into overruns and
+ambushes (27.5) in :mod:`experimental_play`. The optional rules are Ruleset switches
 (on by default, as ``Ruleset(readings={"overruns": False})`` turns one off), and so is Scenario 2's extension.
 
 Every decision a rule gives a player is a prompt answered by that player's action: the choice of CRT by the
@@ -34,6 +36,7 @@ from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
 from .intervention_play import INTERVENTION_ACTIONS, InterventionPlay, RollChineseAirForce
+from .experimental_play import EXPERIMENTAL_ACTIONS, ExperimentalPlay  # exp:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -366,7 +369,7 @@ class EndTurn(Action):
 ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
-ACTIONS = ACTIONS + AIR_ACTIONS + INTERVENTION_ACTIONS  # air:
+ACTIONS = ACTIONS + AIR_ACTIONS + INTERVENTION_ACTIONS + EXPERIMENTAL_ACTIONS  # air: # exp:
 
 
 @implements("IC 3.2")
@@ -395,7 +398,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(InterventionPlay, AirPlay, CoreGame):  # air:
+class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp: the experimental rules and 27.5
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -408,9 +411,10 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                 "attacked", "event_rolled", "general_offensive", "ambush_log", "combat", "ambush", "forces",
                 "logistics", "scored", "held", "event", "ended", "mobilization", "new_units", "staging",
                 "ignored", "deploy", "arrivals", "forced", "riverine",
-                "air", "intervention", "bombs", "intervening")
+                "air", "intervention", "bombs", "intervening",
+                "exp")  # exp:
+    VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
     NOT_IN_PLAY = {
-        "IC Exp": "the experimental rules are switches not yet offered in the game loop",
         "IC 21": "fog of war runs in Game.view, outside the actions",
     }
 
@@ -452,6 +456,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             self._start_deployment(sc.setup_order[0])
         self._air_setup()  # air: the FEF air boxes (12.21, 26.3(1))
         self._intervention_setup()             # intervention (29) and atomic bombs (30)
+        self._exp_setup()  # exp: underground units, the Underground step, overrun airstrikes
 
     def shared(self):
         return (self.state.map, self.state.charts, *self.state.charts)
@@ -581,6 +586,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
             "air": self._air_position(),  # air:
             "intervention": self._intervention_position(),
+            "exp": self._exp_position(),  # exp:
         }
 
     def visible(self, side: str) -> dict:
@@ -599,6 +605,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             self.state.unit(moved.unit).on_map else []
         revealed += self.event["examined"].get(viewer.value, [])       # what an event let him see (21.2)
         pos["stacks"] = player_view(self.state, viewer, revealed, near)
+        pos["exp"] = self._exp_visible(viewer)  # exp: the FEF does not see who is underground, nor where
         if pos["combat"] is not None and viewer.value != pos["combat"]["side"]:
             pos["combat"] = {k: v for k, v in pos["combat"].items() if k != "moving"}
         return pos
@@ -625,6 +632,9 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             other = "".join(f" or {c.id}" for c in slot.alternatives)
             return (slot.side.value, slot.rule, f"place the arriving {slot.counter.id}{other}: {slot.where}",
                     "setup")
+        exp = self._exp_decision()  # exp: the Underground step, an overrun airstrike's loss choice (27.5)
+        if exp is not None:  # exp:
+            return exp  # exp:
         cb = self.combat
         if cb is not None:
             stage = cb["stage"]
@@ -679,9 +689,11 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
         st, p = self.state, self.phase
         if self.deploy is not None or self.arrivals:
             return self._deploy_candidates()
+        if self._exp_open():  # exp:
+            return self._exp_candidates()  # exp:
         cb = self.combat
         if cb is not None:
-            return self._combat_answers(cb)
+            return self._combat_answers(cb) + self._exp_combat_offers(cb)  # exp: airstrikes in overruns (27.5)
         if self.ambush is not None:
             side = self.ambush["side"]
             return [DeclareAmbush(side, h) for h in self.ambush["candidates"]] + [DeclineAmbush(side)]
@@ -726,6 +738,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             out += self._reorganization_candidates()
         if p.kind == "movement" and p.side is Side.FEF:
             out += self._staging_candidates()
+            out += self._exp_assault_candidates()  # exp: Naval Operations
         if p.id == "Communist Mobilization" and self.option("general_offensive") \
                 and self.general_offensive.turn_declared is None and self.turn <= self.total_turns - 2:
             out.append(DeclareGeneralOffensive())
@@ -1027,6 +1040,8 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
         self._next_phase(res)
 
     def _next_phase(self, res: Resolution) -> None:
+        if self._exp_underground_opens(res):  # exp: the Underground step ends a Movement Phase
+            return  # exp:
         p = self.phase
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
@@ -1617,6 +1632,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                                militia_alone=cb["militia_alone"])
             res.extend(out)
             cb["retreats"], cb["advance"], cb["pick"] = list(out.result["retreats"]), out.result["advance"], None
+            self._exp_after_losses()  # exp: an amphibious assault's landing force
             cb["stage"] = "retreat"
         if cb["stage"] == "retreat":
             while cb["retreats"]:
@@ -1626,7 +1642,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
                 cannot_retreat(st, uid, res)
                 cb["retreats"].pop(0)
             cb["stage"] = "advance"
-        if cb["kind"] == "attack" and cb["advance"] and self._movers(cb):
+        if cb["kind"] in ("attack", "amphibious") and cb["advance"] and self._movers(cb):  # exp: amphibious
             return
         self._finish(cb, res, dice)
 
@@ -1646,6 +1662,8 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             stopped = end_ambush(self.state, None if fi is None else self.forces[fi], cb["code"], cb["advance"], res)
             if not stopped:
                 self._go_on(cb["moving"], res)
+        elif cb["kind"] == "amphibious":  # exp:
+            self._exp_landing_done(cb, res)  # exp:
 
 
 
@@ -1808,7 +1826,7 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             self._line_memo = memo
         if side not in memo[1]:
             memo[1][side] = supplied_hexes(self.state, side, self.logistics.year)
-        return h in memo[1][side]
+        return h in memo[1][side] or self._exp_water_line(side, h)  # exp: river/coastal traffic
 
     def _check_forced_march(self, a: ForcedMarch):
         self._no_decision()
@@ -2358,4 +2376,5 @@ class Game(InterventionPlay, AirPlay, CoreGame):  # air:
             out.append("units are marked moved outside the Movement Phase")
         out += self._air_invariants()  # air:
         out += self._intervention_invariants()
+        out += self._exp_invariants()  # exp:
         return out

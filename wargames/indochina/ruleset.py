@@ -70,6 +70,15 @@ class Ruleset(CoreRuleset):
                                     "movement points an air-transported unit keeps: 'errata' (the TEC errata) "
                                     "or '12.43' (the rule as printed)", tuple(AIR_TRANSPORT_MP)),
         "bombardment_errata": Reading(True, "IC Errata", "the errata's corrections to the Bombardment Table"),
+        "underground": Reading(False, "IC Exp Going Underground",
+                               "experimental: Communist cadres, guerrillas and militia may hide off the map in an "
+                               "Underground step after each Movement Phase, on or off"),
+        "aircraft_range": Reading(False, "IC Exp Aircraft Range",
+                                  "experimental: the distance from a base (or a carrier) to the target modifies "
+                                  "FEF airstrikes, on or off"),
+        "naval_operations": Reading(False, "IC Exp Naval Operations",
+                                    "experimental: amphibious assault, invasion supply and supply lines over lake "
+                                    "and sea hexes, on or off"),
     }
 
     @property

@@ -31,6 +31,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
+from .riverine_play import RIVERINE_ACTIONS, RiverinePlay  # dna:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -364,6 +365,7 @@ ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, Pl
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
 ACTIONS = ACTIONS + AIR_ACTIONS  # air:
+ACTIONS = ACTIONS + RIVERINE_ACTIONS  # dna:
 
 
 @implements("IC 3.2")
@@ -392,7 +394,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(AirPlay, CoreGame):  # air:
+class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -578,6 +580,7 @@ class Game(AirPlay, CoreGame):  # air:
                         "amphibious_used": self.staging.amphibious_used, "spent": sorted(self.staging.spent)},
             "ended": None if self.ended is None else dataclasses.asdict(self.ended),
             "air": self._air_position(),  # air:
+            "riverine": self._dna_position(),  # dna:
         }
 
     def visible(self, side: str) -> dict:
@@ -730,6 +733,7 @@ class Game(AirPlay, CoreGame):  # air:
                     continue                                    # militia never move (17.3); nor sea arrivals (23.122)
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)
                         if not is_dna(u) or is_water_hex(st, n)]
+            out += self._dna_candidates()  # dna: Embark, Disembark, a DNA's overrun (18.41-18.43)
             if self.logistics.points[p.side] >= 1 and "IC 15.0" not in self.ignored:
                 fresh = {u.hex for u in st.on_map(p.side) if u.id not in self.moved and u.movement > 0
                          and u.counter.type != "militia"}
@@ -1028,6 +1032,8 @@ class Game(AirPlay, CoreGame):  # air:
 
     def _next_phase(self, res: Resolution) -> None:
         p = self.phase
+        if p.kind == "movement":
+            self._dna_end_of_movement(res)  # dna: passengers set down before stacking is checked (18.41(3))
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
                 end_of_phase_stacking(self.state, side, p.kind, res)
@@ -1089,6 +1095,7 @@ class Game(AirPlay, CoreGame):  # air:
         if not isinstance(a.path, tuple) or not all(isinstance(x, str) for x in a.path):
             raise RuleViolation("IC 9.1", "a path is a list of hex labels")
         self._check_china_closed(a.path)
+        self._dna_check_movers([a.unit], a.path)  # dna: 18.44
 
     @handles(Move)
     def _move(self, a: Move, dice, res: Resolution) -> None:
@@ -1161,6 +1168,8 @@ class Game(AirPlay, CoreGame):  # air:
                                               "(our reading of 15.32)")
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
+        if isinstance(a.units, tuple):
+            self._dna_check_movers(a.units)  # dna: 18.44
         if p.kind != "movement":
             raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
         if not isinstance(a.path, tuple) or not a.path or not all(isinstance(x, str) for x in a.path):
@@ -1282,6 +1291,8 @@ class Game(AirPlay, CoreGame):  # air:
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
         fi = self._force_index(a.units)
+        if isinstance(a.units, tuple):
+            self._dna_check_movers(a.units)  # dna: 18.44
         if fi is None:                         # a new force; one that has overrun may go on (27.33)
             for uid in a.units:
                 if st.unit(uid).side is not p.side:
@@ -1417,6 +1428,7 @@ class Game(AirPlay, CoreGame):  # air:
                        "bases": sorted(u.id for u in st.units_at(h) + [st.unit(x) for x in attackers]
                                        if u.counter.type == "base")}
         res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
+        self._dna_combat_started(self.combat)  # dna: what a DNA carries shares its fate (18.43)
         self._skip_enhancement()
 
     def _defence_enhancement_possible(self, cb: dict) -> bool:
@@ -1625,6 +1637,7 @@ class Game(AirPlay, CoreGame):  # air:
 
     def _finish(self, cb: dict, res: Resolution, dice) -> None:
         self.combat = None
+        self._dna_combat_over(cb, res)  # dna: 18.43
         st = self.state
         for b in cb.get("bases", ()):                          # a base lost in land combat loses supply (15.6)
             if st.unit(b).eliminated:
@@ -2347,4 +2360,5 @@ class Game(AirPlay, CoreGame):  # air:
         if self.combat is None and self.ambush is None and self.phase.kind not in ("movement",) and self.moved:
             out.append("units are marked moved outside the Movement Phase")
         out += self._air_invariants()  # air:
+        out += self._dna_invariants()  # dna:
         return out

@@ -27,6 +27,7 @@ from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .borders import border_problem
 from .combat import Side
+from .disruption import disrupt
 from .state import IndochinaState
 from .units import UnitState
 from .zoc import zoc_hexes
@@ -154,6 +155,13 @@ def _prohibited(st: IndochinaState, u: UnitState, h: Hex) -> bool:
     return (row.heavy if u.counter.unit_class == "Heavy" else row.light) is None
 
 
+def landing_problem(st: IndochinaState, uid: str, h: Hex) -> str | None:
+    """Why ``uid`` could not be set down in ``h`` (terrain it may not enter, 9.5), or None."""
+    if _prohibited(st, st.unit(uid), h):
+        return f"{uid} may not be set down in {st.terrain(h).replace('_', ' ')} ({st.label(h)})"
+    return None
+
+
 @implements("IC 18.41", "IC 18.42", "IC 18.44")
 def disembark(st: IndochinaState, turn: RiverineTurn, dna: str) -> Resolution:
     """Set the passenger down in the DNA's hex at no cost; the DNA moves no further this turn (18.44)."""
@@ -161,10 +169,9 @@ def disembark(st: IndochinaState, turn: RiverineTurn, dna: str) -> Resolution:
     uid = turn.passenger(dna)
     if uid is None:
         raise RuleViolation("IC 18.41", f"{dna} carries nothing to set down")
-    u = st.unit(uid)
-    if _prohibited(st, u, d.hex):
-        raise RuleViolation("IC 9.5", f"{uid} may not be set down in {st.terrain(d.hex).replace('_', ' ')} "
-                            f"({st.label(d.hex)})")
+    problem = landing_problem(st, uid, d.hex)
+    if problem:
+        raise RuleViolation("IC 9.5", problem)
     del turn.carried[dna]
     turn.dropped.add(dna)
     res = Resolution()
@@ -320,8 +327,9 @@ def dna_combat_strengths(st: IndochinaState, turn: RiverineTurn, dna: str, mode:
 
 @implements("IC 18.43")
 def passenger_shares_fate(st: IndochinaState, turn: RiverineTurn | None, dna: str, outcome: str) -> Resolution:
-    """Apply a combat outcome of the DNA to its passenger: disrupted, eliminated (retreats and advances are
-    carried out by :func:`dna_retreat` and :func:`dna_advance`)."""
+    """Apply a combat outcome of the DNA to its passenger: disrupted (with the usual effect of a second
+    disruption, 14.4), eliminated (retreats and advances are carried out by :func:`dna_retreat` and
+    :func:`dna_advance`)."""
     res = Resolution()
     if outcome not in ("disrupted", "eliminated", "retreat", "advance"):
         raise RuleViolation("IC 18.43", f"unknown outcome {outcome!r}")
@@ -330,8 +338,10 @@ def passenger_shares_fate(st: IndochinaState, turn: RiverineTurn | None, dna: st
         return res
     u = st.unit(rider)
     if outcome == "disrupted":
-        u.disrupted = True
         res.add("IC 18.43", f"{dna} is disrupted, so is {rider} aboard it", result="disrupted")
+        if disrupt(u, "combat", res) == "eliminated":       # a second disruption eliminates it (14.4)
+            u.hex = None
+            del turn.carried[dna]
     elif outcome == "eliminated":
         u.eliminated, u.hex = True, None
         del turn.carried[dna]

@@ -7,7 +7,7 @@ import pytest
 
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
-from wargames.indochina import ChooseTable, Deploy, EndPhase, Game, Move, MoveForce, Overrun, Retreat, Side
+from wargames.indochina import ChooseTable, DeclareAmbush, Deploy, EndPhase, Game, Move, MoveForce, Overrun, Retreat, Side
 from wargames.indochina.riverine import is_dna
 from wargames.indochina.riverine_play import Disembark, Embark
 from wargames.indochina.stacking import stack_total
@@ -226,6 +226,43 @@ def test_a_result_that_spares_the_dna_spares_the_passenger(water_map):
     assert g.state.unit("VM").disrupted
     assert not g.state.unit("GM 1").disrupted and at(g, "GM 1") == at(g, "DNA 1") == "1111"
     assert g.riverine.passenger("DNA 1") == "GM 1"
+
+
+def ambushed(water_map, roll):
+    """DNA 1 carries GM 1 up the river past a Light Viet Minh unit in the jungle, which ambushes it."""
+    g = river_game(water_map, (dna(s=3), "1110"), (unit("GM 1", s=9), "1110"), (unit("VM", COM, s=2), "1010"))
+    g.apply(Embark("DNA 1", "GM 1"))
+    g.apply(Move("DNA 1", ("1111", "1112", "1113")))
+    assert g.prompt.kind == "ambush" and at(g, "GM 1") == "1111"          # stopped in mid-path, passenger too
+    g.apply(DeclareAmbush("Communist", "1010"))
+    assert g.combat["attackers"] == ["DNA 1"] and g.combat["combat"].attack == (3,)   # GM 1's 9 does not count
+    res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([roll]))
+    return g, res
+
+
+@pytest.mark.rule("IC 18.43", "IC 28.1", "IC 28.52")
+def test_an_ambushed_dna_that_goes_on_carries_its_passenger_on(water_map):
+    g, res = ambushed(water_map, 6)
+    assert res.result["result"] == "SK" and g.prompt.kind == "play"
+    assert at(g, "DNA 1") == at(g, "GM 1") == "1113" and not g.state.unit("GM 1").disrupted
+
+
+@pytest.mark.rule("IC 18.43", "IC 28.1")
+def test_an_ambushed_dna_retreats_and_is_disrupted_with_its_passenger(water_map):
+    g, res = ambushed(water_map, 2)
+    assert res.result["result"] == "AR" and g.prompt.kind == "retreat"
+    options = [a for a in g.legal_actions if isinstance(a, Retreat)]
+    assert options and all(a.hex in ("1110", "1112") for a in options)
+    g.apply(options[-1])
+    assert at(g, "DNA 1") == at(g, "GM 1") == options[-1].hex
+    assert g.state.unit("GM 1").disrupted and g.state.unit("DNA 1").disrupted and not g.invariants()
+
+
+@pytest.mark.rule("IC 18.43", "IC 28.1")
+def test_an_ambushed_dna_eliminated_takes_its_passenger_with_it(water_map):
+    g, res = ambushed(water_map, 1)
+    assert res.result["result"] == "AE"
+    assert g.state.unit("DNA 1").eliminated and g.state.unit("GM 1").eliminated and not g.riverine.carried
 
 
 # ------------------------------------------------------------------ from the Scenario 1 set-up, saved and replayed

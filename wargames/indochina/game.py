@@ -1101,8 +1101,7 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
     def _move(self, a: Move, dice, res: Resolution) -> None:
         self._check_move(a)
         if is_dna(self.state.unit(a.unit)):                   # river craft: water hexes only (18.1)
-            res.extend(dna_move(self.state, a.unit, list(a.path), self.riverine))
-            self.moved.add(a.unit)
+            self._dna_walk(a.unit, list(a.path), Fraction(0), res)  # dna: hex by hex, open to ambush (28.1, 18.43)
             return
         move(self.state.copy(), a.unit, list(a.path), forced_march=a.unit in self.forced)  # the whole path is legal
         self.moved.add(a.unit)
@@ -1275,6 +1274,8 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
         uid = amb["units"][0]
         if not rest or not self.state.unit(uid).on_map:
             return
+        if is_dna(self.state.unit(uid)):
+            return self._dna_go_on(uid, rest, amb, res)  # dna: the rest of a DNA's path, on the water (18.1)
         try:
             move(self.state.copy(), uid, rest, already_spent=amb["spent"])
         except RuleViolation as e:

@@ -192,11 +192,13 @@ def end_of_movement(st: IndochinaState, turn: RiverineTurn) -> Resolution:
 
 # ------------------------------------------------------------------------------------------------ 18.1
 @implements("IC 18.1", "IC 18.2", "IC 18.41", "IC 18.44")
-def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTurn | None = None) -> Resolution:
+def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTurn | None = None,
+             already_spent: Fraction | int = 0) -> Resolution:
     """Move a DNA (and what it carries) along ``path``: water hexes only, one MP each (18.1).
 
     Enemy ZOCs act on it normally (18.2): going straight from one enemy ZOC to another costs two more
-    (11.42), and a unit may always move one hex (9.3). Monsoon adds one per hex (26.3).
+    (11.42), and a unit may always move one hex (9.3). Monsoon adds one per hex (26.3). ``already_spent``
+    (more than 0) goes on with a move begun earlier in the phase, stopped for an ambush answer (28.1).
     """
     turn = turn if turn is not None else RiverineTurn()
     d = _need_dna(st, dna, "IC 18.1")
@@ -204,14 +206,15 @@ def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTu
         raise RuleViolation("IC 18.1", f"{dna} is not on the map")
     if dna in turn.dropped:
         raise RuleViolation("IC 18.44", f"{dna} set a unit down this turn and may not move on")
-    if dna in turn.moved:
+    going_on = Fraction(already_spent) > 0
+    if dna in turn.moved and not going_on:
         raise RuleViolation("IC 18.1", f"{dna} has already moved this turn")
     if not path:
         raise RuleViolation("IC 18.1", "a move needs at least one hex")
     res = Resolution()
     allowance = Fraction(d.movement)
     zoc = enemy_zoc_with_dna(st, d.side)
-    spent, cur = Fraction(0), d.hex
+    spent, cur = Fraction(already_spent), d.hex
     for i, label in enumerate(path):
         nxt = st.map.hex(label)
         if not cur.is_adjacent(nxt):
@@ -232,7 +235,7 @@ def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTu
             cost += INFILTRATION
             how += f"; enemy ZOC to enemy ZOC +{INFILTRATION} (18.2, 11.42)"
         if spent + cost > allowance:
-            if i != 0 or (cur in zoc and nxt in zoc):
+            if i != 0 or going_on or (cur in zoc and nxt in zoc):
                 raise RuleViolation("IC 18.1", f"{dna} has {allowance - spent} MP left and {label} costs {cost}")
             res.add("IC 9.3", f"{label} costs {cost}, more than {allowance}, but a unit may always move one hex")
         spent += cost

@@ -10,8 +10,8 @@
    whatever is still aboard when the phase ends is set down there automatically (18.41(3), 18.42): the rule
    leaves no choice of place, so there is no prompt, only a line in the log.
 
-A DNA (with or without a passenger) may overrun an adjacent enemy hex from where it starts; the passenger's
-factors do not count and it shares the DNA's fate: it goes where the DNA retreats, is disrupted when the DNA is,
+A DNA (with or without a passenger) may overrun an adjacent enemy hex from where it starts, and a moving DNA
+may be ambushed; the passenger's factors do not count and it shares the DNA's fate: it goes where the DNA retreats, is disrupted when the DNA is,
 and is eliminated with it (18.43). The passenger is a unit on the map in the DNA's hex all along, so it counts
 for stacking there (18.42) and a carried base supplies from there like any base (18.45).
 
@@ -20,9 +20,11 @@ may not end its move where the unit could not be set down (9.5); a DNA that has 
 (18.41(1): both start in the hex); "disrupted" in 18.43 is the DNA's disruption passed on, with the usual
 effect of a second disruption (14.4).
 
-Not in play: a moving DNA is never ambushed (the game moves a DNA along its whole path at once), so 18.43's
-ambush case has no way in; and the passenger's record ends with the Movement Phase, so an air transport later
-in the same game turn is not refused (18.44).
+A DNA moves hex by hex, so where a step goes from one enemy ZOC into another the Communist player may ambush it
+(28.1); the ambush is fought by the DNA alone, and its passenger shares the result as in an overrun (18.43).
+
+Not in play: the passenger's record ends with the Movement Phase, so an air transport later in the same game
+turn is not refused (18.44).
 
 The riverine part of the position is ``self.riverine`` (a :class:`~wargames.indochina.riverine.RiverineTurn`),
 shown by :meth:`RiverinePlay._dna_position`; a combat the DNA fights keeps what it needs in the combat record.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..core.actions import Action
 from ..core.errors import RuleViolation
@@ -39,7 +42,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from .combat import Side
 from .optional import OVERRUN_COST
-from .riverine import disembark, embark, end_of_movement, is_dna, landing_problem, passenger_shares_fate
+from .riverine import disembark, dna_move, embark, end_of_movement, is_dna, landing_problem, passenger_shares_fate
 
 
 # --------------------------------------------------------------------------- actions
@@ -173,6 +176,37 @@ class RiverinePlay:
     def _disembark(self, a: Disembark, dice, res: Resolution) -> None:
         self._check_disembark(a)
         res.extend(disembark(self.state, self.riverine, a.dna))
+
+    # ------------------------------------------------------------------ the DNA's move, open to ambush
+    @implements("IC 18.1", "IC 18.41", "IC 28.1")
+    def _dna_walk(self, uid: str, path: list[str], spent: Fraction, res: Resolution) -> None:
+        """Move a DNA (and its passenger, 18.41(2)) hex by hex along the water; where a step goes from one
+        enemy ZOC into another and a hex may ambush, stop and ask the non-phasing player (28.1), as for any
+        unit. For the game's Move to call."""
+        st, t = self.state, self.riverine
+        dna_move(st.copy(), uid, path, copy.deepcopy(t), already_spent=spent)      # the whole path is legal
+        self.moved.add(uid)
+        for i, label in enumerate(path):
+            came_from = st.label(st.unit(uid).hex)
+            step = dna_move(st, uid, [label], t, already_spent=spent)
+            res.extend(step)
+            spent = Fraction(step.result["spent"])
+            if self.option("ambushes"):
+                candidates = self._ambush_hexes([uid], came_from)
+                if candidates:
+                    self.ambush = {"side": self.phase.side.enemy.value, "units": [uid], "force": None,
+                                   "at": label, "came_from": came_from, "candidates": candidates,
+                                   "rest": path[i + 1:], "spent": spent}
+                    return
+
+    def _dna_go_on(self, uid: str, rest: list[str], amb: dict, res: Resolution) -> None:
+        """After an ambush that did not stop it (or none), the DNA follows the rest of its path (28.52)."""
+        try:
+            dna_move(self.state.copy(), uid, rest, copy.deepcopy(self.riverine), already_spent=amb["spent"])
+        except RuleViolation as e:
+            res.add("IC 28.52", f"{uid} stops in {amb['at']}: the rest of its path is no longer open ({e.reason})")
+            return
+        self._dna_walk(uid, rest, Fraction(amb["spent"]), res)
 
     # ------------------------------------------------------------------ the end of the Movement Phase
     @implements("IC 18.41", "IC 18.42")

@@ -35,9 +35,9 @@ def dna(uid="DNA 1", s=3, m=8):
     return unit(uid, FEF, "DNA", "group", s, m)
 
 
-def river_game(m, *placed, phase="FEF Movement"):
+def river_game(m, *placed, phase="FEF Movement", ruleset=None, supply=(0, 0)):
     """The demonstration game moved onto the river map with only these units, in ``phase``, in clear weather."""
-    g = game_at(phase)
+    g = game_at(phase, ruleset=ruleset, supply=supply)
     st = IndochinaState.build(m, placed)
     st.charts, st.monsoon = g.state.charts, False
     g.state = st
@@ -80,6 +80,9 @@ def test_embark_refusals_each_with_its_rule(water_map):
     moved = river_game(water_map, (dna(), "1111"), (unit("GM 1"), "1112"))
     moved.apply(Move("DNA 1", ("1112",)))
     refused(moved, Embark("DNA 1", "GM 1"), "IC 18.41")            # a DNA that moved takes nobody aboard
+    by_sea = river_game(water_map, (dna(), "1111"), (unit("GM 1"), "1111"))
+    by_sea.staging.spent.add("GM 1")                               # it arrived by sea this turn
+    refused(by_sea, Embark("DNA 1", "GM 1"), "IC 23.122")
     later = river_game(water_map, (dna(), "1111"), (unit("GM 1"), "1111"), phase="FEF Combat")
     refused(later, Embark("DNA 1", "GM 1"), "IC 18.41")            # only in the FEF Movement Phase
     com = river_game(water_map, (dna(), "1111"), (unit("GM 1"), "1111"), phase="Communist Movement")
@@ -242,6 +245,11 @@ def ambushed(water_map, roll):
 
 @pytest.mark.rule("IC 18.43", "IC 28.1", "IC 28.52")
 def test_an_ambushed_dna_that_goes_on_carries_its_passenger_on(water_map):
+    g = river_game(water_map, (dna(s=3), "1110"), (unit("GM 1", s=9), "1110"), (unit("GM 2"), "1110"),
+                   (unit("VM", COM, s=2), "1010"))
+    g.apply(Embark("DNA 1", "GM 1"))
+    g.apply(Move("DNA 1", ("1111", "1112", "1113")))
+    refused(g, Embark("DNA 1", "GM 2"), "IC 28.1")                 # the ambush question comes first
     g, res = ambushed(water_map, 6)
     assert res.result["result"] == "SK" and g.prompt.kind == "play"
     assert at(g, "DNA 1") == at(g, "GM 1") == "1113" and not g.state.unit("GM 1").disrupted
@@ -263,6 +271,61 @@ def test_an_ambushed_dna_eliminated_takes_its_passenger_with_it(water_map):
     g, res = ambushed(water_map, 1)
     assert res.result["result"] == "AE"
     assert g.state.unit("DNA 1").eliminated and g.state.unit("GM 1").eliminated and not g.riverine.carried
+
+
+@pytest.mark.rule("IC 28.0")
+def test_with_ambushes_switched_off_the_dna_sails_past(water_map):
+    from wargames.indochina import Ruleset
+    g = river_game(water_map, (dna(s=3), "1110"), (unit("GM 1", s=9), "1110"), (unit("VM", COM, s=2), "1010"),
+                   ruleset=Ruleset.default(ambushes=False))
+    g.apply(Embark("DNA 1", "GM 1"))
+    g.apply(Move("DNA 1", ("1111", "1112", "1113")))
+    assert g.ambush is None and at(g, "GM 1") == "1113"
+
+
+@pytest.mark.rule("IC 18.42")
+def test_a_passenger_on_a_lake_when_the_phase_ends_cannot_land_and_is_lost(water_map):
+    g = river_game(water_map, (dna(s=3), "1110"), (unit("GM 1", s=9), "1110"))
+    g.apply(Embark("DNA 1", "GM 1"))
+    for uid in ("DNA 1", "GM 1"):              # a position set by hand: legal play keeps a carrier off lakes
+        g.state.unit(uid).hex = g.state.map.hex("1210")
+    res = g.apply(EndPhase())
+    assert g.state.unit("GM 1").eliminated and not g.state.unit("DNA 1").eliminated
+    assert "IC 18.42" in res.rules() and not g.riverine.carried and not g.invariants()
+
+
+@pytest.mark.rule("IC 18.43", "IC 18.45", "IC 15.6")
+def test_a_carried_base_lost_with_its_dna_costs_supply(water_map):
+    g = river_game(water_map, (dna(s=3), "1111"), (unit("Base", kind="base", size="battalion", s=1), "1111"),
+                   (unit("VM", COM, s=6), "1011"), supply=(5, 0))
+    g.apply(Embark("DNA 1", "Base"))
+    g.apply(Overrun(("DNA 1",), "1011"))
+    assert g.prompt.kind == "table"            # the Communist cannot pay for Defense Enhancement: no prompt
+    res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([1, 4]))
+    assert g.state.unit("DNA 1").eliminated and g.state.unit("Base").eliminated
+    assert "IC 15.6" in res.rules() and g.logistics.points[FEF] == 1
+
+
+@pytest.mark.rule("IC 18.43")
+def test_a_dna_disrupted_before_the_fight_and_spared_by_it_leaves_its_passenger_alone(water_map):
+    for r in range(1, 7):
+        g = river_game(water_map, (dna(s=3), "1111"), (unit("GM 1", s=9), "1111"), (unit("VM", COM, s=1), "1011"))
+        g.state.unit("DNA 1").disrupted = True
+        g.apply(Embark("DNA 1", "GM 1"))
+        g.apply(Overrun(("DNA 1",), "1011"))
+        res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([r]))
+        if res.result["result"] in ("DD", "SK", "NE", "DE", "DR"):
+            assert not g.state.unit("GM 1").disrupted and at(g, "GM 1") == "1111"
+            return
+    pytest.fail("no roll spares the DNA")
+
+
+def test_the_invariants_notice_a_passenger_out_of_its_dna_hex(water_map):
+    g = river_game(water_map, (dna(), "1111"), (unit("GM 1"), "1111"))
+    g.apply(Embark("DNA 1", "GM 1"))
+    assert not g.invariants()
+    g.state.unit("GM 1").hex = g.state.map.hex("1211")
+    assert any("IC 18.41" in x for x in g.invariants())
 
 
 # ------------------------------------------------------------------ from the Scenario 1 set-up, saved and replayed

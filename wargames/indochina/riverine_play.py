@@ -41,7 +41,6 @@ from ..core.game import handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from .combat import Side
-from .optional import OVERRUN_COST
 from .riverine import disembark, dna_move, embark, end_of_movement, is_dna, landing_problem, passenger_shares_fate
 
 
@@ -90,19 +89,16 @@ class RiverinePlay:
 
     # ------------------------------------------------------------------ prompts and candidates
     def _dna_candidates(self) -> list[Action]:
-        """Boarding, landing, and a DNA's overrun from its hex (the passenger stays out of it, 18.43)."""
+        """Boarding, landing, and a DNA's overrun from its hex (the passenger stays out of it, 18.43): the
+        actions worth offering, which the checks then sort."""
         st, t, side = self.state, self.riverine, self.phase.side
         out: list[Action] = []
-        if side is not Side.FEF:
-            return out
         for d in sorted((u for u in st.on_map(side) if is_dna(u)), key=lambda u: u.id):
             if t.passenger(d.id):
                 out.append(Disembark(d.id))
-            elif d.id not in self.moved and d.id not in t.dropped:
+            elif d.id not in self.moved:
                 out += [Embark(d.id, u.id) for u in sorted(st.units_at(d.hex, side), key=lambda u: u.id)
-                        if u is not d and not is_dna(u) and u.id not in self.moved]
-            if self.option("overruns") and d.id not in self.moved and d.movement >= OVERRUN_COST \
-                    and not d.parenthesized and d.strength > 0:
+                        if u is not d]
                 out += [self._dna_overrun((d.id,), st.label(n)) for n in st.map.neighbors(d.hex)
                         if st.units_at(n, side.enemy)]
         return out
@@ -124,9 +120,7 @@ class RiverinePlay:
     def _check_embark(self, a: Embark) -> None:
         self._dna_phase_checks("IC 18.41", "boarding a DNA")
         st = self.state
-        d, u = st.unit(a.dna), st.unit(a.unit)
-        if not d.on_map:
-            raise RuleViolation("IC 18.41", f"{a.dna} is not on the map")
+        u = st.unit(a.unit)
         if u.counter.type == "militia":
             raise RuleViolation("IC 17.3", f"{a.unit} is militia, which never moves")
         if a.dna in self.riverine.dropped:
@@ -184,7 +178,6 @@ class RiverinePlay:
         enemy ZOC into another and a hex may ambush, stop and ask the non-phasing player (28.1), as for any
         unit. For the game's Move to call."""
         st, t = self.state, self.riverine
-        dna_move(st.copy(), uid, path, copy.deepcopy(t), already_spent=spent)      # the whole path is legal
         self.moved.add(uid)
         for i, label in enumerate(path):
             came_from = st.label(st.unit(uid).hex)
@@ -212,8 +205,9 @@ class RiverinePlay:
     @implements("IC 18.41", "IC 18.42")
     def _dna_end_of_movement(self, res: Resolution) -> None:
         """18.41(3), 18.42: whatever is still aboard is set down in its DNA's hex as the Movement Phase ends
-        (no choice is left to the player). A passenger that could not be set down there (a DNA pushed back onto
-        a lake) is lost with nowhere to go (our reading). For the game's end of phase to call."""
+        (no choice is left to the player). A passenger that could not be set down there is lost with nowhere to
+        go (our reading; legal play never leaves a carrier on a lake: the Move check keeps it off, and no zone
+        of control, retreat or ambush reaches an all-lake hex). For the game's end of phase to call."""
         st, t = self.state, self.riverine
         for dna in sorted(t.carried):
             uid = t.carried[dna]
@@ -238,7 +232,7 @@ class RiverinePlay:
         st, t = self.state, self.riverine
         aboard = {}
         for dna, uid in sorted(t.carried.items()):
-            if dna in cb["attackers"] or st.label(st.unit(dna).hex) == cb["hex"]:
+            if dna in cb["attackers"]:                  # only the phasing FEF carries: its DNA attacks
                 aboard[dna] = {"passenger": uid, "disrupted": st.unit(dna).disrupted}
                 if st.unit(uid).counter.type == "base" and uid not in cb["bases"]:
                     cb["bases"] = sorted([*cb["bases"], uid])
@@ -251,8 +245,6 @@ class RiverinePlay:
         it was disrupted, and goes where it retreated or advanced. For the game's end of combat to call."""
         st, t = self.state, self.riverine
         for dna, was in sorted(cb.get("dna", {}).items()):
-            if t.passenger(dna) != was["passenger"]:
-                continue
             d, uid = st.unit(dna), was["passenger"]
             if not d.on_map:
                 res.extend(passenger_shares_fate(st, t, dna, "eliminated"))

@@ -99,6 +99,7 @@ class RiverinePlay:
             elif d.id not in self.moved:
                 out += [Embark(d.id, u.id) for u in sorted(st.units_at(d.hex, side), key=lambda u: u.id)
                         if u is not d]
+            if d.id not in self.moved:
                 out += [self._dna_overrun((d.id,), st.label(n)) for n in st.map.neighbors(d.hex)
                         if st.units_at(n, side.enemy)]
         return out

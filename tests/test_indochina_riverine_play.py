@@ -294,6 +294,17 @@ def test_a_passenger_on_a_lake_when_the_phase_ends_cannot_land_and_is_lost(water
     assert "IC 18.42" in res.rules() and not g.riverine.carried and not g.invariants()
 
 
+@pytest.mark.rule("IC 18.45", "IC 15.2", "IC 9.4")
+def test_a_carried_base_supplies_from_where_its_dna_takes_it(water_map):
+    from wargames.indochina import ForcedMarch
+    g = river_game(water_map, (dna(s=3), "1110"), (unit("Base", kind="base", size="battalion", s=1, m=0), "1110"),
+                   (unit("GM 5"), "1314"), (unit("GM 6"), "1113"), supply=(5, 0))
+    refused(g, ForcedMarch("1314"), "IC 9.4")                          # no base reaches Cam Ranh yet
+    g.apply(Embark("DNA 1", "Base"))                                    # a base with no movement of its own
+    g.apply(Move("DNA 1", ("1111", "1112", "1113", "1114")))
+    assert ForcedMarch("1314") in list(g.legal_actions)                # the base aboard now supplies it
+
+
 @pytest.mark.rule("IC 18.43", "IC 18.45", "IC 15.6")
 def test_a_carried_base_lost_with_its_dna_costs_supply(water_map):
     g = river_game(water_map, (dna(s=3), "1111"), (unit("Base", kind="base", size="battalion", s=1), "1111"),

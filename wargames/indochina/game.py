@@ -1032,7 +1032,7 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
 
     def _next_phase(self, res: Resolution) -> None:
         p = self.phase
-        if p.kind == "movement":
+        if p.kind == "movement":  # dna:
             self._dna_end_of_movement(res)  # dna: passengers set down before stacking is checked (18.41(3))
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
@@ -1167,7 +1167,7 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
                                               "(our reading of 15.32)")
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
-        if isinstance(a.units, tuple):
+        if isinstance(a.units, tuple):  # dna:
             self._dna_check_movers(a.units)  # dna: 18.44
         if p.kind != "movement":
             raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
@@ -1274,7 +1274,7 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
         uid = amb["units"][0]
         if not rest or not self.state.unit(uid).on_map:
             return
-        if is_dna(self.state.unit(uid)):
+        if is_dna(self.state.unit(uid)):  # dna:
             return self._dna_go_on(uid, rest, amb, res)  # dna: the rest of a DNA's path, on the water (18.1)
         try:
             move(self.state.copy(), uid, rest, already_spent=amb["spent"])
@@ -1292,7 +1292,7 @@ class Game(RiverinePlay, AirPlay, CoreGame):  # air: # dna: RiverinePlay
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
         fi = self._force_index(a.units)
-        if isinstance(a.units, tuple):
+        if isinstance(a.units, tuple):  # dna:
             self._dna_check_movers(a.units)  # dna: 18.44
         if fi is None:                         # a new force; one that has overrun may go on (27.33)
             for uid in a.units:

@@ -10,7 +10,7 @@ Modules mirror the rulebook: :mod:`units` (2.3), :mod:`game` (3, sequence of pla
 :mod:`air` (12.1-12.2), :mod:`air_play` (both Air Phases in play), :mod:`bombardment` (the Bombardment Table), :mod:`airstrikes` (12.3, 12.5-12.7),
 :mod:`transport` (12.4, 19), :mod:`combat` (13 with every column shift), :mod:`results` (13.5-13.8),
 :mod:`disruption` (14), :mod:`logistics` (15), :mod:`fortifications` (16), :mod:`militia` (17), :mod:`riverine`
-(18), :mod:`fog` (21), :mod:`borders` (22), :mod:`staging` (23), :mod:`victory` (24), :mod:`weather` (26),
+and :mod:`riverine_play` (18), :mod:`fog` (21), :mod:`borders` (22), :mod:`staging` (23), :mod:`victory` (24), :mod:`weather` (26),
 :mod:`optional` (25-31), :mod:`intervention_play` (29-30 in play), :mod:`experimental` and
 :mod:`experimental_play` (the experimental rules, and 27.5 in play), :mod:`scenario_data` (38), :mod:`scenarios` (what a game can be
 set up with), :mod:`charts` (the reconstructed CRTs and TEC), :mod:`ruleset` (charts and readings),
@@ -19,7 +19,7 @@ of 38).
 """
 from . import (air, air_play, airstrikes, assistance, atomic, bombardment, borders, charts, combat, counters,
                deployment, disruption, events, experimental, experimental_play, fog, fortifications, game,
-               intervention_play, logistics, militia,
+               intervention_play, logistics, militia, riverine_play,
                mobilization, movement, optional,
                political, political_table, reorganization, results, riverine, ruleset, scenario_data, stacking,
                staging, transport, units, victory, weather, zoc)  # noqa: F401  (importing registers every rule)
@@ -35,12 +35,13 @@ from .experimental_play import (EXPERIMENTAL_ACTIONS, AmphibiousAssault, CallAir
                                 EndUnderground, GoUnderground, Resurface)
 from .intervention_play import (AtomicAttack, DeclareIntervention, PlaceUSPort, ReceiveIntervention,
                                 RollChineseAirForce, WithholdAirUnits)
+from .riverine_play import RIVERINE_ACTIONS, Disembark, Embark
 from .ruleset import Ruleset
 from .state import IndochinaState
 
 __all__ = ["ACTIONS", "Advance", "AirDropSupply", "AirTransport", "AmphibiousInvasion", "AnswerCeasefire", "Attack",
            "AmphibiousAssault", "AtomicAttack", "CallAirstrike", "ChooseAirstrikeLoss", "DeclareIntervention",
-           "EXPERIMENTAL_ACTIONS", "EndUnderground", "GoUnderground", "Resurface", "PlaceUSPort", "ReceiveIntervention", "RollChineseAirForce",
+           "Disembark", "EXPERIMENTAL_ACTIONS", "Embark", "EndUnderground", "RIVERINE_ACTIONS", "GoUnderground", "Resurface", "PlaceUSPort", "ReceiveIntervention", "RollChineseAirForce",
            "WithholdAirUnits",
            "BreakDown", "ChooseDefenders", "ChooseStrikeLoss", "ChooseTable", "ChooseUnit", "Combat",
            "CommitStrike", "ConvertResult", "DeclareAmbush", "DeclareGeneralOffensive", "DeclineAdvance",

@@ -700,6 +700,9 @@ class AirPlay:
             raise RuleViolation("IC 12.41", "no air transport group is left in the Available box")
         if not all(isinstance(x, str) for x in (a.unit, a.origin, a.destination)):
             raise RuleViolation("IC 12.4", "an air transport names a unit and two hex labels")
+        riverine = getattr(self, "riverine", None)
+        if riverine is not None and a.unit in riverine.carried_this_turn:
+            raise RuleViolation("IC 18.44", f"{a.unit} was carried by DNA this turn and may make no other move")
         u = st.unit(a.unit)
         if u.side is not Side.FEF or not u.on_map:
             raise RuleViolation("IC 12.4", f"{a.unit} is not an FEF land unit on the map")

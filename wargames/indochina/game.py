@@ -37,6 +37,7 @@ from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
 from .intervention_play import INTERVENTION_ACTIONS, InterventionPlay, RollChineseAirForce
 from .experimental_play import EXPERIMENTAL_ACTIONS, ExperimentalPlay  # exp:
+from .riverine_play import RIVERINE_ACTIONS, RiverinePlay  # dna:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
@@ -54,7 +55,7 @@ from .optional import (OVERRUN_COST, AmbushLog, GeneralOffensive, check_ambush, 
                        drop_off, end_ambush, end_overrun, force_step, form_force)
 from .political import CAP
 from .political_table import Holdings, Loss, score_cities, score_eliminations
-from .riverine import RiverineTurn, dna_move, is_dna, is_water_hex
+from .riverine import RiverineTurn, dna_move, is_dna, is_water_hex, water_hexes
 from .reorganization import EQUIVALENTS, NEVER_BREAK_DOWN, break_down, employable, equivalent, nationality, reform
 from .results import (PICKS, advance, apply_losses, cannot_retreat, pick_candidates, retreat, retreat_options,
                       two_hex_advance)
@@ -369,7 +370,7 @@ class EndTurn(Action):
 ACTIONS = (Deploy, DeployFortification, ForcedMarch, RollEvent, ExamineStack, PlaceMilitia, ProposeCeasefire, AnswerCeasefire, EndPhase, RollAssistance, Mobilize,
            PlaceReinforcement, NavalTransport, AmphibiousInvasion, BreakDown, Reform, Fortify, EnhanceDefence, Recover, ScoreCities, EndTurn, DeclareGeneralOffensive, Move, MoveForce, DropOff, Overrun, Attack, ChooseDefenders,
            ChooseTable, ConvertResult, ChooseUnit, Retreat, Advance, DeclineAdvance, DeclareAmbush, DeclineAmbush)
-ACTIONS = ACTIONS + AIR_ACTIONS + INTERVENTION_ACTIONS + EXPERIMENTAL_ACTIONS  # air: # exp:
+ACTIONS = ACTIONS + AIR_ACTIONS + INTERVENTION_ACTIONS + EXPERIMENTAL_ACTIONS + RIVERINE_ACTIONS  # air: # exp: # dna:
 
 
 @implements("IC 3.2")
@@ -398,7 +399,7 @@ def _side(text: str) -> Side:
 
 # --------------------------------------------------------------------------- the game
 
-class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp: the experimental rules and 27.5
+class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp: # dna:
     """Indochina: the position, the political points, the calendar, the phase and any combat in progress."""
 
     NAME = "Indochina"
@@ -416,6 +417,9 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
     VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
     NOT_IN_PLAY = {
         "IC 21": "fog of war runs in Game.view, outside the actions",
+        "IC 18.45": "a base carried by DNA is a base on the map in its DNA's hex, so the game's own supply search "
+                    "(15.2) serves it with no code of its own (tested in play); riverine_supply states the rule for "
+                    "the chapter",
     }
 
     def setup(self, scenario: str) -> None:
@@ -587,6 +591,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
             "air": self._air_position(),  # air:
             "intervention": self._intervention_position(),
             "exp": self._exp_position(),  # exp:
+            "riverine": self._dna_position(),  # dna:
         }
 
     def visible(self, side: str) -> dict:
@@ -748,6 +753,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
                     continue                                    # militia never move (17.3); nor sea arrivals (23.122)
                 out += [Move(u.id, (st.label(n),)) for n in st.map.neighbors(u.hex)
                         if not is_dna(u) or is_water_hex(st, n)]
+            out += self._dna_candidates()  # dna: Embark, Disembark, a DNA's overrun (18.41-18.43)
             if self.logistics.points[p.side] >= 1 and "IC 15.0" not in self.ignored:
                 fresh = {u.hex for u in st.on_map(p.side) if u.id not in self.moved and u.movement > 0
                          and u.counter.type != "militia"}
@@ -1043,6 +1049,8 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         if self._exp_underground_opens(res):  # exp: the Underground step ends a Movement Phase
             return  # exp:
         p = self.phase
+        if p.kind == "movement":  # dna:
+            self._dna_end_of_movement(res)  # dna: passengers set down before stacking is checked (18.41(3))
         if p.kind in ("movement", "combat"):
             for side in (Side.COMMUNIST, Side.FEF):
                 end_of_phase_stacking(self.state, side, p.kind, res)
@@ -1053,7 +1061,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         self.moved.clear()
         self.attacked.clear()
         self.forced = set()
-        self.riverine = RiverineTurn()
+        self.riverine = RiverineTurn(carried_this_turn=self.riverine.carried_this_turn)   # 18.44: for the turn
         self.forces = []
         self.ambush_log = None
         if p.kind == "mobilization" and self.mobilization is not None:
@@ -1075,6 +1083,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         """The calendar moves on one month (2.37) and the weather with it (26.1); after the last turn the game
         ends (3.2)."""
         self.turns_left -= 1
+        self.riverine = RiverineTurn()
         self.event_rolled = False
         self.event = _no_event()
         self.staging.new_turn()
@@ -1109,13 +1118,13 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         if not isinstance(a.path, tuple) or not all(isinstance(x, str) for x in a.path):
             raise RuleViolation("IC 9.1", "a path is a list of hex labels")
         self._check_china_closed(a.path)
+        self._dna_check_movers([a.unit], a.path)  # dna: 18.44
 
     @handles(Move)
     def _move(self, a: Move, dice, res: Resolution) -> None:
         self._check_move(a)
         if is_dna(self.state.unit(a.unit)):                   # river craft: water hexes only (18.1)
-            res.extend(dna_move(self.state, a.unit, list(a.path), self.riverine))
-            self.moved.add(a.unit)
+            self._dna_walk(a.unit, list(a.path), Fraction(0), res)  # dna: hex by hex, open to ambush (28.1, 18.43)
             return
         move(self.state.copy(), a.unit, list(a.path), forced_march=a.unit in self.forced)  # the whole path is legal
         self.moved.add(a.unit)
@@ -1181,6 +1190,8 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
                                               "(our reading of 15.32)")
         if not self.option("overruns"):
             raise RuleViolation("IC 27.0", "forces move together for overruns, an optional rule switched off")
+        if isinstance(a.units, tuple):  # dna:
+            self._dna_check_movers(a.units)  # dna: 18.44
         if p.kind != "movement":
             raise RuleViolation("IC 3.1", f"units move in their Movement Phase, not in the {p.id} Phase")
         if not isinstance(a.path, tuple) or not a.path or not all(isinstance(x, str) for x in a.path):
@@ -1286,6 +1297,8 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         uid = amb["units"][0]
         if not rest or not self.state.unit(uid).on_map:
             return
+        if is_dna(self.state.unit(uid)):  # dna:
+            return self._dna_go_on(uid, rest, amb, res)  # dna: the rest of a DNA's path, on the water (18.1)
         try:
             move(self.state.copy(), uid, rest, already_spent=amb["spent"])
         except RuleViolation as e:
@@ -1303,6 +1316,8 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         if p.kind != "movement":
             raise RuleViolation("IC 27.1", "overruns happen during the phasing player's movement")
         fi = self._force_index(a.units)
+        if isinstance(a.units, tuple):  # dna:
+            self._dna_check_movers(a.units)  # dna: 18.44
         if fi is None:                         # a new force; one that has overrun may go on (27.33)
             for uid in a.units:
                 if st.unit(uid).side is not p.side:
@@ -1439,6 +1454,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
                        "bases": sorted(u.id for u in st.units_at(h) + [st.unit(x) for x in attackers]
                                        if u.counter.type == "base")}
         res.add("IC 13.31", f"the {chooser.value} player chooses the CRT")
+        self._dna_combat_started(self.combat)  # dna: what a DNA carries shares its fate (18.43)
         self._skip_enhancement()
 
     def _defence_enhancement_possible(self, cb: dict) -> bool:
@@ -1609,8 +1625,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         if not set(a.units) <= set(self._movers(cb)):
             raise RuleViolation("IC 13.61", "only attacking units still on the map may advance")
         self._check_china_closed([x for x in a.path if isinstance(x, str)])
-        if any(is_dna(self.state.unit(u)) for u in a.units) and not all(
-                isinstance(x, str) and is_water_hex(self.state, self.state.map.hex(x)) for x in a.path):
+        if any(is_dna(self.state.unit(u)) for u in a.units) and len(water_hexes(self.state, a.path)) < len(a.path):
             raise RuleViolation("IC 18.3", "a DNA advances only into river, lake or coastal hexes")
         res.extend(advance(self.state, list(a.units), list(a.path), cb["advance"], cb["hex"], cb["table"]))
         advance_into(self.state, self.state.map.hex(cb["hex"]), Side(cb["side"]), cb["code"], res)
@@ -1648,6 +1663,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
 
     def _finish(self, cb: dict, res: Resolution, dice) -> None:
         self.combat = None
+        self._dna_combat_over(cb, res)  # dna: 18.43
         st = self.state
         for b in cb.get("bases", ()):                          # a base lost in land combat loses supply (15.6)
             if st.unit(b).eliminated:
@@ -1811,7 +1827,7 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         st = self.state
         options = retreat_options(st, uid)
         if is_dna(st.unit(uid)):
-            options = [h for h in options if is_water_hex(st, st.map.hex(h))]
+            options = water_hexes(st, options)
         if self._china_closed():
             options = [h for h in options if st.map.info(st.map.hex(h)).attr("country") != CHINA]
         return options
@@ -2377,4 +2393,5 @@ class Game(ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):  # air: # exp
         out += self._air_invariants()  # air:
         out += self._intervention_invariants()
         out += self._exp_invariants()  # exp:
+        out += self._dna_invariants()  # dna:
         return out

@@ -27,6 +27,7 @@ from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .borders import border_problem
 from .combat import Side
+from .disruption import disrupt
 from .state import IndochinaState
 from .units import UnitState
 from .zoc import zoc_hexes
@@ -154,6 +155,13 @@ def _prohibited(st: IndochinaState, u: UnitState, h: Hex) -> bool:
     return (row.heavy if u.counter.unit_class == "Heavy" else row.light) is None
 
 
+def landing_problem(st: IndochinaState, uid: str, h: Hex) -> str | None:
+    """Why ``uid`` could not be set down in ``h`` (terrain it may not enter, 9.5), or None."""
+    if _prohibited(st, st.unit(uid), h):
+        return f"{uid} may not be set down in {st.terrain(h).replace('_', ' ')} ({st.label(h)})"
+    return None
+
+
 @implements("IC 18.41", "IC 18.42", "IC 18.44")
 def disembark(st: IndochinaState, turn: RiverineTurn, dna: str) -> Resolution:
     """Set the passenger down in the DNA's hex at no cost; the DNA moves no further this turn (18.44)."""
@@ -161,10 +169,9 @@ def disembark(st: IndochinaState, turn: RiverineTurn, dna: str) -> Resolution:
     uid = turn.passenger(dna)
     if uid is None:
         raise RuleViolation("IC 18.41", f"{dna} carries nothing to set down")
-    u = st.unit(uid)
-    if _prohibited(st, u, d.hex):
-        raise RuleViolation("IC 9.5", f"{uid} may not be set down in {st.terrain(d.hex).replace('_', ' ')} "
-                            f"({st.label(d.hex)})")
+    problem = landing_problem(st, uid, d.hex)
+    if problem:
+        raise RuleViolation("IC 9.5", problem)
     del turn.carried[dna]
     turn.dropped.add(dna)
     res = Resolution()
@@ -185,11 +192,13 @@ def end_of_movement(st: IndochinaState, turn: RiverineTurn) -> Resolution:
 
 # ------------------------------------------------------------------------------------------------ 18.1
 @implements("IC 18.1", "IC 18.2", "IC 18.41", "IC 18.44")
-def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTurn | None = None) -> Resolution:
+def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTurn | None = None,
+             already_spent: Fraction | int = 0) -> Resolution:
     """Move a DNA (and what it carries) along ``path``: water hexes only, one MP each (18.1).
 
     Enemy ZOCs act on it normally (18.2): going straight from one enemy ZOC to another costs two more
-    (11.42), and a unit may always move one hex (9.3). Monsoon adds one per hex (26.3).
+    (11.42), and a unit may always move one hex (9.3). Monsoon adds one per hex (26.3). ``already_spent``
+    (more than 0) goes on with a move begun earlier in the phase, stopped for an ambush answer (28.1).
     """
     turn = turn if turn is not None else RiverineTurn()
     d = _need_dna(st, dna, "IC 18.1")
@@ -197,14 +206,15 @@ def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTu
         raise RuleViolation("IC 18.1", f"{dna} is not on the map")
     if dna in turn.dropped:
         raise RuleViolation("IC 18.44", f"{dna} set a unit down this turn and may not move on")
-    if dna in turn.moved:
+    going_on = Fraction(already_spent) > 0
+    if dna in turn.moved and not going_on:
         raise RuleViolation("IC 18.1", f"{dna} has already moved this turn")
     if not path:
         raise RuleViolation("IC 18.1", "a move needs at least one hex")
     res = Resolution()
     allowance = Fraction(d.movement)
     zoc = enemy_zoc_with_dna(st, d.side)
-    spent, cur = Fraction(0), d.hex
+    spent, cur = Fraction(already_spent), d.hex
     for i, label in enumerate(path):
         nxt = st.map.hex(label)
         if not cur.is_adjacent(nxt):
@@ -225,7 +235,7 @@ def dna_move(st: IndochinaState, dna: str, path: Sequence[str], turn: RiverineTu
             cost += INFILTRATION
             how += f"; enemy ZOC to enemy ZOC +{INFILTRATION} (18.2, 11.42)"
         if spent + cost > allowance:
-            if i != 0 or (cur in zoc and nxt in zoc):
+            if i != 0 or going_on or (cur in zoc and nxt in zoc):
                 raise RuleViolation("IC 18.1", f"{dna} has {allowance - spent} MP left and {label} costs {cost}")
             res.add("IC 9.3", f"{label} costs {cost}, more than {allowance}, but a unit may always move one hex")
         spent += cost
@@ -257,6 +267,12 @@ def check_dna_attack(st: IndochinaState, dna: str, target: str) -> Resolution:
     res.add("IC 18.3", f"{dna} may attack {target} ({kind}) from {st.label(d.hex)}", result=True)
     res.result = True
     return res
+
+
+@implements("IC 18.3")
+def water_hexes(st: IndochinaState, labels: Sequence[str]) -> list[str]:
+    """The hexes of ``labels`` a DNA may retreat or advance into after combat: river, lake or coast (18.3)."""
+    return [x for x in labels if isinstance(x, str) and is_water_hex(st, st.map.hex(x))]
 
 
 @implements("IC 18.3", "IC 18.43")
@@ -320,8 +336,9 @@ def dna_combat_strengths(st: IndochinaState, turn: RiverineTurn, dna: str, mode:
 
 @implements("IC 18.43")
 def passenger_shares_fate(st: IndochinaState, turn: RiverineTurn | None, dna: str, outcome: str) -> Resolution:
-    """Apply a combat outcome of the DNA to its passenger: disrupted, eliminated (retreats and advances are
-    carried out by :func:`dna_retreat` and :func:`dna_advance`)."""
+    """Apply a combat outcome of the DNA to its passenger: disrupted (with the usual effect of a second
+    disruption, 14.4), eliminated (retreats and advances are carried out by :func:`dna_retreat` and
+    :func:`dna_advance`)."""
     res = Resolution()
     if outcome not in ("disrupted", "eliminated", "retreat", "advance"):
         raise RuleViolation("IC 18.43", f"unknown outcome {outcome!r}")
@@ -330,8 +347,10 @@ def passenger_shares_fate(st: IndochinaState, turn: RiverineTurn | None, dna: st
         return res
     u = st.unit(rider)
     if outcome == "disrupted":
-        u.disrupted = True
         res.add("IC 18.43", f"{dna} is disrupted, so is {rider} aboard it", result="disrupted")
+        if disrupt(u, "combat", res) == "eliminated":       # a second disruption eliminates it (14.4)
+            u.hex = None
+            del turn.carried[dna]
     elif outcome == "eliminated":
         u.eliminated, u.hex = True, None
         del turn.carried[dna]

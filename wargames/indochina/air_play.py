@@ -215,7 +215,7 @@ class AirPlay:
         self.air["grounded"] = {"why": why, "rule": rule}
         res.add(rule, f"{why}: no FEF air operation for the rest of this turn")
 
-    @implements("IC 7.43")
+    @implements("IC 7.43", "IC 23.15")
     def _air_receive(self, kind: str, groups: int, res: Resolution, rule: str = "IC 7.43") -> None:
         """New air or naval strike units go straight into the Available box, ready at once (7.43). For the
         mobilization and assistance code to call."""
@@ -439,6 +439,7 @@ class AirPlay:
     def _strike_of(c: dict) -> Strike:
         return Strike(_count(c, AIRSTRIKE), _count(c, NAVAL), _count(c, B29))
 
+    @implements("IC 12.1", "IC 12.11", "IC 12.37")
     def _check_commit(self, a: CommitStrike) -> tuple[TargetHex, Strike, Strike]:
         ph = self._air_phase_checks("IC 12.32", "a bombardment")
         for name in ("airstrike", "naval", "b29"):
@@ -628,8 +629,9 @@ class AirPlay:
         res.result = o.to_dict()
 
     # ------------------------------------------------------------------ air transport (12.4, 19)
+    @implements("IC 20.0", "IC 20.2")
     def _airfield(self, h) -> bool:
-        """12.41: an FEF city or town, or a fortification or FEF base in the hex."""
+        """12.41: an FEF city or town, or a fortification or FEF base in the hex (a base is an airfield, 20.2)."""
         st = self.state
         return (st.is_urban(h) and st.controller(h) is Side.FEF) or st.has(h, "fortification") or any(
             u.counter.type == "base" for u in st.units_at(h, Side.FEF))

@@ -250,7 +250,8 @@ class AssistancePhase:
 
 # =========================================================================== placement
 
-@implements("IC 7.4", "IC 7.41", "IC 7.42", "IC 7.43", "IC 7.44", "IC 7.45")
+@implements("IC 7.2", "IC 7.21", "IC 7.23", "IC 7.4", "IC 7.41", "IC 7.42", "IC 7.43", "IC 7.44", "IC 7.45",
+            "IC Mobilization Chart")
 def check_placement(row: ChartRow, side: Side, place: Place, phase: AssistancePhase | None = None,
                     res: Resolution | None = None) -> None:
     """Raise RuleViolation unless ``place`` is where the chart row's unit may be put (7.4-7.45, 7.21(3), 7.23)."""
@@ -319,7 +320,7 @@ def _mix_check(row: ChartRow, counter_mix: dict[str, int] | None, in_play: dict[
     return free is None or free > 0
 
 
-@implements("IC 5.3", "IC 5.31", "IC 5.32", "IC 7.72", "IC 7.7")
+@implements("IC 5.3", "IC 5.31", "IC 5.32", "IC 7.72", "IC 7.7", "IC 7.71")
 def mobilize_unit(points: PoliticalPoints, side: Side, unit_type: str, place: Place,
                   phase: AssistancePhase | None = None, *, counter_mix: dict[str, int] | None = None,
                   in_play: dict[str, int] | None = None, intervention_losses: dict[str, int] | None = None,
@@ -401,7 +402,7 @@ class AssistanceResult:
     not_received: tuple[str, ...] = ()     # called for but absent from the counter mix (7.24)
 
 
-@implements("IC 7.3", "IC 7.31")
+@implements("IC 7.3", "IC 7.31", "IC US Military Assistance Table", "IC Chinese Military Assistance Table")
 def roll_assistance(dice: Dice, side: Side, *, table: AssistanceTable | None = None,
                     phase: AssistancePhase | None = None, points: PoliticalPoints | None = None,
                     logistics: Any = None, counter_mix: dict[str, int] | None = None,

@@ -33,7 +33,7 @@ def load_atomic_table(path: str | Path | None = None) -> dict[int, tuple[str, st
     return load_chart(DATA / "atomic_bomb.yaml" if path is None else path, _schema)
 
 
-@implements("IC 30.1", "IC 30.2")
+@implements("IC 30.1", "IC 30.2", "IC Atomic Bomb Table")
 def atomic_attack(st: IndochinaState, record: Intervention, bombs: AtomicBombs, label: str, turn: int,
                   dice: Dice) -> Resolution:
     """Bomb a hex: place the marker (30.1(1)), roll once on the table (30.1(2)) and apply it to every land

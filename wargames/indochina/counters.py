@@ -292,7 +292,7 @@ def free_counter_id(units, nationality: str, type_: str, size: str, taken=()) ->
     return uid
 
 
-@implements("IC 2.31", "IC 2.32", "IC 11.11")
+@implements("IC 2.31", "IC 2.32", "IC 11.11", "IC Counter Corrections")
 def make_counter(side: Side, nationality: str | None, type_: str, size: str | None, id: str,
                  mix: CounterMix | None = None) -> Counter:
     """The counter of a scenario's unit, with its values from the counter file."""

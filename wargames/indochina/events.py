@@ -54,7 +54,7 @@ def load_events(path: str | Path | None = None) -> dict[int, Event]:
     return load_chart(DATA / "random_events.yaml" if path is None else path, _schema)
 
 
-@implements("IC 6.0", "IC 6.1", "IC 6.2")
+@implements("IC 6.0", "IC 6.1", "IC 6.2", "IC Random Events Table")
 def roll_event(dice: Dice, res: Resolution | None = None, table: dict[int, Event] | None = None) -> Event:
     """6.1: the first die is the tens digit, the second the ones digit (our reading of which die is which).
     ``table``: the Events Table played with (default: the shipped one)."""

@@ -417,6 +417,29 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
     VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
     NOT_IN_PLAY = {
         "IC 21": "fog of war runs in Game.view, outside the actions",
+        "IC 4.1": "each nationality's side is fixed by the counter mix (counters.yaml, checked as it loads), so no "
+                  "action can put a unit on the wrong side",
+        "IC 4.2": "each nationality's side is fixed by the counter mix (counters.yaml, checked as it loads), so no "
+                  "action can put a unit on the wrong side",
+        "IC 10.4": "stacking counts a side's units of every nationality alike; the library's nationality check "
+                   "serves the chapter",
+        "IC 9.9": "the Movement Points Remaining Track is a play aid: the position keeps each moving unit's spent "
+                  "points itself",
+        "IC 11.3": "air units are groups in off-map boxes in play (12.1), so no zone of control can reach them",
+        "IC 11.5": "nothing obliges an attack: Attack is an action the phasing player may take or leave",
+        "IC 11.51": "nothing obliges an attack: Attack is an action the phasing player may take or leave",
+        "IC 23.2": "no action ever moves a unit from the map into the staging area",
+        "IC 23.4": "units in the staging area have no hex, so no attack can count them and no Communist move or "
+                   "attack can reach them",
+        "IC 2.36": "each table's procedure adds its own die-roll modifiers (the Bombardment Table, the AT line, the "
+                   "assistance tables); modified_roll states the rule for the chapter",
+        "IC 7.6": "an eliminated unit's counter simply leaves play, and the counter mix (7.24) counts only the "
+                  "counters in play, so it may come back; the library's ledger serves the chapter",
+        "IC 12.43": "no FEF Movement Phase follows the FEF Offensive Air Phase in a turn, and a unit flown in the "
+                    "FEF Defensive Air Phase moves normally afterwards (the rule as printed); the errata's 2-point "
+                    "cost is not yet charged in play",
+        "IC 17.235": "an FEF militia defending alone takes no terrain or fortification benefit in play (17.231), so "
+                     "its hex never counts as fortified and the DD-to-BB option (16.3) never arises for it",
         "IC 18.45": "a base carried by DNA is a base on the map in its DNA's hex, so the game's own supply search "
                     "(15.2) serves it with no code of its own (tested in play); riverine_supply states the rule for "
                     "the chapter",
@@ -2138,7 +2161,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                    and (u.counter.nationality, u.counter.type, u.counter.size) == (row.nationality, row.type, row.size))
         return lost - self.intervening["replaced"].get(row.name, 0)
 
-    @implements("IC 7.24")
+    @implements("IC 7.24", "IC 17.36")
     def _check_counter_mix(self, row) -> None:
         """A unit type whose counters are all in play cannot come in (7.24); militia are unlimited (17.36)."""
         if row.type in ("militia",) or row.location.area == AIR_AVAILABLE:

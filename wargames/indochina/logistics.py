@@ -155,7 +155,7 @@ def supply_multiplier(enhanced: bool) -> int:
     return 2 if enhanced else 1
 
 
-@implements("IC 15.5")
+@implements("IC 15.5", "IC 4.0", "IC 4.3")
 def friendly_units(st: IndochinaState, side: Side, h: Hex) -> list[UnitState]:
     """Units a side's supply may serve in a hex: every nationality of that side alike (15.5, 4.3)."""
     return st.units_at(h, side)

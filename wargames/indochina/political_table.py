@@ -136,7 +136,7 @@ def _apply(points: PoliticalPoints, gains: dict[Side, int], losses: dict[Side, i
                     arithmetic=f"{before} + {g} - {l} -> {after}", result=after)
 
 
-@implements("IC 5.2")
+@implements("IC 5.2", "IC Political Points Table")
 def score_eliminations(points: PoliticalPoints, eliminated: Iterable[Any],
                        table: PoliticalTable | None = None, res: Resolution | None = None) -> Resolution:
     """5.2(2): each eliminated unit costs its owner and rewards the enemy by the table's amounts.
@@ -182,7 +182,7 @@ class Holdings:
             raise DataError("holdings", "captured", "a captured city or town is one the side now holds")
 
 
-@implements("IC 5.2")
+@implements("IC 5.2", "IC Political Points Table")
 def score_cities(points: PoliticalPoints, holdings: dict[Side, Holdings], phase: str = POLITICAL_POINTS_PHASE,
                  table: PoliticalTable | None = None, res: Resolution | None = None) -> Resolution:
     """5.2(3): points for cities and towns captured and held, scored only in the Political Points Phase."""

@@ -640,3 +640,22 @@ def test_national_army_counters_of_the_mix_never_cross_a_border_in_play():
     with pytest.raises(RuleViolation) as e:
         g.apply(Move("VNA 1", ("1011",)))
     assert e.value.rule == "IC 22.1" and "22.1(2)" in e.value.reason
+
+
+@pytest.mark.rule("IC 27.32", "IC 15.34")
+def test_an_overrunning_force_may_pay_a_supply_point_to_double_itself():
+    from wargames.indochina import Overrun, Ruleset
+    units = (gm("GM", "1616", s=4), vm("803", "1617", s=4), base("FB", "1515"))
+    g = game_at("FEF Movement", *units, supply=(1, 0), ruleset=Ruleset.default(ambushes=False))
+    assert Overrun(("GM",), "1617", enhanced=True) in g.legal_actions
+    g.apply(Overrun(("GM",), "1617", enhanced=True))
+    assert g.logistics.points[FEF] == 0
+    res = g.apply(ChooseTable(g.prompt.side, "Mobile"), ScriptedDice([1]))
+    assert res.result["raw"] == "2/1"                                # 4 doubled against 4
+    plain = game_at("FEF Movement", *units, supply=(0, 0), ruleset=Ruleset.default(ambushes=False))
+    assert Overrun(("GM",), "1617", enhanced=True) not in plain.legal_actions
+    with pytest.raises(RuleViolation) as e:
+        plain.apply(Overrun(("GM",), "1617", enhanced=True))
+    assert e.value.rule == "IC 15.34"
+    plain.apply(Overrun(("GM",), "1617"))
+    assert plain.apply(ChooseTable(plain.prompt.side, "Mobile"), ScriptedDice([1])).result["raw"] == "1/1"

@@ -113,10 +113,12 @@ class Move(Action):
 
 @dataclass(frozen=True)
 class Overrun(Action):
-    """Units moving together overrun an adjacent enemy hex (27.1)."""
+    """Units moving together overrun an adjacent enemy hex (27.1); ``enhanced``: one supply point, within the
+    force's line of supply, doubles the force (27.32, 15.34)."""
 
     units: tuple[str, ...]
     target: str
+    enhanced: bool = False
 
 
 @dataclass(frozen=True)
@@ -789,15 +791,18 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                             or u.counter.type == "militia":
                         continue
                     stacks.setdefault(u.hex, []).append(u.id)
+                supplied = self.logistics.points[p.side] >= 1 and "IC 15.0" not in self.ignored
                 for h, ids in stacks.items():
                     groups = [(uid,) for uid in sorted(ids)] + ([tuple(sorted(ids))] if len(ids) > 1 else [])
                     for n in st.map.neighbors(h):
                         if st.units_at(n, p.side.enemy):
                             out += [Overrun(g, st.label(n)) for g in groups]
+                            if supplied:                       # the whole stack, doubled (27.32)
+                                out.append(Overrun(groups[-1], st.label(n), enhanced=True))
                 for f in self.forces:
                     if not f.stopped and f.units and f.remaining(st) >= OVERRUN_COST:
-                        out += [Overrun(tuple(sorted(f.units)), st.label(n)) for n in st.map.neighbors(f.hex(st))
-                                if st.units_at(n, p.side.enemy)]
+                        out += [Overrun(tuple(sorted(f.units)), st.label(n), e) for n in st.map.neighbors(f.hex(st))
+                                if st.units_at(n, p.side.enemy) for e in ((False, True) if supplied else (False,))]
                     if len(f.units) > 1:
                         out += [DropOff(uid) for uid in sorted(f.units)]
                     if not f.stopped and f.units and f.remaining(st) > 0:
@@ -1351,6 +1356,10 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         if problem:
             raise RuleViolation("IC 22.3", problem)
         force = form_force(st, list(a.units)) if fi is None else self.forces[fi]
+        if not isinstance(a.enhanced, bool):
+            raise RuleViolation("IC 27.32", "enhanced is true or false")
+        if a.enhanced:
+            self._check_attack_enhancement([st.unit(u) for u in force.units])
         declare_overrun(st.copy(), copy.deepcopy(force), a.target,
                         fortified=self._fortified(st.map.hex(a.target), self.phase.side.enemy))
         return fi, force
@@ -1360,8 +1369,11 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         fi, force = self._check_overrun(a)
         c, attackers, out = declare_overrun(self.state, force, a.target,
                                             fortified=self._fortified(self.state.map.hex(a.target),
-                                                                      self.phase.side.enemy))
+                                                                      self.phase.side.enemy),
+                                            attack_enhanced=a.enhanced)
         res.extend(out)
+        if a.enhanced:
+            self._enhance_overrun(force, res)
         if fi is None:
             self.forces.append(force)
         self.moved.update(a.units)
@@ -1436,6 +1448,12 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         for h in sources:
             if not self._has_line(side, h):
                 raise RuleViolation("IC 15.34", f"no line of supply reaches the attackers in {st.label(h)}")
+
+    @implements("IC 27.32")
+    def _enhance_overrun(self, force, res: Resolution) -> None:
+        """27.32: the overrunning force pays one supply point in its hex to double its units (the defender's
+        half is the Defense Enhancement prompt every combat opens with, 15.35)."""
+        res.extend(attack_enhancement(self.state, self.logistics, self.phase.side, force.hex(self.state)))
 
     @implements("IC 25.1", "IC 25.2")
     def _check_death_commando(self, a: Attack, place_qualifies: bool, french: bool) -> None:

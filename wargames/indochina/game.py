@@ -1364,6 +1364,10 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                         fortified=self._fortified(st.map.hex(a.target), self.phase.side.enemy))
         return fi, force
 
+    def _overrun_action(self, units, target: str) -> Overrun:
+        """The game's overrun action, for the mixins that offer one (a DNA's overrun, 18.43)."""
+        return Overrun(tuple(units), target)
+
     @handles(Overrun)
     def _overrun(self, a: Overrun, dice, res: Resolution) -> None:
         fi, force = self._check_overrun(a)

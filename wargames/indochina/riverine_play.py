@@ -100,7 +100,7 @@ class RiverinePlay:
                 out += [Embark(d.id, u.id) for u in sorted(st.units_at(d.hex, side), key=lambda u: u.id)
                         if u is not d]
             if d.id not in self.moved:
-                out += [self._dna_overrun((d.id,), st.label(n)) for n in st.map.neighbors(d.hex)
+                out += [self._overrun_action((d.id,), st.label(n)) for n in st.map.neighbors(d.hex)
                         if st.units_at(n, side.enemy)]
         return out
 
@@ -223,10 +223,6 @@ class RiverinePlay:
             res.extend(end_of_movement(st, t))
 
     # ------------------------------------------------------------------ combat (18.43)
-    def _dna_overrun(self, units, target):
-        from .game import Overrun            # the game's own action; game.py imports this module first
-        return Overrun(tuple(units), target)
-
     def _dna_combat_started(self, cb: dict) -> None:
         """Note, for each DNA with a passenger in this combat, whether it was disrupted when the combat began;
         a carried base goes into the combat's bases (a lost base, 15.6). For the game's combat start to call."""

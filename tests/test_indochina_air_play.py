@@ -404,3 +404,13 @@ def test_bots_play_several_turns_using_the_air_phases():
         again = Game.load(json.loads(json.dumps(g.save())))
         assert again.state_dict() == g.state_dict()
     assert {"CommitStrike", "ResolveStrike", "AirTransport"} <= used
+
+
+@pytest.mark.rule("IC 20.2", "IC 20.0", "IC 12.41")
+def test_an_fef_base_makes_its_hex_an_airfield():
+    base = Counter("FB", FEF, "base", "battalion", 1, 3, 1, 1), "1617"
+    g = custom_at("FEF Offensive Air", gm("GM", "1515"), vm("V", "1813"))
+    refused(g, AirTransport("GM", "1515", "1617"), "IC 12.41")       # a clear hex: no airfield
+    g = custom_at("FEF Offensive Air", gm("GM", "1515"), base, vm("V", "1813"))
+    res = g.apply(AirTransport("GM", "1515", "1617"))                  # the base is the airfield
+    assert res.result["code"] == "OK" and g.state.label(g.state.unit("GM").hex) == "1617"

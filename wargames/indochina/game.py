@@ -418,7 +418,8 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                 "exp")  # exp:
     VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
     NOT_IN_PLAY = {
-        "IC 21": "fog of war runs in Game.view, outside the actions",
+        "IC 21": "fog of war is what Game.visible shows each player, outside the actions (tests/"
+                 "test_indochina_borders_fog.py); examining a stack after an event (21.2) is an action",
         "IC 4.1": "each nationality's side is fixed by the counter mix (counters.yaml, checked as it loads), so no "
                   "action can put a unit on the wrong side",
         "IC 4.2": "each nationality's side is fixed by the counter mix (counters.yaml, checked as it loads), so no "
@@ -442,6 +443,15 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                     "cost is not yet charged in play",
         "IC 17.235": "an FEF militia defending alone takes no terrain or fortification benefit in play (17.231), so "
                      "its hex never counts as fortified and the DD-to-BB option (16.3) never arises for it",
+        "IC 18.3": "reached through Game.apply in the tests (a DNA retreats and advances only on water, "
+                   "tests/test_indochina_riverine_play.py); random play seldom has a DNA attacked or attacking",
+        "IC 20.0": "reached through Game.apply in the tests (a base as an air transport terminal, "
+                   "tests/test_indochina_air_play.py); random play seldom flies a unit to one",
+        "IC 20.2": "reached through Game.apply in the tests (a base as an air transport terminal, "
+                   "tests/test_indochina_air_play.py); random play seldom flies a unit to one",
+        "IC 29.32": "reached through Game.apply in the tests (tests/test_indochina_intervention_play.py); random "
+                    "play seldom has a US unit in Tourane, Nha Trang or Qui Nhon four turns after ground "
+                    "intervention",
         "IC 18.45": "a base carried by DNA is a base on the map in its DNA's hex, so the game's own supply search "
                     "(15.2) serves it with no code of its own (tested in play); riverine_supply states the rule for "
                     "the chapter",
@@ -988,6 +998,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         return flag in self.event["this_turn"]
 
     @handles(ExamineStack)
+    @implements("IC 21.2")
     def _examine(self, a: ExamineStack, dice, res: Resolution) -> None:
         self._no_decision()
         ev = self.event

@@ -43,6 +43,7 @@ from .airstrikes import (FRENCH_CARRIER_STRIKES, RANGE_RULE, GroundUnit, Strike,
 from .bombardment import TABLE_RULE
 from .borders import border_problem
 from .combat import Side
+from .sides import side_named
 from .disruption import disrupt
 from .militia import revert_abandoned_cities
 from .scenarios import AIR_ENTRY_TYPES, demo_air_box
@@ -113,16 +114,17 @@ class AirDropSupply(Action):
 AIR_ACTIONS = (IncreaseSorties, CommitStrike, ResolveStrike, ChooseStrikeLoss, AirTransport, AirDropSupply)
 
 
-class _NeedPick(Exception):
-    """Raised inside a bombardment when the owner has yet to choose the unit(s) a case hits."""
+class NeedPick(Exception):
+    """Raised inside a bombardment (in an Air Phase or an overrun) when the owner has yet to choose the unit(s)
+    a case hits."""
 
     def __init__(self, action: str, candidates: list[str], n: int):
         super().__init__(action)
         self.action, self.candidates, self.n = action, candidates, n
 
 
-class _Capture:
-    """Dice that remember what they rolled (the bombardment's roll is kept while the owner chooses)."""
+class KeptDice:
+    """Dice that remember what they rolled (a strike's roll is kept while the owner chooses)."""
 
     def __init__(self, dice):
         self.dice, self.values = dice, []
@@ -141,12 +143,6 @@ def _fresh_phase() -> dict:
 def _count(box: dict, kind: str) -> int:
     return int(box.get(kind, 0))
 
-
-def _side(text: str) -> Side:
-    try:
-        return Side(text)
-    except ValueError:
-        raise DataError("action", "side", f"{text!r} is not a side; the sides are FEF and Communist") from None
 
 
 # --------------------------------------------------------------------------- the mixin
@@ -527,7 +523,7 @@ class AirPlay:
         return ph
 
     def _bombard(self, label: str, dice, picks: list[str]) -> Resolution:
-        """One run of the bombardment of ``label`` with the owner's picks so far; raises _NeedPick when the
+        """One run of the bombardment of ``label`` with the owner's picks so far; raises NeedPick when the
         table leaves a choice not yet made."""
         ph = self.air["phase"]
         cursor = [0]
@@ -535,7 +531,7 @@ class AirPlay:
         def choose(action, pool, n):
             got = picks[cursor[0]:cursor[0] + n]
             if len(got) < n:
-                raise _NeedPick(action, [u.id for u in pool if u.id not in got], n - len(got))
+                raise NeedPick(action, [u.id for u in pool if u.id not in got], n - len(got))
             cursor[0] += n
             return got
 
@@ -564,10 +560,10 @@ class AirPlay:
             res.add(e.rule, f"the strike on {a.hex} is called off ({e.reason}); its units go back to the Available "
                             "box unflown")
             return
-        cap = _Capture(dice)
+        cap = KeptDice(dice)
         try:
             out = self._bombard(a.hex, cap, [])
-        except _NeedPick as e:
+        except NeedPick as e:
             ph["resolving"] = {"hex": a.hex, "roll": cap.values[0], "picks": [],
                                "need": {"action": e.action, "candidates": e.candidates, "n": e.n}}
             res.add("IC 12.33", f"bombardment of {a.hex}: roll {cap.values[0]}; the result leaves the choice to the "
@@ -581,7 +577,7 @@ class AirPlay:
         r = self.air["phase"]["resolving"] if p.kind == "air" else None
         if r is None:
             raise RuleViolation(TABLE_RULE, "no bombardment result waits for the owner's choice")
-        if _side(a.side) is not Side.COMMUNIST:
+        if side_named(a.side) is not Side.COMMUNIST:
             raise RuleViolation(TABLE_RULE, f"the owner of the bombarded units (Communist) chooses, not the "
                                             f"{a.side} player")
         if not isinstance(a.unit, str) or a.unit not in r["need"]["candidates"]:
@@ -597,7 +593,7 @@ class AirPlay:
         try:
             out = self._bombard(r["hex"], ScriptedDice([r["roll"]], source="the kept bombardment roll"),
                                 list(r["picks"]))
-        except _NeedPick as e:
+        except NeedPick as e:
             r["need"] = {"action": e.action, "candidates": e.candidates, "n": e.n}
             return
         self.air["phase"]["resolving"] = None

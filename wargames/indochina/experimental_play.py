@@ -45,9 +45,11 @@ from ..core.game import handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from .air import AIRSTRIKE
+from .air_play import KeptDice, NeedPick
 from .airstrikes import RANGE_RULE, Strike, StrikeOutcome, airstrike, check_carrier_basing, check_strike, flight_ranges
 from .bombardment import TABLE_RULE
 from .combat import Combat, Side, combat_terrain
+from .sides import side_named
 from .disruption import disrupt
 from .experimental import NAVAL, UNDERGROUND, HIDING_TYPES, GoingUnderground, NavalOperations
 from .logistics import logistical_cost
@@ -113,31 +115,7 @@ EXPERIMENTAL_ACTIONS = (GoUnderground, Resurface, EndUnderground, CallAirstrike,
                         AmphibiousAssault)
 
 
-class _Pick(Exception):
-    """Raised inside an overrun airstrike while the owner has yet to choose the unit(s) a case hits."""
 
-    def __init__(self, action: str, candidates: list[str], n: int):
-        super().__init__(action)
-        self.action, self.candidates, self.n = action, candidates, n
-
-
-class _Kept:
-    """Dice that remember what they rolled (the strike's roll is kept while the owner chooses)."""
-
-    def __init__(self, dice):
-        self.dice, self.values = dice, []
-
-    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
-        v = self.dice.roll(sides, why, classes)
-        self.values.append(v)
-        return v
-
-
-def _side(text) -> Side:
-    try:
-        return Side(text)
-    except ValueError:
-        raise RuleViolation("IC 3.0", f"{text!r} is not a side; the sides are FEF and Communist") from None
 
 
 def _whole(n, rule: str, what: str) -> None:
@@ -370,7 +348,7 @@ class ExperimentalPlay:
                                                 "come before the CRT is chosen (27.3)")
         if cb.get("air_called"):
             raise RuleViolation(OVERRUN_STRIKE, f"the FEF has already called airstrikes into this {cb['kind']}")
-        if _side(a.side) is not Side.FEF:
+        if side_named(a.side) is not Side.FEF:
             raise RuleViolation(OVERRUN_STRIKE, f"the French player calls in airstrikes, not the {a.side} player")
         g = self.air["grounded"]
         if g is not None:
@@ -407,7 +385,7 @@ class ExperimentalPlay:
         def choose(action, pool, n):
             got = picks[cursor[0]:cursor[0] + n]
             if len(got) < n:
-                raise _Pick(action, [u.id for u in pool if u.id not in got], n - len(got))
+                raise NeedPick(action, [u.id for u in pool if u.id not in got], n - len(got))
             cursor[0] += n
             return got
 
@@ -426,10 +404,10 @@ class ExperimentalPlay:
             self.exp["carrier"] = [self.turn, self.phase_index, n + a.carrier]
         res.add(OVERRUN_STRIKE, f"{a.airstrike} airstrike group(s) called against {label}"
                 + (f", {a.carrier} from a carrier" if a.carrier else ""))
-        kept = _Kept(dice)
+        kept = KeptDice(dice)
         try:
             out = self._overrun_bombard(target, strike, kept, [])
-        except _Pick as e:
+        except NeedPick as e:
             self.exp["strike"] = {"hex": label, "airstrike": a.airstrike, "ranges": list(strike.ranges),
                                   "roll": kept.values[0], "picks": [],
                                   "need": {"action": e.action, "candidates": e.candidates, "n": e.n}}
@@ -444,7 +422,7 @@ class ExperimentalPlay:
         if s is None:
             self._no_decision()
             raise RuleViolation(TABLE_RULE, "no overrun airstrike waits for the owner's choice")
-        if _side(a.side) is not Side.COMMUNIST:
+        if side_named(a.side) is not Side.COMMUNIST:
             raise RuleViolation(TABLE_RULE, f"the owner of the struck units (Communist) chooses, not the {a.side} "
                                             "player")
         if not isinstance(a.unit, str) or a.unit not in s["need"]["candidates"]:
@@ -461,7 +439,7 @@ class ExperimentalPlay:
             out = self._overrun_bombard(self._target(s["hex"]), strike,
                                         ScriptedDice([s["roll"]], source="the kept overrun airstrike roll"),
                                         list(s["picks"]))
-        except _Pick as e:
+        except NeedPick as e:
             s["need"] = {"action": e.action, "candidates": e.candidates, "n": e.n}
             return
         self.exp["strike"] = None

@@ -42,6 +42,7 @@ from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
                          check_placement, mobilize_unit, place_reinforcement, roll_assistance)
 from .combat import TABLES, Combat, Side, combat_terrain, crt_chooser, resolve_combat
+from .sides import side_named
 from .counters import NATIONALITIES, counter_mix, free_counter_id, make_counter, resolve
 from .events import Event, roll_event
 from .mobilization import FESA
@@ -392,12 +393,6 @@ def _no_event() -> dict:
             "ceasefire": None, "proposed": []}
 
 
-def _side(text: str) -> Side:
-    try:
-        return Side(text)
-    except ValueError:
-        raise DataError("action", "side", f"{text!r} is not a side; the sides are FEF and Communist") from None
-
 
 # --------------------------------------------------------------------------- the game
 
@@ -633,7 +628,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         """What ``side`` may see (21.1-21.3): its own units; enemy stacks in full only where a combat is being
         resolved or, for the Communist player, inside Indochina; next to a unit that just moved, whether a
         closed stack has a ZOC."""
-        viewer = _side(side)
+        viewer = side_named(side)
         pos = self.position()
         del pos["units"]
         revealed = []
@@ -1004,10 +999,10 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         ev = self.event
         if self.phase.kind != "events" or ev["examine"] is None:
             raise RuleViolation("IC 21.2", "no event lets a player examine an enemy stack now")
-        if _side(a.side).value != ev["examine"]:
+        if side_named(a.side).value != ev["examine"]:
             raise RuleViolation("IC 21.2", f"the event lets the {ev['examine']} player look, not the {a.side} player")
         h = self.state.map.hex(a.hex)
-        enemy = self.state.units_at(h, _side(a.side).enemy)
+        enemy = self.state.units_at(h, side_named(a.side).enemy)
         if not enemy:
             raise RuleViolation("IC 21.2", f"{a.hex} holds no enemy stack to examine")
         ev["examine"] = None
@@ -1026,7 +1021,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
     @handles(ProposeCeasefire)
     def _propose_ceasefire(self, a: ProposeCeasefire, dice, res: Resolution) -> None:
         self._no_decision()
-        side = _side(a.side).value
+        side = side_named(a.side).value
         if not self._in_force("geneva talks"):
             raise RuleViolation("IC 24.2", "a ceasefire may be offered only while a Geneva Talks event is in effect")
         if side in self.event["proposed"]:
@@ -1041,7 +1036,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         if by is None:
             self._no_decision()
             raise RuleViolation("IC 24.2", "no ceasefire offer is waiting for an answer")
-        if _side(a.side).value == by:
+        if side_named(a.side).value == by:
             raise RuleViolation("IC 24.2", f"the {Side(by).enemy.value} player answers the offer, not the {by} player")
         if not isinstance(a.agree, bool):
             raise RuleViolation("IC 24.2", "agree is true or false")
@@ -1291,7 +1286,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             self._no_decision()
         if self.ambush is None:
             raise RuleViolation("IC 28.1", "no ambush can be declared now")
-        if _side(side).value != self.ambush["side"]:
+        if side_named(side).value != self.ambush["side"]:
             raise RuleViolation("IC 28.1", f"the {self.ambush['side']} player (not moving) decides on the ambush, "
                                            f"not the {side} player")
         return self.ambush
@@ -1535,7 +1530,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             self._no_decision()
             raise RuleViolation("IC 15.35", "no combat is waiting for the defender's Defense Enhancement choice")
         side = Side(cb["side"]).enemy
-        if _side(a.side) is not side:
+        if side_named(a.side) is not side:
             raise RuleViolation("IC 15.35", f"the defender ({side.value}) decides on Defense Enhancement")
         if not isinstance(a.use, bool) or not isinstance(a.airborne, str):
             raise RuleViolation("IC 15.35", "use is true or false, airborne a marker id or empty")
@@ -1553,7 +1548,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             self._no_decision()
             raise RuleViolation("IC 10.22", "no overstacked hex is waiting to pick its defenders")
         side = Side(cb["side"]).enemy
-        if _side(a.side) is not side:
+        if side_named(a.side) is not side:
             raise RuleViolation("IC 10.22", f"the defender ({side.value}) picks the units that defend, not the "
                                             f"{a.side} player")
         if not isinstance(a.units, tuple) or len(set(a.units)) != len(a.units):
@@ -1573,7 +1568,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             d = self.decision()
             raise RuleViolation(d[1] if d else "IC 13.31", "no combat is waiting for its CRT"
                                 + (f"; the {d[0]} player must first {d[2]}" if d else ""))
-        if _side(a.side).value != cb["chooser"]:
+        if side_named(a.side).value != cb["chooser"]:
             raise RuleViolation("IC 13.31", f"the {cb['chooser']} player chooses the CRT here, not the {a.side} player")
         if a.table not in TABLES:
             raise RuleViolation("IC 13.3", f"the CRT is Mobile or Assault, not {a.table!r}")
@@ -1603,7 +1598,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         if cb is None or cb["stage"] != "convert":
             self._no_decision()
             raise RuleViolation("IC 16.3", "no DD result against a fortified FEF defence waits for the FEF's option")
-        if _side(a.side) is not Side.FEF:
+        if side_named(a.side) is not Side.FEF:
             raise RuleViolation("IC 16.3", f"the FEF player decides whether to turn the DD into a BB, not the "
                                            f"{a.side} player")
         if not isinstance(a.convert, bool):
@@ -1623,7 +1618,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             self._no_decision()
             raise RuleViolation("IC 13.5", "no combat result waits for a unit to be chosen")
         side = self.decision()[0]
-        if _side(a.side).value != side:
+        if side_named(a.side).value != side:
             raise RuleViolation("IC 13.5", f"the {side} player chooses which of his units the {cb['code']} result "
                                            f"hits, not the {a.side} player")
         options = pick_candidates(self.state, cb["attackers"], cb["hex"], cb["pick"])
@@ -1641,7 +1636,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             raise RuleViolation("IC 13.62", "no unit has to retreat now")
         uid = cb["retreats"][0]
         owner = self.state.unit(uid).side.value
-        if _side(a.side).value != owner:
+        if side_named(a.side).value != owner:
             raise RuleViolation("IC 13.62", f"the owner ({owner}) chooses where {uid} retreats, "
                                             f"not the {a.side} player")
         if a.unit != uid:
@@ -1659,7 +1654,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         if cb is None or cb["stage"] != "advance":
             self._no_decision()
             raise RuleViolation("IC 13.61", "no combat result allows an advance now")
-        if _side(side).value != cb["side"]:
+        if side_named(side).value != cb["side"]:
             raise RuleViolation("IC 13.61", f"the attacker ({cb['side']}) decides the advance, not the {side} player")
         return cb
 
@@ -1805,7 +1800,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         else:
             slot = self.arrivals[0]
             side = slot.side.value
-        if _side(a.side).value != side:
+        if side_named(a.side).value != side:
             raise RuleViolation(slot.rule, f"the {side} player sets up now, not the {a.side} player")
         choices = {c.id: c for c in (slot.counter, *slot.alternatives)}
         if a.unit not in choices:
@@ -1843,7 +1838,7 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
             self._no_decision()
             raise RuleViolation("IC 16.2", "no set-up fortification is waiting to be placed")
         f = dp["forts"][0]
-        if _side(a.side).value != dp["side"]:
+        if side_named(a.side).value != dp["side"]:
             raise RuleViolation(f.rule, f"the {dp['side']} player places it, not the {a.side} player")
         h = self.state.map.hex(a.hex)
         problem = fortification_problem(self.state, self.scenario_data, f, h, self.logistics.fortifications)

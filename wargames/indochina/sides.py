@@ -2,6 +2,7 @@
 combat rules)."""
 from __future__ import annotations
 
+from ..core.errors import DataError
 from ..core.sequence import Side as BaseSide
 
 
@@ -10,3 +11,12 @@ class Side(BaseSide):
 
     FEF = "FEF"
     COMMUNIST = "Communist"
+
+
+def side_named(text) -> Side:
+    """The side an action names; any other name is bad input (a DataError, which the game reports as an
+    illegal name)."""
+    try:
+        return Side(text)
+    except ValueError:
+        raise DataError("action", "side", f"{text!r} is not a side; the sides are FEF and Communist") from None

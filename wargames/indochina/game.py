@@ -1164,13 +1164,15 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         self.moved.add(a.unit)
         self._walk(a.unit, list(a.path), Fraction(0), res)
 
-    def _walk(self, uid: str, path: list[str], spent: Fraction, res: Resolution) -> None:
+    def _walk(self, uid: str, path: list[str], spent: Fraction, res: Resolution, step_by=None) -> None:
         """Move hex by hex; where a step goes from one enemy ZOC into another and a hex may ambush, stop and
-        ask the non-phasing player (28.1). The rest of the path waits for the answer."""
+        ask the non-phasing player (28.1). The rest of the path waits for the answer. ``step_by(label, spent)``
+        takes one step (default: an ordinary move, 9.1)."""
         st = self.state
         for i, label in enumerate(path):
             came_from = st.label(st.unit(uid).hex)
-            step = move(st, uid, [label], already_spent=spent, forced_march=uid in self.forced)
+            step = step_by(label, spent) if step_by else move(st, uid, [label], already_spent=spent,
+                                                              forced_march=uid in self.forced)
             res.extend(step)
             spent = Fraction(step.result["spent"])
             if self.option("ambushes"):

@@ -180,18 +180,7 @@ class RiverinePlay:
         unit. For the game's Move to call."""
         st, t = self.state, self.riverine
         self.moved.add(uid)
-        for i, label in enumerate(path):
-            came_from = st.label(st.unit(uid).hex)
-            step = dna_move(st, uid, [label], t, already_spent=spent)
-            res.extend(step)
-            spent = Fraction(step.result["spent"])
-            if self.option("ambushes"):
-                candidates = self._ambush_hexes([uid], came_from)
-                if candidates:
-                    self.ambush = {"side": self.phase.side.enemy.value, "units": [uid], "force": None,
-                                   "at": label, "came_from": came_from, "candidates": candidates,
-                                   "rest": path[i + 1:], "spent": spent}
-                    return
+        self._walk(uid, path, spent, res, step_by=lambda label, done: dna_move(st, uid, [label], t, already_spent=done))
 
     def _dna_go_on(self, uid: str, rest: list[str], amb: dict, res: Resolution) -> None:
         """After an ambush that did not stop it (or none), the DNA follows the rest of its path (28.52)."""

@@ -5,7 +5,6 @@ import pytest
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.core.fuzz import fuzz
-from wargames.core.game import Reading
 from wargames.indochina import (Advance, Attack, ChooseTable, DeclareAmbush, DeclineAdvance, EndPhase, Game, Move,
                                 Overrun, Side)
 from wargames.indochina.air_play import CommitStrike, ResolveStrike
@@ -523,20 +522,10 @@ def test_supply_lines_may_cross_lake_and_sea_hexes(coast):
 
 # --------------------------------------------------------------------------- random play with the switches on
 
-class SwitchedOn(Ruleset):
-    """The Indochina ruleset with the three experimental switches on by default (the fuzzer opens games
-    with the default ruleset)."""
-
-    READINGS = {**Ruleset.READINGS, **{name: Reading(True, r.rule, r.text) for name, r in Ruleset.READINGS.items()
-                                       if name in ON}}
-
-
-class ExperimentalGame(Game):
-    RULESET = SwitchedOn
-
-
 @pytest.mark.rule(UNDERGROUND, RANGE_RULE, NAVAL, OVERRUN_STRIKE)
 def test_random_play_with_the_switches_on_reaches_every_part_and_breaks_nothing():
-    report = fuzz(ExperimentalGame, actions=600, seed=7, scenario="highlands demo")
+    variant = Game.VARIANTS["experimental rules"]                 # the variant the coverage appendix plays
+    assert set(variant) == set(ON) and all(variant.values())
+    report = fuzz(Game, actions=600, seed=7, scenario="highlands demo", ruleset=Ruleset(readings=dict(variant)))
     assert not report.failures, report.failures[0].detail[-1500:]
     assert {UNDERGROUND, RANGE_RULE, NAVAL, OVERRUN_STRIKE} <= report.reached

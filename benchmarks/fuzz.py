@@ -45,6 +45,8 @@ def main() -> int:
             reached |= report.reached
             where = scenario if variant is None else f"{scenario}, {variant}"
             failed += [(name, where, f) for f in report.failures]
+            print(f"{name} ({where}): {report.actions} actions, {report.games_started} games started, "
+                  f"{report.games_finished} played to an outcome, {len(report.failures)} failures", flush=True)
         implemented = [s.id for s in sections(name) if s.status == "implemented"]
         rows.append({"game": name, **totals,
                      "rules reached": f"{len(set(implemented) & reached)} of {len(implemented)}",

@@ -113,7 +113,9 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
          illegal_rate: float = 0.25, round_trip_rate: float = 0.02, max_failures: int = 20,
          ruleset=None) -> FuzzReport:
     """Play ``actions`` random legal actions (restarting finished games) and report every failure; each game
-    is played with ``ruleset`` (default: the game's own)."""
+    is played with ``ruleset`` (default: the game's own). A game whose phases offer hundreds of actions names
+    the actions that close a phase (``Game.PASS_ACTIONS``) and how often the random player picks one when it
+    may (``Game.PASS_RATE``), so that random games reach their end."""
     rng = random.Random(seed)
     report = FuzzReport(game_cls.NAME)
     with reaching() as reached:
@@ -135,7 +137,8 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
                 continue
             if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
                 continue                    # the variation was legal and taken: list the actions afresh
-            action = rng.choice(legal)
+            passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if game_cls.PASS_RATE else []
+            action = rng.choice(passes) if passes and rng.random() < game_cls.PASS_RATE else rng.choice(legal)
             if not _take(game, action, report):
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue

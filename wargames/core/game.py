@@ -298,6 +298,9 @@ class Game:
     NOT_IN_PLAY: ClassVar[Mapping[str, str]] = {}
     #: Rule variants that random play also tries: name -> Ruleset readings (rules switched off by default).
     VARIANTS: ClassVar[Mapping[str, Mapping[str, object]]] = {}
+    #: Actions that close a phase, and how often random play (wargames.core.fuzz) picks one when it may.
+    PASS_ACTIONS: ClassVar[tuple[type, ...]] = ()
+    PASS_RATE: ClassVar[float] = 0.0
 
     @classmethod
     def why_not_in_play(cls, rule_id: str) -> str:

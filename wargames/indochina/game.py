@@ -36,7 +36,7 @@ from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AirPlay  # air:
 from .intervention_play import INTERVENTION_ACTIONS, InterventionPlay, RollChineseAirForce
-from .experimental_play import EXPERIMENTAL_ACTIONS, ExperimentalPlay  # exp:
+from .experimental_play import EXPERIMENTAL_ACTIONS, EndUnderground, ExperimentalPlay  # exp:
 from .riverine_play import RIVERINE_ACTIONS, RiverinePlay  # dna:
 from .borders import attack_problem
 from .assistance import (AIR_AVAILABLE, CHINA, OFF_MAP, AssistancePhase, Friendly, Place as NewPlace, Source,
@@ -412,6 +412,8 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                 "air", "intervention", "bombs", "intervening",
                 "exp")  # exp:
     VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
+    PASS_ACTIONS = (EndPhase, EndTurn, EndUnderground)
+    PASS_RATE = 0.3            # a phase offers hundreds of actions: random games close one a third of the time
     NOT_IN_PLAY = {
         "IC 21": "fog of war is what Game.visible shows each player, outside the actions (tests/"
                  "test_indochina_borders_fog.py); examining a stack after an event (21.2) is an action",

@@ -518,6 +518,12 @@ def test_supply_lines_may_cross_lake_and_sea_hexes(coast):
         g = coast_game(coast, "FEF Movement", *placed, ruleset=rules(naval_operations=on), supply=(3, 0))
         action = ForcedMarch("1312")
         assert (g.why_illegal(action) is None) is on, g.why_illegal(action)
+    g.apply(action)                                      # the procedure traces the same line as the check
+    assert g.logistics.points[FEF] == 2
+    g = coast_game(coast, "FEF Reorganization", *placed, ruleset=rules(naval_operations=True), supply=(3, 0))
+    from wargames.indochina import Fortify
+    assert g.why_illegal(Fortify("1312")) is None
+    g.apply(Fortify("1312"))                             # a fortification needs the line too (15.31)
 
 
 # --------------------------------------------------------------------------- random play with the switches on

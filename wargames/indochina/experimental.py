@@ -24,6 +24,7 @@ from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from .borders import country
 from .combat import Side
+from . import logistics
 from .logistics import Logistics, SupplyLine, supply_search, logistical_cost, los_limits, ultimate_source
 from .riverine import enemy_zoc_with_dna
 from .staging import StagingArea, amphibious_load, AMPHIBIOUS_CAPACITY, US_AMPHIBIOUS_CAPACITY
@@ -217,6 +218,14 @@ class NavalOperations:
                 + (f" (over water: {', '.join(water)})" if water else ""), result=best)
         res.result = best
         return res
+
+
+def _water_line(st: IndochinaState, side: Side, target: Hex, year: int | None) -> Resolution:
+    """The rule-15 line of supply over water, for the logistics procedures when Naval Operations is on."""
+    return NavalOperations(True).trace_water_los(st, side, target, year)
+
+
+logistics.WATER_LINE = _water_line
 
 
 def _water_block(st: IndochinaState, side: Side, h: Hex, zoc: set[Hex], off_part: bool) -> bool:

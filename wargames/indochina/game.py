@@ -475,7 +475,8 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         self.ambush: dict | None = None        # a move the non-phasing player may ambush (28.1)
         self.forces: list = []                 # the forces that have overrun this phase (27.2, 27.33)
         supply = calendar.get("supply", {})
-        self.logistics = Logistics({s: int(supply.get(s.value, 0)) for s in Side}, year=self.year)
+        self.logistics = Logistics({s: int(supply.get(s.value, 0)) for s in Side}, year=self.year,
+                                   water_traffic=bool(self.ruleset["naval_operations"]))      # exp: Naval Operations
         self.scored = {u.id for u in self.state.units.values() if u.eliminated}    # eliminations already scored
         self.held = self._holders()            # who held each city and town at the last Political Points Phase
         self.event = _no_event()               # what this turn's event left in force (6.0)

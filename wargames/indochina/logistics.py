@@ -89,6 +89,7 @@ class Logistics:
     year: int | None = None
     fortifications: set[Hex] = field(default_factory=set)
     airborne: list[AirborneSupply] = field(default_factory=list)
+    water_traffic: bool = False     # lines may also cross lake and sea (the experimental Naval Operations)
 
     def __post_init__(self) -> None:
         for side in Side:
@@ -509,9 +510,15 @@ def _labels(st: IndochinaState, path: Iterable[Hex]) -> str:
     return " -> ".join(st.label(h) for h in path)
 
 
+#: the line of supply over water (set by :mod:`experimental`, which builds on this module): (st, side, hex, year)
+WATER_LINE = None
+
+
 def _need_line(st: IndochinaState, side: Side, h: Hex, year: int | None, rule: str, what: str,
-               res: Resolution) -> SupplyLine:
+               res: Resolution, lg: "Logistics | None" = None) -> SupplyLine:
     los = trace_los(st, side, h, year)
+    if los.result is None and lg is not None and lg.water_traffic and WATER_LINE is not None:
+        los = WATER_LINE(st, side, h, year)                # river and coastal traffic (experimental)
     res.extend(los)
     if los.result is None:
         raise RuleViolation(rule, f"{what} needs a line of supply to {st.label(h)}, and none exists")
@@ -549,7 +556,7 @@ def entrench(st: IndochinaState, lg: Logistics, side: Side, where: Hex | str,
     if airborne is not None:
         _use_marker(st, lg, side, airborne, h, "a fortification", res)
     else:
-        _need_line(st, side, h, lg.year, "IC 15.31", "a fortification", res)
+        _need_line(st, side, h, lg.year, "IC 15.31", "a fortification", res, lg)
         lg.spend(side, logistical_cost("entrench"), "IC 15.31", f"a fortification at {st.label(h)}", res)
     lg.fortifications.add(h)
     res.add("IC 16.1", f"fortification placed at {st.label(h)}", result=st.label(h))
@@ -567,7 +574,7 @@ def forced_march(st: IndochinaState, lg: Logistics, side: Side, where: Hex | str
     units = [u for u in friendly_units(st, side, h) if u.counter.type != "base" or u.movement > 0]
     if not units:
         raise RuleViolation("IC 15.32", f"no friendly unit at {st.label(h)} to force march")
-    _need_line(st, side, h, lg.year, "IC 9.4", "forced march", res)
+    _need_line(st, side, h, lg.year, "IC 9.4", "forced march", res, lg)
     lg.spend(side, logistical_cost("forced march"), "IC 15.32", f"forced march from {st.label(h)}", res)
     allow = {u.id: u.movement * 2 for u in units}
     res.add("IC 9.4", "forced march doubles: " + ", ".join(f"{u.id} {u.movement} -> {allow[u.id]}" for u in units),
@@ -586,7 +593,7 @@ def _enhance(st: IndochinaState, lg: Logistics, side: Side, where: Hex | str, ai
     if airborne is not None:
         _use_marker(st, lg, side, airborne, h, f"{word} enhancement", res)
     else:
-        _need_line(st, side, h, lg.year, rule, f"{word} enhancement", res)
+        _need_line(st, side, h, lg.year, rule, f"{word} enhancement", res, lg)
         lg.spend(side, logistical_cost(word), rule, f"{word} enhancement at {st.label(h)}", res)
     total = sum(u.strength for u in units)
     res.add(rule, f"{word} enhancement doubles the {len(units)} unit(s) at {st.label(h)} for one combat "
@@ -637,7 +644,7 @@ def recover(st: IndochinaState, lg: Logistics, uid: str, airborne: str | None = 
     if airborne is not None:
         _use_marker(st, lg, u.side, airborne, u.hex, f"the recovery of {uid}", res)
     else:
-        line = _need_line(st, u.side, u.hex, lg.year, "IC 14.51", f"the recovery of {uid}", res)
+        line = _need_line(st, u.side, u.hex, lg.year, "IC 14.51", f"the recovery of {uid}", res, lg)
         if line.base == uid:
             res.add("IC 15.9", f"base {uid} is disrupted but reaches an ultimate source: it supplies its own recovery")
         lg.spend(u.side, cost, "IC 15.36", f"the recovery of {uid}", res)

@@ -449,6 +449,10 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         "IC 29.32": "reached through Game.apply in the tests (tests/test_indochina_intervention_play.py); random "
                     "play seldom has a US unit in Tourane, Nha Trang or Qui Nhon four turns after ground "
                     "intervention",
+        "IC 23.11": "reached through Game.apply in the tests (naval transport to a port with an FEF base, "
+                    "tests/test_indochina_phases.py); random play seldom has a base in a working port",
+        "IC 24.2": "reached through Game.apply in the tests (a ceasefire offered and answered, "
+                   "tests/test_indochina_phases.py); random play needs the Geneva Talks event and an agreement",
         "IC 18.45": "a base carried by DNA is a base on the map in its DNA's hex, so the game's own supply search "
                     "(15.2) serves it with no code of its own (tested in play); riverine_supply states the rule for "
                     "the chapter",

@@ -449,6 +449,10 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
         "IC 29.32": "reached through Game.apply in the tests (tests/test_indochina_intervention_play.py); random "
                     "play seldom has a US unit in Tourane, Nha Trang or Qui Nhon four turns after ground "
                     "intervention",
+        "IC 8.12": "reached through Game.apply in the tests (groups reformed into a division for a political point, "
+                   "tests/test_indochina_phases.py); random play seldom gathers the right parts in one hex",
+        "IC 8.13": "reached through Game.apply in the tests (groups reformed into a division for a political point, "
+                   "tests/test_indochina_phases.py); random play seldom gathers the right parts in one hex",
         "IC 23.11": "reached through Game.apply in the tests (naval transport to a port with an FEF base, "
                     "tests/test_indochina_phases.py); random play seldom has a base in a working port",
         "IC 24.2": "reached through Game.apply in the tests (a ceasefire offered and answered, "

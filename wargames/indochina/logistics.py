@@ -167,10 +167,6 @@ def _china(st: IndochinaState, h: Hex) -> bool:
     return st.map.info(h).attr("country") == "China"
 
 
-def _port(st: IndochinaState, h: Hex) -> bool:
-    return st.is_port(h)
-
-
 def _north_edge(st: IndochinaState, h: Hex) -> bool:
     flag = st.map.info(h).attr("north_edge")
     return bool(flag) if flag is not None else (h + NORTH) not in st.map
@@ -251,7 +247,7 @@ def _is_source(st: IndochinaState, side: Side, h: Hex, year: int | None,
         occupied = occupied or st.fef_militia(h) > 0       # our reading: FEF militia occupies its hex (17.2, 24.1)
         if occupied and st.has(h, "city"):
             return "an FEF-occupied city"
-        if occupied and _port(st, h):
+        if occupied and st.is_port(h):
             return "an FEF-occupied port"
         return ""
     if occupied and st.has(h, "city"):

@@ -20,6 +20,7 @@ from .fire import FireOutcome, apply_effect, fire, roll_effect
 from .movement import place_unit
 from .opfire import opportunity_fire, retreat_opfire_hook
 from .sites import enter_fort
+from .traps import arrive
 from .state import FteState
 from .units import Unit
 
@@ -286,10 +287,13 @@ class AssaultRun:
                                "unresolved": "three rounds are over: the assault ends unresolved"}[self.result],
                      result=self.result)
         if self.result == "cleared" and self.plan.advance and not self.defenders():
-            for u in self.fighting_attackers():
+            going = self.fighting_attackers()
+            for u in going:
                 place_unit(s, u, self.hex)
                 self.res.add("F 8.0", f"{u.id} advances into {self.plan.target} without drawing opportunity fire")
-                if self.plan.advance_into:
+            arrive(s, self.hex, [u.id for u in going], dice, self.res)       # F 7.5.3, F 26.0
+            for u in going:
+                if self.plan.advance_into and u.on_map and u.hex == self.hex:
                     enter_fort(s, u.id, self.plan.advance_into, self.res, advancing=True)
         for aid in self.plan.attackers:
             u = s.units[aid]

@@ -52,21 +52,29 @@ class FireOutcome:
 
 # --------------------------------------------------------------------------- range and DRMs
 
-def fire_distance(state: FteState, firer_hex: Hex, target: Unit) -> int:
-    """Hexes from firer to target; doubled for a helicopter at High altitude (F 6.8)."""
-    d = firer_hex.distance(target.hex)
-    return 2 * d if target.kind == "helicopter" and target.altitude == "high" else d
+def high(u: Unit) -> bool:
+    """A helicopter flying at High altitude (F 6.8)."""
+    return u.kind == "helicopter" and u.altitude == "high" and not u.destroyed
+
+
+def fire_distance(state: FteState, firer: Unit, target: Unit) -> int:
+    """The range from firer to target in hexes, doubled when either of them is a helicopter at High altitude
+    (F 6.8: the range between a hex and such a helicopter is doubled, whichever end fires)."""
+    d = firer.hex.distance(target.hex)
+    return 2 * d if high(firer) or high(target) else d
 
 
 @implements("F 7.1", "F 7.2", "F 6.2", "F 27.0", "F QRC")
 def to_hit_drms(state: FteState, target: Unit, primary: Unit | None, *, support: list[Unit] = (),
                 he: bool | None = None, opportunity: bool = False, stealthy: bool = False,
                 terrain: bool = True, observed: bool = False, fire_mission: bool = False,
-                firer_concealed: bool | None = None) -> list[Drm]:
+                firer_concealed: bool | None = None, way: str | None = None) -> list[Drm]:
     """Every die roll modifier of one fire attack (F 7.1 and the quick reference), each with its rule.
 
     ``terrain`` is False for assaulting units in the first assault round (F 8.0); ``fire_mission`` marks a
-    firer-less HE attack (fire missions, claymores) that has no range, adjacency or firer markers.
+    firer-less HE attack (fire missions, claymores) that has no range, adjacency or firer markers; ``way`` is
+    the trail or road the target used to enter its hex, for opportunity fire at it (TEC note a: only a unit
+    *using* the trail or road, so not one merely standing on it).
     """
     he = (primary is not None and primary.weapon == "HE") if he is None else he
     drms: list[Drm] = []
@@ -79,12 +87,9 @@ def to_hit_drms(state: FteState, target: Unit, primary: Unit | None, *, support:
             pass  # TEC note b: the jungle modifier does not apply to HE
         elif mod:
             drms.append(Drm(mod, "F 7.1", f"target in {terr.replace('_', ' ')}"))
-        if opportunity:
-            for way in ("trail", "road"):
-                if state.map.has(hex_, way):
-                    drms.append(Drm(state.charts.tec.feature(way, "opportunity_fire"), "F TEC",
-                                    f"opportunity fire at a unit on a {way} (note a)"))
-                    break
+        if opportunity and way is not None:
+            drms.append(Drm(state.charts.tec.feature(way, "opportunity_fire"), "F TEC",
+                            f"opportunity fire at a unit using a {way} (note a)"))
     conc = concealment_drm(state, target, he)
     if conc:
         drms.append(conc)
@@ -109,10 +114,10 @@ def to_hit_drms(state: FteState, target: Unit, primary: Unit | None, *, support:
     if observed:
         value = 1 if state.readings.observer_drm_plus_one else -1
         drms.append(Drm(value, "F 7.2", "observed mortar fire" + ("" if value == 1 else " (as the Fire Example misprinted it)")))
-    dist = fire_distance(state, primary.hex, target)
+    dist = fire_distance(state, primary, target)
     if primary.range is not None and dist > primary.range:
         drms.append(Drm(1, "F 7.1", f"beyond range ({dist} > {primary.range}), up to double"))
-    if dist == 1 and not he:
+    if primary.hex.is_adjacent(target.hex) and not he:     # the hexes, whatever the doubled range (F 6.8)
         drms.append(Drm(-1, "F 7.1", "firing into an adjacent hex"))
     concealed = primary.concealed if firer_concealed is None else firer_concealed
     if opportunity and concealed:
@@ -158,8 +163,8 @@ def check_fire(state: FteState, firers: list[Unit], target: Unit, *, observed: b
                                                  "neither broken nor suppressed sees the target")
             else:
                 raise RuleViolation("F 7.3", f"{u.id} has no LoS to {target.id}: {sight.reason}")
-        if u.range is not None and fire_distance(state, u.hex, target) > 2 * u.range:
-            raise RuleViolation("F 7.1", f"{target.id} is {fire_distance(state, u.hex, target)} hexes from {u.id}, "
+        if u.range is not None and fire_distance(state, u, target) > 2 * u.range:
+            raise RuleViolation("F 7.1", f"{target.id} is {fire_distance(state, u, target)} hexes from {u.id}, "
                                          f"beyond double its range of {u.range}")
     if opportunity and len(firers) > 1:
         _check_combined_opfire(state, firers)
@@ -225,7 +230,7 @@ def roll_effect(state: FteState, outcome: FireOutcome, dice, res: Resolution) ->
 def fire(state: FteState, firer_ids: list[str], target_id: str, dice, res: Resolution, *,
          observed: bool = False, opportunity: bool = False, stealthy: bool = False, terrain: bool = True,
          assault: bool = False, apply: bool = True, effect: bool = True, retreat_fire: RetreatFire | None = None,
-         retreat_path: list[Hex] | None = None) -> FireOutcome:
+         retreat_path: list[Hex] | None = None, way: str | None = None) -> FireOutcome:
     """One fire attack by ``firer_ids`` (primary first) at one target unit (F 7.1).
 
     ``observed`` allows mortars without LoS to fire, as observed mortar fire; its DRM applies when such a
@@ -240,7 +245,7 @@ def fire(state: FteState, firer_ids: list[str], target_id: str, dice, res: Resol
     for u in blind:
         res.add("F 7.2", f"{u.id} fires without LoS, observed by {observer_for(state, u, target).id}", unit=u.id)
     drms = to_hit_drms(state, target, primary, support=support, opportunity=opportunity, stealthy=stealthy,
-                       terrain=terrain, observed=primary in blind)
+                       terrain=terrain, observed=primary in blind, way=way)
     out = FireOutcome(target_id, tuple(firer_ids), tuple(drms), primary.fire_rating,
                       column=WEAPON_COLUMNS[primary.weapon])
     if not assault:
@@ -321,7 +326,7 @@ def apply_effect(state: FteState, target_id: str, effect: str, dice, res: Resolu
             return "none"
         effect = "S"
     if u.kind == "vehicle":
-        return _vehicle_effect(state, u, effect, dice, res, rule, by)
+        return _vehicle_effect(state, u, effect, dice, res, rule, by, away_from=away_from, fire_mission=fire_mission)
     if u.kind == "helicopter":
         return _helicopter_effect(state, u, effect, dice, res, rule, by)
     civilians = u.role == "civilians"
@@ -372,7 +377,8 @@ def _infantry_loss(state: FteState, u: Unit, kind: str, res: Resolution, rule: s
     return kind
 
 
-def _vehicle_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
+def _vehicle_effect(state, u: Unit, effect: str, dice, res, rule, by, *, away_from: Hex | None = None,
+                    fire_mission: bool = False) -> str:
     if effect == "WIA" and not u.immobilized:
         u.immobilized = True
         res.add(rule, f"vehicle {u.id} is Immobilized; anything aboard stays aboard", unit=u.id)
@@ -393,7 +399,9 @@ def _vehicle_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
             er = roll_die(dice, 10, f"effect on passenger {p.id}")
             eff = state.charts.tet.get("dual_purpose", er).value
             res.add("F 7.4", f"{p.id}: effect roll {er} -> {eff}", roll=er, result=eff)
-            apply_effect(state, p.id, eff, dice, res, rule=rule, away_from=None, fire_mission=True, by=by)
+            # a Broken passenger retreats away from the firer, unless a fire mission destroyed the vehicle (F 7.4)
+            apply_effect(state, p.id, eff, dice, res, rule=rule, away_from=away_from, fire_mission=fire_mission,
+                         by=by)
         return "KIA"
     if effect == "B":
         if u.broken:

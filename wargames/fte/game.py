@@ -53,7 +53,7 @@ from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
                    landing_options, retreat_into, retreat_options)
 from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
-from .movement import MovePlan, abandon, advance_move, finish_move, movers_stopped, plan_move
+from .movement import MovePlan, abandon, advance_move, finish_move, move_class, movers_stopped, plan_move
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import entry_problem, place_unit
 from .ruleset import Ruleset
@@ -61,8 +61,8 @@ from .sites import FORT_DRM, enter_fort, exit_fort, public_sites, sites_at
 from .special import (check_interrogation, check_shown, interrogation_candidates, question, remove_civilians,
                       reveal_shown)
 from .state import PLAYERS, FteState, place
-from .terrain import demo_map, load_fte_map
-from .traps import detonate_claymore, plot_booby_trap, plot_claymore
+from .terrain import demo_map, load_fte_map, way_used
+from .traps import arrive, detonate_claymore, plot_booby_trap, plot_claymore
 from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
@@ -622,10 +622,12 @@ class OpFireStep:
     firers: list[str] | None = None     # only these may fire (the defenders of an assaulted hex)
     stopped: list[str] = field(default_factory=list)
     used: list[str] = field(default_factory=list)
+    way: str | None = None              # the trail or road the targets used to enter the hex (TEC note a)
 
     def copy(self, state: FteState) -> "OpFireStep":
         return OpFireStep(list(self.targets), self.hex, self.why, self.stealthy,
-                          None if self.firers is None else list(self.firers), list(self.stopped), list(self.used))
+                          None if self.firers is None else list(self.firers), list(self.stopped), list(self.used),
+                          self.way)
 
 
 @dataclass
@@ -1416,7 +1418,7 @@ class Game(CoreGame):
                     res.add("F 8.0", f"{f} loses concealment to fire before the assault", unit=f)
         used = set(top.used)
         out = opportunity_fire(s, firers, action.target, dice, res, stealthy=top.stealthy,
-                               retreating=top.why == "retreat", used_on_retreat=used)
+                               retreating=top.why == "retreat", used_on_retreat=used, way=top.way)
         top.used = sorted(used)
         if ended_activation(out):
             top.stopped.append(action.target)
@@ -1644,7 +1646,10 @@ class Game(CoreGame):
         for uid in action.units:
             place_unit(s, s.unit(uid), run.hex)
             res.add("F 8.0", f"{uid} advances into {run.plan.target} without drawing opportunity fire", unit=uid)
-            if action.fort:
+        if action.units:
+            arrive(s, run.hex, list(action.units), dice, res)          # F 7.5.3, F 26.0
+        for uid in action.units:
+            if action.fort and s.unit(uid).on_map and s.unit(uid).hex == run.hex:
                 enter_fort(s, uid, action.fort, res, advancing=True)
         if not action.units:
             res.add("F 8.0", "the attackers stay where they are")
@@ -1690,7 +1695,12 @@ class Game(CoreGame):
                     finish_move(s, top.plan, res)
                     self.pending.pop()
                 else:
-                    self.pending.append(OpFireStep(list(top.plan.active), at, "move", stealthy=top.plan.stealthy))
+                    way = None
+                    if plan.entered and plan.entered[-1] == at:
+                        prev = plan.entered[-2] if len(plan.entered) > 1 else plan.start
+                        way = way_used(s.map, prev, at, plan.cls)
+                    self.pending.append(OpFireStep(list(top.plan.active), at, "move", stealthy=top.plan.stealthy,
+                                                   way=way))
             elif isinstance(top, RetreatStep):
                 u = s.units.get(top.unit)
                 if u is None or not u.on_map:
@@ -1704,8 +1714,10 @@ class Game(CoreGame):
                 elif top.index < len(top.path):
                     h = s.hex(top.path[top.index])
                     top.index += 1
+                    way = way_used(s.map, u.hex, h, move_class(u))
                     retreat_into(s, u, h, res)
-                    self.pending.append(OpFireStep([u.id], h, "retreat", used=list(top.used)))
+                    self.pending.append(OpFireStep([u.id], h, "retreat", used=list(top.used), way=way))
+                    arrive(s, h, [u.id], dice, res)                # F 7.5.3, F 26.0, before the fire
                 else:
                     res.add("F 7.4", f"{u.id} ends its retreat in {s.label(u.hex)}", unit=u.id)
                     self.pending.pop()

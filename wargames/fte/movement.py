@@ -15,13 +15,13 @@ from typing import Callable, Iterable, Sequence
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
-from .casualties import check_hex, leave_map
+from .casualties import leave_map
 from .concealment import lose_concealment_if_seen, uncover
 from .checks import Drm, tq_check
 from .state import FteState
 from .placement import entry_problem, map_edge, place_unit
 from .terrain import is_slope, move_cost
-from .traps import trigger_booby_trap
+from .traps import arrive
 from .units import Unit
 
 INFANTRY_MP = 5
@@ -381,8 +381,7 @@ def advance_move(state: FteState, plan: MovePlan, dice, res: Resolution) -> Hex 
                     result=plan.spent, hex=state.label(nxt), cost=cost)
             if not plan.stealthy:
                 plan.lost += concealment_on_entry(state, [u for u in movers if u.on_map], nxt, res)
-            check_hex(state, nxt, res)                                        # F 7.5.3, F 17.1
-            trigger_booby_trap(state, nxt, [u.id for u in movers if u.on_map and u.hex == nxt], dice, res)  # F 26.0
+            arrive(state, nxt, [u.id for u in movers], dice, res)       # F 7.5.3, F 17.1, F 26.0
             _still_moving(state, plan, nxt)
             if not plan.active:
                 plan.stopped = True

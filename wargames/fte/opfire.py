@@ -27,7 +27,7 @@ def eligible_opfirers(state: FteState, target_id: str, *, retreating: bool = Fal
             continue
         if not unit_sight(state, u, target, fire=True, mortar=u.role == "mortar"):
             continue
-        if u.range is not None and fire_distance(state, u.hex, target) > 2 * u.range:
+        if u.range is not None and fire_distance(state, u, target) > 2 * u.range:
             continue
         out.append(u.id)
     return out
@@ -36,7 +36,7 @@ def eligible_opfirers(state: FteState, target_id: str, *, retreating: bool = Fal
 @implements("F 21.0")
 def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice, res: Resolution, *,
                      stealthy: bool = False, retreating: bool = False, used_on_retreat: set[str] | None = None,
-                     primary: str | None = None) -> FireOutcome | None:
+                     primary: str | None = None, way: str | None = None) -> FireOutcome | None:
     """Each named unit takes a TQ check and is marked Op Fired whatever the result; those that pass combine
     in one attack on the triggering unit (``primary`` first if it passed), or in several when they are too far
     apart to combine. Returns the attack that ended the target's activation (else the last one), or None if no
@@ -76,7 +76,7 @@ def opportunity_fire(state: FteState, firer_ids: list[str], target_id: str, dice
             break           # the target has gone (or must retreat): later groups no longer see it here
         if len(groups) > 1:
             res.add("F 21.0", f"{' + '.join(group)} fire together; units not in or next to their hexes fire apart")
-        last = fire(state, group, target_id, dice, res, opportunity=True, stealthy=stealthy)
+        last = fire(state, group, target_id, dice, res, opportunity=True, stealthy=stealthy, way=way)
         if decisive is None and ended_activation(last):
             decisive = last
     return decisive or last

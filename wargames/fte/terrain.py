@@ -57,6 +57,21 @@ def blocking(m: MapData, h: Hex, charts: Charts | None = None) -> bool:
     return (charts or default_charts()).tec.value(m.terrain(h), "blocking")
 
 
+@implements("F TEC")
+def way_used(m: MapData, a: Hex, b: Hex, move_class: str) -> str | None:
+    """The road or trail a unit of this movement class uses to go from a into adjacent b: one that joins both
+    hexes (TEC note d), never a trail through jungle for a vehicle (note c), and none for a helicopter, which
+    pays one MP a hex whatever is below it (F 6.8)."""
+    if move_class.startswith("helicopter"):
+        return None
+    for way in ("road", "trail"):
+        if m.has(a, way) and m.has(b, way):
+            if way == "trail" and move_class == "vehicle" and "jungle" in (m.terrain(a), m.terrain(b)):
+                continue
+            return way
+    return None
+
+
 @implements("F 6.5", "F TEC")
 def move_cost(m: MapData, a: Hex, b: Hex, move_class: str, charts: Charts | None = None) -> Fraction | None:
     """MP to move from a into adjacent b for a movement class (None: prohibited).
@@ -65,13 +80,8 @@ def move_cost(m: MapData, a: Hex, b: Hex, move_class: str, charts: Charts | None
     (TEC notes c, d); crossing a slope hexside adds the slope cost in either direction.
     """
     tec = (charts or default_charts()).tec
-    cost = tec.value(m.terrain(b), move_class)
-    for way in ("road", "trail"):
-        if m.has(a, way) and m.has(b, way):
-            if way == "trail" and move_class == "vehicle" and "jungle" in (m.terrain(a), m.terrain(b)):
-                continue
-            cost = tec.feature(way, move_class)
-            break
+    way = way_used(m, a, b, move_class)
+    cost = tec.value(m.terrain(b), move_class) if way is None else tec.feature(way, move_class)
     if cost is None:
         return None
     if is_slope(m, a, b):
@@ -83,4 +93,4 @@ def move_cost(m: MapData, a: Hex, b: Hex, move_class: str, charts: Charts | None
 
 
 __all__ = ["FEATURES", "HEXSIDE_FEATURES", "load_fte_map", "demo_map", "elevation", "is_slope",
-           "slope_elevation", "blocking", "move_cost", "hexside"]
+           "slope_elevation", "blocking", "way_used", "move_cost", "hexside"]

@@ -17,6 +17,7 @@ from typing import Iterable
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
+from .casualties import check_hex
 from .state import FteState
 from .units import Unit
 
@@ -151,5 +152,16 @@ def detonate_claymore(state: FteState, h: Hex | str, dice, res: Resolution, *,
     return out
 
 
+
+@implements("F 7.5.3", "F 17.1", "F 26.0")
+def arrive(state: FteState, h: Hex, entering: Iterable[str], dice, res: Resolution) -> None:
+    """What happens when units enter a hex, however they came (a Move, a broken unit's retreat, the advance
+    after an assault): a Medic or casualty marker left alone with them is settled (F 7.5.3, F 17.1), then a
+    booby trap plotted there by their enemy goes off (F 26.0)."""
+    check_hex(state, h, res)
+    trigger_booby_trap(state, h, [uid for uid in entering if state.unit(uid).on_map and state.unit(uid).hex == h],
+                       dice, res)
+
+
 __all__ = ["CLAYMORE_STRENGTH", "plot_booby_trap", "plot_claymore", "sweep_claymores", "trigger_booby_trap",
-           "detonate_claymore"]
+           "detonate_claymore", "arrive"]

@@ -156,9 +156,8 @@ class AssaultRun:
                 raise RuleViolation("F 8.0", f"{aid} is not one of the assaulting units")
             if not self.state.unit(aid).on_map:
                 continue
-            if d.concealed:
-                d.concealed = False
-                self.res.add("F 8.0", f"{did} loses concealment to fire before the assault")
+            # the TQ check first: a concealed defender keeps its marker if it fails, and fires with the -1 of a
+            # concealed firer if it passes, losing the marker as it fires (F 8.0, F 21.0)
             opportunity_fire(self.state, [did], aid, dice, self.res)
         if not self.plan.defender_opfire:
             self.res.add("F 8.0", "the defenders do not take opportunity fire")
@@ -191,12 +190,9 @@ class AssaultRun:
                 self.res.add("F 8.0", f"{u.id} is revealed as {'civilians' if u.role == 'civilians' else 'a dummy'} "
                                       "and removed")
         self.round = 1
-        self.phase = "attackers" if self._continues() else "finish"
-
-    def _continues(self) -> bool:
-        if not [u for u in self.defenders() if not u.broken]:
-            return False
-        return bool(self.fighting_attackers())
+        # The first round is always fought, even against defenders that are all Broken already: the test for
+        # a cleared hex comes "after any Round" (F 8.0). Only an empty hex or no attacker left skips it.
+        self.phase = "attackers" if self.defenders() and self.fighting_attackers() else "finish"
 
     @implements("F 8.0")
     def _attackers(self, dice) -> None:

@@ -1410,12 +1410,6 @@ class Game(CoreGame):
         if len(combine_groups(s, firers)) > 1:
             raise RuleViolation("F 21.0", "units that combine opportunity fire must be in or next to the hex of a "
                                           "unit they combine with")
-        if top.why == "assault":
-            for f in firers:
-                u = s.unit(f)
-                if u.concealed:
-                    u.concealed = False
-                    res.add("F 8.0", f"{f} loses concealment to fire before the assault", unit=f)
         used = set(top.used)
         out = opportunity_fire(s, firers, action.target, dice, res, stealthy=top.stealthy,
                                retreating=top.why == "retreat", used_on_retreat=used, way=top.way)

@@ -1,0 +1,193 @@
+"""Rule defects of Front Toward Enemy found by playing it as a class would, each checked through ``Game.apply``
+from a FRAGO start (issue: FTE playable in full). Each test failed before its fix."""
+import pytest
+import yaml
+
+from wargames import fte
+from wargames.core import ScriptedDice
+from wargames.core.errors import RuleViolation
+from wargames.fte.game import AssaultStep, OpFireStep
+
+
+def frago(tmp_path, units, name="f.yaml", **extra):
+    """A one-turn FRAGO on the demonstration map with these units (no random event)."""
+    data = {"name": "test", "note": "a test position", "map": "demo", "turns": 1, "first_player": "US",
+            "chits": {"US": 2, "NVA/VC": 2}, "random_event": False, "units": units, **extra}
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(data))
+    return fte.load_frago(p)
+
+
+def ft(uid, side, hx, **kw):
+    return {"id": uid, "side": side, "fire_rating": 4, "weapon": "SA", "tq": 4, "men": 4, "hex": hx,
+            **({"range": 4} if side == "US" else {}), **kw}
+
+
+def heli(uid, hx, altitude, **kw):
+    return {"id": uid, "side": "US", "kind": "helicopter", "role": "cobra", "altitude": altitude, "tq": 5,
+            "defense": 1, "men": 2, "fire_rating": 6, "weapon": "DP", "range": 4, "hex": hx, **kw}
+
+
+def game(tmp_path, units, first="US", **extra):
+    g = fte.Game.for_frago(frago(tmp_path, units, first_player=first, **extra)).new(seed=1)
+    g.apply(fte.Draw())
+    return g
+
+
+def to_hit(res):
+    """The to-hit steps of a Resolution (F 7.1): their arithmetic, one string each."""
+    return [s.arithmetic for s in res.steps if s.rule == "F 7.1" and "needs" in s.text]
+
+
+def hold_all(g):
+    while g.prompt.kind == "opportunity_fire":
+        g.apply(fte.HoldFire())
+
+
+@pytest.mark.rule("F 8.0")
+def test_an_assault_on_broken_defenders_fights_its_first_round(tmp_path):
+    """Defect 1: the first fire round is always fought; the all-Broken test comes after a round."""
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("D", "NVA", "17.22", broken=True)])
+    g.apply(fte.Activate("unit", ("M",)))
+    # D is broken, so it may not fire before the assault; M passes its TQ check (1), hits (1) and rolls B (4):
+    # D, already broken, retreats two more hexes
+    res = g.apply(fte.Assault(("M",), "17.22"), ScriptedDice([1, 1, 4]))
+    assert g.pending and isinstance(g.pending[0], AssaultStep)
+    assert [(a.side, a.target) for a in g.pending[0].run.rounds[0]] == [("attacker", "D")]
+    assert any("fire round 1" in s.text for s in res.steps)
+    assert g.prompt.kind == "retreat" and g.prompt.side == "NVA/VC"
+    g.apply(next(iter(g.legal_actions)))
+    hold_all(g)
+    assert g.prompt.kind == "advance"                 # the hex is empty now: M may go in
+    g.apply(fte.Advance(("M",)))
+    assert g.state.label(g.state.units["M"].hex) == "17.22"
+
+
+@pytest.mark.rule("F 8.0")
+def test_a_missed_first_round_on_broken_defenders_still_ends_the_assault_with_them_in_place(tmp_path):
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("D", "NVA", "17.22", broken=True)])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Assault(("M",), "17.22"), ScriptedDice([1, 10]))       # in, then a miss
+    assert not g.pending                  # every defender broken after the round: over; D still blocks the hex
+    assert g.state.label(g.state.units["D"].hex) == "17.22" and g.state.label(g.state.units["M"].hex) == "17.23"
+
+
+@pytest.mark.rule("F 8.0", "F 21.0", "F 18.1")
+def test_a_concealed_defender_that_fails_its_check_stays_concealed(tmp_path):
+    """Defect 2: the TQ check comes first; a concealed defender loses its marker only if it fires."""
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("D", "NVA", "17.22", concealed=True)])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Assault(("M",), "17.22"))
+    assert isinstance(g.pending[-1], OpFireStep) and g.pending[-1].why == "assault"
+    g.apply(fte.OpFire(("D",), "M"), ScriptedDice([9, 10]))     # TQ 4: a 9 fails; M then fails its own (10)
+    d = g.state.units["D"]
+    assert d.concealed and d.op_fired
+
+
+@pytest.mark.rule("F 8.0", "F 21.0", "F 18.1")
+def test_a_concealed_defender_that_fires_gets_the_concealed_firers_minus_one_then_is_seen(tmp_path):
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("D", "NVA", "17.22", concealed=True)])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Assault(("M",), "17.22"))
+    res = g.apply(fte.OpFire(("D",), "M"), ScriptedDice([1, 7, 10]))   # passes, a 7 misses (needs 6), M's TQ 10
+    [arith] = to_hit(res)
+    assert "-1 a concealed unit's opportunity fire (F 21.0)" in arith and arith.endswith("net -2 -> 6")
+    assert not g.state.units["D"].concealed
+
+
+@pytest.mark.rule("F 26.0", "F 7.4")
+def test_a_broken_unit_retreating_into_a_booby_trap_sets_it_off(tmp_path):
+    """Defect 4: a retreat enters hexes like a move does."""
+    units = [ft("M", "US", "20.20"), ft("A", "NVA", "21.21")]
+    g = game(tmp_path, units, first="NVA/VC", booby_traps=["20.19"])
+    g.apply(fte.Activate("unit", ("A",)))
+    g.apply(fte.Fire(("A",), "M"), ScriptedDice([1, 4]))          # a hit, B: M retreats away from 21.21
+    paths = [a.path for a in g.legal_actions if isinstance(a, fte.Retreat)]
+    path = next(p for p in paths if p[0] == "20.19")
+    g.apply(fte.Retreat("M", path), ScriptedDice([9]))             # the trap's TQ check fails: a WIA
+    assert not g.state.booby_traps
+    assert g.state.units["M"].reduced and any(c.kind == "WIA" for c in g.state.casualties.values())
+
+
+@pytest.mark.rule("F 7.5.3", "F 8.0")
+def test_advancing_after_an_assault_captures_a_wia_left_alone_in_the_hex(tmp_path):
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("D", "NVA", "17.22", men=2)])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Assault(("M",), "17.22"))
+    # no defensive fire; M in (1); round 1: M hits (1), WIA (2): the 2-man D is replaced by a WIA marker
+    g.apply(fte.HoldFire(), ScriptedDice([1, 1, 2, 10]))        # D fires back at once: a miss (10)
+    assert g.prompt.kind == "advance" and [c.kind for c in g.state.casualties.values()] == ["WIA"]
+    res = g.apply(fte.Advance(("M",)))
+    assert not g.state.casualties and g.state.vp["US"] == 3 + 2       # the WIA, then its capture
+    assert res.find("F 7.5.3")
+
+
+@pytest.mark.rule("F 7.4")
+def test_passengers_of_a_destroyed_vehicle_retreat_on_a_broken_result(tmp_path):
+    """Defect 5: only a fire mission's Broken result stays put."""
+    units = [{"id": "APC", "side": "US", "kind": "vehicle", "role": "apc", "fire_rating": 5, "weapon": "DP",
+              "range": 6, "tq": 4, "defense": 1, "men": 4, "hex": "17.23"},
+             ft("P", "US", "17.23", loaded_in="APC"), ft("D", "NVA", "17.24")]
+    g = game(tmp_path, units, first="NVA/VC")
+    g.apply(fte.Activate("unit", ("D",)))
+    g.apply(fte.Fire(("D",), "APC"), ScriptedDice([1, 1, 5]))       # a hit, KIA: destroyed; P rolls 5 (B)
+    assert "APC" not in [u.id for u in g.state.on_map()]
+    assert g.state.units["P"].broken
+    assert g.prompt.kind == "retreat" and g.prompt.side == "US" and "away from 17.24" in g.prompt.question
+
+
+@pytest.mark.rule("F 6.8")
+def test_a_helicopter_at_ground_level_pays_one_mp_a_hex_across_a_slope(tmp_path):
+    """Defect 6: 22.19 (elevation 0) to 22.20 (elevation 1) crosses a slope."""
+    slick = {"id": "H", "side": "US", "kind": "helicopter", "role": "slick", "altitude": "ground", "tq": 5,
+             "defense": 1, "hex": "22.19"}
+    g = game(tmp_path, [slick, ft("A", "NVA", "25.25")])
+    g.apply(fte.Activate("unit", ("H",)))
+    assert fte.Move(("H",), ("22.20", "23.20")) in g.legal_actions
+    g.apply(fte.Move(("H",), ("22.20", "23.20")))
+    hold_all(g)
+    assert g.state.label(g.state.units["H"].hex) == "23.20"
+
+
+@pytest.mark.rule("F 6.8", "F 7.1")
+def test_range_is_doubled_when_the_firer_is_the_helicopter_at_high_altitude(tmp_path):
+    """Defect 8: a High Cobra of range 4 firing 3 hexes is at range 6 (beyond range, within double)."""
+    g = game(tmp_path, [heli("H", "17.23", "high"), ft("A", "NVA", "20.23")])
+    assert g.state.map.hex("17.23").distance(g.state.map.hex("20.23")) == 3
+    g.apply(fte.Activate("unit", ("H",)))
+    res = g.apply(fte.Fire(("H",), "A"), ScriptedDice([10]))
+    [arith] = to_hit(res)
+    assert "+1 beyond range (6 > 4), up to double (F 7.1)" in arith
+    g2 = game(tmp_path, [heli("H", "17.23", "high", range=2), ft("A", "NVA", "20.23")])
+    g2.apply(fte.Activate("unit", ("H",)))
+    with pytest.raises(RuleViolation, match="beyond double its range"):
+        g2.apply(fte.Fire(("H",), "A"))
+
+
+@pytest.mark.rule("F 6.8", "F 7.1")
+def test_fire_between_adjacent_hexes_keeps_its_minus_one_at_high_altitude(tmp_path):
+    """Defect 11, our reading: F 7.1's -1 is for firing into an adjacent hex, and F 6.8 doubles only the range
+    counted; a High helicopter next door is still in an adjacent hex."""
+    g = game(tmp_path, [heli("H", "17.23", "high"), ft("A", "NVA", "17.22")])
+    g.apply(fte.Activate("unit", ("H",)))
+    res = g.apply(fte.Fire(("H",), "A"), ScriptedDice([10]))
+    [arith] = to_hit(res)
+    assert "-1 firing into an adjacent hex (F 7.1)" in arith and "beyond range" not in arith
+    g = game(tmp_path, [heli("H", "17.23", "high"), ft("A", "NVA", "17.22")], first="NVA/VC")
+    g.apply(fte.Activate("unit", ("A",)))
+    res = g.apply(fte.Fire(("A",), "H"), ScriptedDice([10]))       # and the other way round
+    [arith] = to_hit(res)
+    assert "-1 firing into an adjacent hex (F 7.1)" in arith
+
+
+@pytest.mark.rule("F TEC", "F 21.0")
+def test_the_trail_or_road_minus_one_is_for_a_unit_using_it(tmp_path):
+    """Defect 12, our reading of TEC note a: a unit moving along the road (23.24 to 23.23) draws the -1; one
+    stepping onto the road from off it (22.23 to 23.23) does not."""
+    for start, minus in (("23.24", True), ("22.23", False)):
+        g = game(tmp_path, [ft("M", "US", start), ft("A", "NVA", "23.26")])
+        g.apply(fte.Activate("unit", ("M",)))
+        g.apply(fte.Move(("M",), ("23.23",)))
+        res = g.apply(fte.OpFire(("A",), "M"), ScriptedDice([1, 10]))
+        [arith] = to_hit(res)
+        assert ("(note a)" in arith) is minus, start

@@ -191,3 +191,51 @@ def test_the_trail_or_road_minus_one_is_for_a_unit_using_it(tmp_path):
         res = g.apply(fte.OpFire(("A",), "M"), ScriptedDice([1, 10]))
         [arith] = to_hit(res)
         assert ("(note a)" in arith) is minus, start
+
+
+@pytest.mark.rule("F 7.4")
+def test_a_downed_helicopter_may_only_be_activated_to_unload(tmp_path):
+    """Defect 3a."""
+    units = [heli("H", "17.23", "ground", downed=True, role="slick"), ft("P", "US", "17.23", loaded_in="H"),
+             ft("A", "NVA", "17.21")]
+    g = game(tmp_path, units)
+    g.apply(fte.Activate("unit", ("H",)))
+    with pytest.raises(RuleViolation, match="downed: it may only be activated to Unload"):
+        g.apply(fte.Fire(("H",), "A"))
+    assert not any(isinstance(a, (fte.Fire, fte.Move)) for a in g.legal_actions)
+    g.apply(fte.Unload("H", ("P",)))
+    hold_all(g)
+    assert g.state.units["P"].on_map
+    g.apply(fte.EndActivation())          # a downed helicopter owes no Move
+
+
+@pytest.mark.rule("F 7.4")
+def test_a_broken_helicopter_may_only_fly_off_the_map(tmp_path):
+    """Defect 3b."""
+    g = game(tmp_path, [heli("H", "20.20", "treetop", broken=True), ft("A", "NVA", "25.25")])
+    g.apply(fte.Activate("unit", ("H",)))
+    with pytest.raises(RuleViolation, match="only Move is to fly off the map"):
+        g.apply(fte.Move(("H",), ("20.19",)))
+    with pytest.raises(RuleViolation, match="may only Move"):
+        g.apply(fte.Recover("H"))
+    with pytest.raises(RuleViolation, match="must take its Move"):
+        g.apply(fte.EndActivation())
+    [away] = [a for a in g.legal_actions if isinstance(a, fte.Move)]
+    assert away.exit_map
+    g.apply(away)
+    hold_all(g)
+    assert not g.state.units["H"].on_map
+
+
+@pytest.mark.rule("F 5.0", "F 5.1", "F 21.0")
+def test_a_helicopter_cannot_end_its_activation_without_its_move(tmp_path):
+    """Defect 3c: its Move may be a hover, still open to opportunity fire."""
+    g = game(tmp_path, [heli("H", "17.23", "treetop"), ft("A", "NVA", "17.21")])
+    g.apply(fte.Activate("unit", ("H",)))
+    g.apply(fte.Fire(("H",), "A"), ScriptedDice([10]))
+    with pytest.raises(RuleViolation, match="must take its Move action first"):
+        g.apply(fte.EndActivation())
+    g.apply(fte.Move(("H",)))
+    assert g.prompt.kind == "opportunity_fire" and fte.OpFire(("A",), "H") in g.legal_actions
+    hold_all(g)
+    g.apply(fte.EndActivation())

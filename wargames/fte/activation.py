@@ -341,6 +341,10 @@ def check_action(state: FteState, unit: Unit | str, action: str, done_so_far: It
         if action in done:
             raise RuleViolation("F 5.0", f"{u.id} has already taken a {action} action; a vehicle's two actions "
                                          "must differ")
+    if u.kind == "helicopter" and u.downed and action != "unload":
+        raise RuleViolation("F 7.4", f"{u.id} is downed: it may only be activated to Unload")
+    if u.kind == "helicopter" and u.broken and action != "move":
+        raise RuleViolation("F 7.4", f"{u.id} is broken: it may only Move, to fly off the map")
     if u.kind == "helicopter":
         if len(done) >= 2:
             raise RuleViolation("F 5.0", f"{u.id} has already taken its two actions ({', '.join(done)})")

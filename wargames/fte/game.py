@@ -53,7 +53,8 @@ from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
                    landing_options, retreat_into, retreat_options)
 from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
-from .movement import MovePlan, abandon, advance_move, finish_move, move_class, movers_stopped, plan_move
+from .movement import (MovePlan, abandon, advance_move, finish_move, move_class, movers_stopped, path_off_map,
+                       plan_move)
 from .opfire import eligible_opfirers, ended_activation, opportunity_fire
 from .placement import entry_problem, place_unit
 from .ruleset import Ruleset
@@ -1004,6 +1005,13 @@ class Game(CoreGame):
             for alt in ("high", "treetop", "ground"):
                 out.append(Move((u.id,), altitude_start=alt))
             out += [Move((u.id,), (lab(n),)) for n in nbrs]
+            aboard = any(v.loaded_in == u.id for v in s.units.values()) or any(
+                m.carried_by == u.id for m in s.casualties.values())
+            if u.broken or aboard or u.leaves_turn is not None or u.move_only or u.role == "cobra":
+                way = path_off_map(s, u)
+                if way is not None:                       # fly off the map by a shortest way (F 6.5, F 7.4)
+                    out.append(Move((u.id,), tuple(lab(h) for h in way), exit_map=True,
+                                    altitude_start="treetop" if u.altitude == "ground" else None))
         else:
             out += [Move((u.id,), (lab(n),), leave_fort=bool(u.fort)) for n in nbrs]
             if u.infantry:
@@ -1271,6 +1279,14 @@ class Game(CoreGame):
         ph = self.phase
         if ph is None or ph.active is None:
             raise RuleViolation("F 5.0", "no activation is in progress")
+        for uid in ph.active.units:
+            u = self.state.units.get(uid)
+            if (u is not None and u.kind == "helicopter" and u.on_map and not u.destroyed and not u.downed
+                    and uid not in self.ended and "move" not in self.acted.get(uid, [])
+                    and (not u.broken or path_off_map(self.state, u) is not None)):
+                raise RuleViolation("F 5.0", f"{uid} must take its Move action first (a helicopter may hover in "
+                                             "place, and is then still open to opportunity fire)"
+                                    + ("; broken, it flies off the map" if u.broken else ""))
         ph.end(res)
         self.acted, self.ended = {}, []
 

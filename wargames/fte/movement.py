@@ -243,6 +243,8 @@ def plan_move(state: FteState, unit_ids: str | Sequence[str], path: Sequence[str
             raise RuleViolation("F 6.10", f"{u.id} is immobilized: its only move is to be abandoned (abandon())")
         if u.kind == "helicopter" and (u.downed or u.destroyed):
             raise RuleViolation("F 7.4", f"{u.id} is {'downed' if u.downed else 'destroyed'} and cannot fly")
+        if u.kind == "helicopter" and u.broken and not exit_map:
+            raise RuleViolation("F 7.4", f"{u.id} is broken: its only Move is to fly off the map")
     kinds = {u.kind for u in movers}
     if len(kinds) > 1:
         raise RuleViolation("F 5.1", "infantry, vehicles and helicopters are activated separately, so they cannot "
@@ -523,7 +525,8 @@ def _markers_with(state: FteState, movers: Sequence[Unit]) -> list:
 def _check_exit(state: FteState, movers: Sequence[Unit], at: Hex, scenario_exit: bool) -> None:
     """Leaving the map: from an edge hex, and only to evacuate KIA/WIA or where the scenario allows (F 6.1).
     NVA/VC infantry carry casualties off any edge; US infantry only if the scenario allows; vehicles and
-    helicopters transport them off (F 7.5.3). A broken helicopter may fly off (F 7.4)."""
+    helicopters transport them off (F 7.5.3). A broken helicopter flies off (F 7.4), and so may one the rules
+    send away: a slick or hog with a departure turn (F 12.0, F 15.0) and the Cobras (F 19.6)."""
     if not map_edge(state, at):
         raise RuleViolation("F 6.1", f"{state.label(at)} is not on the map edge")
     if scenario_exit:
@@ -540,8 +543,10 @@ def _check_exit(state: FteState, movers: Sequence[Unit], at: Hex, scenario_exit:
             raise RuleViolation("F 7.5.3", "American infantry may carry casualties off only when the scenario says so; "
                                            "otherwise they go by vehicle or helicopter")
         return
-    if kind == "helicopter" and movers[0].broken:
-        return
+    heli = movers[0]
+    if kind == "helicopter" and (heli.broken or heli.leaves_turn is not None or heli.move_only
+                                 or heli.role == "cobra"):
+        return          # broken (F 7.4), or due to leave: slicks and hogs (F 12.0, F 15.0), Cobras (F 19.6)
     if not with_markers:
         raise RuleViolation("F 6.1", f"{movers[0].id} leaves the map only to evacuate KIA/WIA (or when the scenario "
                                      "allows)")
@@ -604,6 +609,30 @@ def abandon(state: FteState, vehicle_id: str, res: Resolution, *, crew: Unit | N
 # --------------------------------------------------------------------------- reach
 
 @implements("F 6.4", "F 6.5")
+def path_off_map(state: FteState, u: Unit) -> list[Hex] | None:
+    """A shortest way for a helicopter in the air (20 MP) to a map-edge hex it may stand in, as the hexes
+    entered (empty if it is on the edge already); None if there is none (F 6.5, F 6.8)."""
+    budget = HELICOPTER_AIR_MP - EXIT_COST
+    came: dict[Hex, Hex | None] = {u.hex: None}
+    frontier = [u.hex]
+    for _ in range(budget + 1):
+        for h in frontier:
+            if map_edge(state, h):
+                path = []
+                while came[h] is not None:
+                    path.append(h)
+                    h = came[h]
+                return path[::-1]
+        nxt = []
+        for h in frontier:
+            for n in sorted(state.map.neighbors(h), key=state.label):
+                if n not in came and not entry_problem(state, [u], n)[0]:
+                    came[n] = h
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
 def reachable(state: FteState, unit_id: str, double_time: bool = False, *, stealthy: bool = False) -> dict[Hex, Fraction]:
     """Every hex the unit could end a Move in, with the cheapest cost (its own hex at 0).
 
@@ -641,4 +670,4 @@ def reachable(state: FteState, unit_id: str, double_time: bool = False, *, steal
 
 
 __all__ = ["MovePlan", "plan_move", "advance_move", "movers_stopped", "finish_move", "place_unit", "allowance", "abandon", "check_capacity", "concealment_on_entry", "cost_text", "entry_problem",
-           "map_edge", "move", "move_class", "reachable", "troops_aboard", "OpFire"]
+           "map_edge", "move", "move_class", "path_off_map", "reachable", "troops_aboard", "OpFire"]

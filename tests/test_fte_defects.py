@@ -5,7 +5,7 @@ import yaml
 
 from wargames import fte
 from wargames.core import ScriptedDice
-from wargames.core.errors import RuleViolation
+from wargames.core.errors import DataError, RuleViolation
 from wargames.fte.game import AssaultStep, OpFireStep
 
 
@@ -239,3 +239,21 @@ def test_a_helicopter_cannot_end_its_activation_without_its_move(tmp_path):
     assert g.prompt.kind == "opportunity_fire" and fte.OpFire(("A",), "H") in g.legal_actions
     hold_all(g)
     g.apply(fte.EndActivation())
+
+
+@pytest.mark.rule("F 2.0", "F 7.5.1", "F 7.5.2")
+def test_a_flipped_unit_takes_its_reduced_sides_values(tmp_path):
+    """Defect 9: the reduced side fires, counts and carries as a smaller unit. A FRAGO may give the printed
+    reduced values; without them ours are one figure fewer and a fire rating one lower (reconstructed)."""
+    units = [ft("M", "US", "17.23"), ft("A", "NVA", "17.24"), ft("B", "NVA", "17.22", reduced_fire_rating=2,
+                                                                   reduced_men=2)]
+    g = game(tmp_path, units)
+    g.apply(fte.Activate("unit", ("M",)))
+    res = g.apply(fte.Fire(("M",), "A"), ScriptedDice([1, 1]))       # a hit, KIA: A flips
+    a = g.state.units["A"]
+    assert (a.reduced, a.fire_rating, a.men, a.carry_limit) == (True, 3, 3, 1)
+    assert "fire rating 3, 3 men (reconstructed counter values)" in res.find("F 7.5.1")[0].text
+    b = fte.Game.for_frago(frago(tmp_path, [dict(units[2], reduced=True), units[0]], name="g.yaml")).new()
+    assert (b.state.units["B"].fire_rating, b.state.units["B"].men) == (2, 2)      # set up on its reduced side
+    with pytest.raises(DataError, match="reduced_men"):
+        frago(tmp_path, [ft("C", "US", "17.23", reduced_men=4)], name="bad.yaml")

@@ -17,7 +17,7 @@ from ..core.errors import RuleViolation
 from ..core.dice import roll_die
 from .charts import WEAPON_COLUMNS
 from .checks import Drm, marker_drms, roll_against, total, tq_check
-from .casualties import drop_all, place_marker
+from .casualties import detach, drop_all, place_marker
 from .concealment import concealment_drm, lose_concealment_if_seen, uncover
 from .sites import fort_drm, leave_hex, reveal_on_use, sapper_hit
 from .los import unit_sight
@@ -367,8 +367,15 @@ def apply_effect(state: FteState, target_id: str, effect: str, dice, res: Resolu
 def _infantry_loss(state: FteState, u: Unit, kind: str, res: Resolution, rule: str, by: str) -> str:
     at = u.hex
     if u.men >= 3 and not u.reduced:
-        u.reduced = True
-        res.add("F 7.5.1", f"{u.id} ({u.men} men) is flipped to its reduced side", unit=u.id)
+        men = u.men
+        values = u.flip()
+        res.add("F 7.5.1", f"{u.id} ({men} men) is flipped to its reduced side: {values}", unit=u.id)
+        if len(u.carrying) > u.carry_limit:          # fewer figures carry fewer casualties (F 7.5.2)
+            extra = u.carrying[u.carry_limit:]
+            for mid in extra:
+                detach(state, state.casualties[mid])
+                state.casualties[mid].hex = at
+            res.add("F 7.5.2", f"{u.id} can no longer carry {', '.join(extra)}: left in {state.label(at)}", unit=u.id)
     else:
         _remove(state, u, res, "F 7.5.1", f"a {'reduced' if u.reduced else f'{u.men}-man'} unit suffers a {kind}")
     _casualty(state, u, kind, res, at)

@@ -113,6 +113,7 @@ def _unit_schema(placed: bool) -> Record:
     optional = {"kind": Str(KINDS), "role": Str(ROLES), "fire_rating": Nullable(Int(1, 10)),
                 "weapon": Nullable(Str(WEAPONS)), "tq": Int(1, 10), "range": Nullable(Int(1, 30)),
                 "defense": Int(0, 9), "men": Int(1, 4), "altitude": Nullable(Str(ALTITUDES)),
+                "reduced_fire_rating": Nullable(Int(1, 10)), "reduced_men": Nullable(Int(1, 3)),
                 "searching": Int(0, 9), "fort": Nullable(Str(tuple(FORT_DRM))), "loaded_in": Nullable(UNIT_ID),
                 **{k: Bool() for k in ("reduced", "concealed", "suppressed", "broken", "exhausted", "low_ammo",
                                        "hero", "injury", "immobilized", "downed", "destroyed")}}
@@ -263,8 +264,12 @@ def demo_frago() -> Frago:
 
 
 def _unit(spec: dict) -> Unit:
-    """A new counter from a checked unit spec (its hex aside)."""
-    return Unit(**{k: (list(x) if isinstance(x, list) else x) for k, x in spec.items() if k != "hex"})
+    """A new counter from a checked unit spec (its hex aside): the full side's values, flipped to the reduced
+    side when the FRAGO sets it up reduced (F 2.0)."""
+    u = Unit(**{k: (list(x) if isinstance(x, list) else x) for k, x in spec.items() if k not in ("hex", "reduced")})
+    if spec.get("reduced"):
+        u.flip()
+    return u
 
 
 @implements("F 3.0")

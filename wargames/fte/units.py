@@ -42,7 +42,27 @@ def problem(unit: dict) -> tuple[str, str] | None:
         return "altitude", "only helicopters have an altitude"
     if not 1 <= unit.get("men", 0) <= 4:
         return "men", f"must be 1 to 4 figures, not {unit.get('men')!r}"
+    if unit.get("reduced_men") is not None and unit["reduced_men"] >= unit["men"]:
+        return "reduced_men", f"the reduced side has fewer figures than the full side ({unit['men']})"
+    if unit.get("reduced_fire_rating") is not None and (unit.get("fire_rating") is None
+                                                        or unit["reduced_fire_rating"] > unit["fire_rating"]):
+        return "reduced_fire_rating", "only a combat unit has one, and it is no better than the full side's"
     return None
+
+
+@implements("F 2.0", "F 7.5.1")
+def reduced_side(u: "Unit") -> tuple[int | None, int, bool]:
+    """The fire rating and figures of a unit's reduced side, and whether they are our reconstruction.
+
+    The counters' reduced values are not printed in the rules (F 2.0 only names the white stripe), so a FRAGO
+    may give them (``reduced_fire_rating``, ``reduced_men``); otherwise we reconstruct them: one figure fewer,
+    since the KIA or WIA marker placed with the flip is one troop (F 6.9, F 7.5.2), and a fire rating one lower,
+    never below 1. Range and troop quality stay."""
+    given = u.reduced_men is not None and (u.reduced_fire_rating is not None or u.fire_rating is None)
+    men = u.reduced_men if u.reduced_men is not None else max(1, u.men - 1)
+    rating = u.reduced_fire_rating if u.reduced_fire_rating is not None else (
+        None if u.fire_rating is None else max(1, u.fire_rating - 1))
+    return rating, men, not given
 
 
 @implements("F 2.0")
@@ -61,6 +81,8 @@ class Unit:
     defense: int = 0               # Defensive Modifier (vehicles and helicopters)
     men: int = 4
     reduced: bool = False
+    reduced_fire_rating: int | None = None   # the reduced side's values; None: reconstructed (reduced_side)
+    reduced_men: int | None = None
     hex: Hex | None = None         # None: off the map or loaded
     altitude: str | None = None    # helicopters only
     # status markers
@@ -118,6 +140,15 @@ class Unit:
         if self.kind == "vehicle":
             return 8
         return CAPACITY.get(self.role, 0) if self.kind == "helicopter" else 0
+
+    def flip(self) -> str:
+        """Turn the counter to its reduced side (F 7.5.1): the reduced fire rating and figures replace the full
+        ones. Returns a few words on the values and their provenance."""
+        rating, men, ours = reduced_side(self)
+        self.fire_rating, self.men, self.reduced = rating, men, True
+        self.reduced_fire_rating = self.reduced_men = None
+        values = (f"fire rating {rating}, " if rating is not None else "") + f"{men} men"
+        return values + (" (reconstructed counter values)" if ours else "")
 
     @property
     def carry_limit(self) -> int:

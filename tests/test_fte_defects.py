@@ -257,3 +257,37 @@ def test_a_flipped_unit_takes_its_reduced_sides_values(tmp_path):
     assert (b.state.units["B"].fire_rating, b.state.units["B"].men) == (2, 2)      # set up on its reduced side
     with pytest.raises(DataError, match="reduced_men"):
         frago(tmp_path, [ft("C", "US", "17.23", reduced_men=4)], name="bad.yaml")
+
+
+@pytest.mark.rule("F 14.0", "F 15.0", "F 21.0")
+def test_the_enemy_may_fire_before_a_load_and_a_unit_it_stops_stays_behind(tmp_path):
+    apc = {"id": "APC", "side": "US", "kind": "vehicle", "role": "apc", "fire_rating": 5, "weapon": "DP",
+           "range": 6, "tq": 4, "defense": 1, "men": 4, "hex": "17.23"}
+    units = [apc, ft("P", "US", "17.23"), ft("A", "NVA", "17.21")]
+    g = game(tmp_path, units)
+    g.apply(fte.Activate("unit", ("APC",)))
+    g.apply(fte.Load("APC", ("P",)))
+    assert g.prompt.kind == "opportunity_fire" and "before" in g.prompt.question
+    assert not g.state.units["P"].loaded_in                      # not aboard yet
+    assert {fte.OpFire(("A",), "P"), fte.OpFire(("A",), "APC"), fte.HoldFire()} <= set(g.legal_actions)
+    g.apply(fte.OpFire(("A",), "P"), ScriptedDice([1, 1, 6]))    # passes, hits, S: P's activation is over
+    assert g.state.units["P"].suppressed and g.state.units["P"].loaded_in is None and not g.pending
+    # the other way: hold fire before, then A may fire after, at the loaded APC
+    g = game(tmp_path, units)
+    g.apply(fte.Activate("unit", ("APC",)))
+    g.apply(fte.Load("APC", ("P",)))
+    g.apply(fte.HoldFire())
+    assert g.state.units["P"].loaded_in == "APC"
+    assert g.prompt.kind == "opportunity_fire" and set(g.legal_actions) == {fte.OpFire(("A",), "APC"), fte.HoldFire()}
+
+
+@pytest.mark.rule("F 26.0")
+def test_the_us_player_fires_a_claymore_when_the_enemy_walks_into_it(tmp_path):
+    units = [ft("M", "US", "22.22", broken=False), ft("A", "NVA", "24.22")]
+    g = game(tmp_path, units, first="NVA/VC", claymores=["23.22"])
+    g.apply(fte.Activate("unit", ("A",)))
+    g.apply(fte.Move(("A",), ("23.22",)))
+    assert g.prompt.side == "US" and fte.DetonateClaymore("23.22") in g.legal_actions
+    g.apply(fte.DetonateClaymore("23.22"), ScriptedDice([1, 6]))   # HE 4 hits A in the clear, B: it breaks
+    assert not g.state.claymores and g.state.units["A"].broken
+    assert g.prompt.kind == "retreat" and g.prompt.side == "NVA/VC"

@@ -63,7 +63,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
                       reveal_shown)
 from .state import PLAYERS, FteState, place
 from .terrain import demo_map, load_fte_map, way_used
-from .traps import arrive, detonate_claymore, plot_booby_trap, plot_claymore
+from .traps import arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore
 from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
@@ -565,7 +565,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
+ANSWERS = (OpFire, HoldFire, DetonateClaymore, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
            FireMissionOrder, MedevacEntry, EventTarget)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
@@ -596,6 +596,23 @@ class FortStep:
 
     def copy(self, state: FteState) -> "FortStep":
         return FortStep(list(self.units), self.kind, self.fired, list(self.stopped))
+
+
+@dataclass
+class LoadStep:
+    """A Load or Unload declared: the enemy may fire before it is done (``OpFireStep`` "load_before") and after
+    (F 14.0, F 15.0); units whose activation the first fire ended take no part."""
+
+    kind: str                       # "load" or "unload"
+    transport: str
+    units: list[str]
+    markers: list[str]
+    carry: dict[str, str] = field(default_factory=dict)
+    stopped: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "LoadStep":
+        return LoadStep(self.kind, self.transport, list(self.units), list(self.markers), dict(self.carry),
+                        list(self.stopped))
 
 
 @dataclass
@@ -920,7 +937,9 @@ class Game(CoreGame):
         if isinstance(top, OpFireStep):
             enemy = "NVA/VC" if s.unit(top.targets[0]).player == "US" else "US"
             what = {"retreat": f"opportunity fire at the retreating {top.targets[0]} in {s.label(top.hex)}?",
-                    "assault": f"defenders' opportunity fire at the units assaulting {s.label(top.hex)}?"
+                    "assault": f"defenders' opportunity fire at the units assaulting {s.label(top.hex)}?",
+                    "load_before": f"opportunity fire at {s.label(top.hex)} before the {top.targets[0]} loads or "
+                                   "unloads (or hold, and perhaps fire after)?"
                     }.get(top.why, f"opportunity fire at {s.label(top.hex)}?")
             return Prompt(enemy, "F 8.0" if top.why == "assault" else "F 21.0", what, "opportunity_fire")
         if isinstance(top, RetreatStep):
@@ -1087,7 +1106,7 @@ class Game(CoreGame):
                     out.append(OpFire(tuple(group), t))
                     if len(group) > 1:
                         out += [OpFire((g,), t) for g in group]
-            return out + [HoldFire()]
+            return out + self._claymores(top) + [HoldFire()]
         if isinstance(top, RetreatStep):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
@@ -1315,12 +1334,40 @@ class Game(CoreGame):
         self._acted(action, res)
         abandon(self.state, action.vehicle, res)
 
+    def _claymores(self, top: OpFireStep) -> list[Action]:
+        """Claymores the US player may fire at an opportunity-fire moment of his: those with enemy units in their
+        hex, or in the hex the enemy assaults (F 26.0)."""
+        s = self.state
+        if not self._claymore_owner(top):
+            return []
+        return [DetonateClaymore(s.label(h)) for h in sorted(s.claymores, key=s.label) if claymore_ready(s, h)
+                and (any(e.player != "US" for e in s.units_at(h)) or (top.why == "assault" and h == top.hex))]
+
+    def _claymore_owner(self, top) -> bool:
+        """The US player is the one asked about this opportunity fire (so he may fire a claymore now)."""
+        return isinstance(top, OpFireStep) and self.state.unit(top.targets[0]).player != "US"
+
     @handles(DetonateClaymore)
     def _on_claymore(self, action, dice, res):
-        ph = self.phase
-        if ph is None or ph.active is None or ph.active.player != "US":
-            raise RuleViolation("F 26.0", "the American player fires claymores during his activations")
-        detonate_claymore(self.state, self.state.hex(action.hex), dice, res)
+        """A claymore goes off whenever the American player chooses (F 26.0): during his activations, or when
+        the enemy moves, assaults or acts in his sight (the moments he is asked about opportunity fire)."""
+        ph, s = self.phase, self.state
+        top = self.pending[-1] if self.pending else None
+        if top is None and (ph is None or ph.active is None or ph.active.player != "US"):
+            raise RuleViolation("F 26.0", "the American player fires a claymore during his activations or when the "
+                                          "enemy draws his opportunity fire")
+        if top is not None and not self._claymore_owner(top):
+            raise RuleViolation("F 26.0", "answer the pending decision first")
+        h = s.hex(action.hex)
+        assaulting = [t for t in self._opfire_targets(top)] if (
+            top is not None and top.why == "assault" and h == top.hex) else []
+        out = detonate_claymore(s, h, dice, res, assaulting=assaulting)
+        if top is not None:
+            for uid, o in out.items():
+                if uid in top.targets and o.hit and o.applied not in (None, "none"):
+                    top.stopped.append(uid)          # hit while acting: its activation is over (F 7.4)
+                    if uid in self.acted and uid not in self.ended:
+                        self.ended.append(uid)
 
     @handles(Fire)
     def _on_fire(self, action, dice, res):
@@ -1383,9 +1430,9 @@ class Game(CoreGame):
     @handles(Load)
     def _on_load(self, action, dice, res):
         self._actor_checks(action)
+        act_mod.load(self.state.copy(), action.transport, Resolution(), units=action.units, markers=action.markers)
         self._acted(action, res)
-        act_mod.load(self.state, action.transport, res, units=action.units, markers=action.markers, dice=dice)
-        self._opfire_after([action.transport], "load")
+        self._declare_load(LoadStep("load", action.transport, list(action.units), list(action.markers)), res)
 
     @handles(Unload)
     def _on_unload(self, action, dice, res):
@@ -1395,10 +1442,45 @@ class Game(CoreGame):
             if len(pair) != 2:
                 raise RuleViolation("F 15.0", "each carried marker is given as [marker, unit]")
             carry[pair[0]] = pair[1]
+        act_mod.unload(self.state.copy(), action.transport, Resolution(), units=list(action.units),
+                       markers=list(action.markers), carry=carry, auto_carry=False)
         self._acted(action, res)
-        out = act_mod.unload(self.state, action.transport, res, units=list(action.units),
-                             markers=list(action.markers), carry=carry, auto_carry=False, dice=dice)
-        self._opfire_after([action.transport] + list(out["units"]), "unload")
+        self._declare_load(LoadStep("unload", action.transport, list(action.units), list(action.markers), carry),
+                           res)
+
+    def _declare_load(self, step: LoadStep, res: Resolution) -> None:
+        """The enemy may fire before the Load or Unload is done, at the transport (and at the units getting
+        aboard), or wait and fire after it (F 14.0, F 15.0)."""
+        s = self.state
+        t = s.unit(step.transport)
+        res.add("F 14.0" if step.kind == "load" else "F 15.0",
+                f"{t.id} is to {step.kind} in {s.label(t.hex)}: opportunity fire may come before or after")
+        self.pending.append(step)
+        self.pending.append(OpFireStep([t.id] + (step.units if step.kind == "load" else []), t.hex, "load_before"))
+
+    def _finish_load(self, step: LoadStep, dice, res: Resolution) -> None:
+        """Carry out a declared Load or Unload with whoever is still able, then the fire after it."""
+        s = self.state
+        t = s.unit(step.transport)
+        rule = "F 14.0" if step.kind == "load" else "F 15.0"
+        if t.id in step.stopped or not t.on_map or t.destroyed or t.broken or t.altitude not in (None, "ground"):
+            res.add(rule, f"the opportunity fire stopped {t.id}: nothing is {step.kind}ed")
+            return
+        try:
+            if step.kind == "load":
+                units = [u for u in step.units if u not in step.stopped and s.units[u].on_map
+                         and s.units[u].hex == t.hex]
+                markers = [m for m in step.markers if m in s.casualties]
+                out = act_mod.load(s, t.id, res, units=units, markers=markers, dice=dice)
+                after = [t.id]
+            else:
+                out = act_mod.unload(s, t.id, res, units=step.units, markers=step.markers, carry=step.carry,
+                                     auto_carry=False, dice=dice)
+                after = [t.id] + list(out["units"])
+        except RuleViolation as e:
+            res.add(e.rule, f"after the opportunity fire {t.id} cannot {step.kind}: {e.reason}")
+            return
+        self._opfire_after(after, step.kind)
 
     def _opfire_after(self, targets: list[str], why: str) -> None:
         """Opportunity fire at the unit(s) that took the action, once it is done (F 21.0)."""
@@ -1454,7 +1536,7 @@ class Game(CoreGame):
         below = self.pending[-1] if self.pending else None
         if step.why == "move" and isinstance(below, MoveStep):
             movers_stopped(self.state, below.plan, step.hex, step.stopped, res)
-        if step.why == "fort" and isinstance(below, FortStep):
+        if step.why in ("fort", "load_before") and isinstance(below, (FortStep, LoadStep)):
             below.stopped = list(step.stopped)
         if step.why == "retreat" and isinstance(below, RetreatStep) and below.unit == step.targets[0]:
             below.used = list(step.used)
@@ -1691,7 +1773,8 @@ class Game(CoreGame):
                 return
             top = self.pending[-1]
             if isinstance(top, OpFireStep):
-                if any(self._eligible(top, t) for t in self._opfire_targets(top)):
+                if any(self._eligible(top, t) for t in self._opfire_targets(top)) or (
+                        self._opfire_targets(top) and self._claymores(top)):
                     return
                 self._close_opfire(res)
             elif isinstance(top, MoveStep):
@@ -1760,6 +1843,9 @@ class Game(CoreGame):
                         enter_fort(s, uid, top.kind, res)
                     except RuleViolation as e:
                         res.add(e.rule, f"{uid} does not get into the {top.kind}: {e.reason}", unit=uid)
+            elif isinstance(top, LoadStep):
+                self.pending.pop()
+                self._finish_load(top, dice, res)
             elif isinstance(top, InterrogateStep):
                 civ = s.units.get(top.civilians)
                 if civ is not None and civ.on_map:

@@ -53,6 +53,11 @@ def _us_infantry_near(state: FteState, h: Hex, *, unbroken: bool = False) -> lis
             and not (unbroken and u.broken)]
 
 
+def claymore_ready(state: FteState, h: Hex) -> bool:
+    """A claymore is plotted in h and an unbroken American infantry unit in or next to h can fire it (F 26.0)."""
+    return h in state.claymores and bool(_us_infantry_near(state, h, unbroken=True))
+
+
 @implements("F 26.0")
 def plot_claymore(state: FteState, h: Hex | str, res: Resolution) -> None:
     """Plot a US claymore in or next to a hex holding American infantry, at most one per hex (F 26.0)."""
@@ -164,4 +169,4 @@ def arrive(state: FteState, h: Hex, entering: Iterable[str], dice, res: Resoluti
 
 
 __all__ = ["CLAYMORE_STRENGTH", "plot_booby_trap", "plot_claymore", "sweep_claymores", "trigger_booby_trap",
-           "detonate_claymore", "arrive"]
+           "detonate_claymore", "claymore_ready", "arrive"]

@@ -793,6 +793,14 @@ class Game(CoreGame):
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
     POSITION = ("state", "phase", "acted", "ended", "pending", "started", "finished")
+    NOT_IN_PLAY = {
+        "F 6.10": "rare in random play (a vehicle must first be immobilized by a WIA result, then activated to "
+                  "abandon it); reached in longer runs of make fuzz, and through Game.apply by tests/"
+                  "test_fte_protocol.py::test_abandoning_a_vehicle_and_destroying_a_cache_are_played_through_apply",
+        "F 11.0": "rare in random play (a hidden cache must first be found by a successful Search); reached in "
+                  "longer runs of make fuzz, and through Game.apply by tests/test_fte_protocol.py::"
+                  "test_abandoning_a_vehicle_and_destroying_a_cache_are_played_through_apply",
+    }
     GIVEN_FRAGOS: dict[str, Frago] = {}
 
     @classmethod

@@ -107,6 +107,7 @@ class FteState:
 
     # ------------------------------------------------------------------ victory points
     @implements("F 29.0")
+    @implements("F 29.0", "F VP Chart")
     def award(self, who: str, event: str, res: Resolution, rule: str, count: int = 1) -> int:
         """Add the VP chart's points for ``event`` to ``who``; a total never falls below 0 (F 29.0)."""
         if who not in PLAYERS:

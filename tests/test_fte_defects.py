@@ -301,3 +301,16 @@ def test_every_implemented_section_is_reached_in_play_or_has_a_written_reason():
     missed = [s.id for s in sections("fte") if s.status == "implemented" and s.id not in reached
               and not fte.Game.why_not_in_play(s.id)]
     assert missed == []
+
+
+@pytest.mark.rule("F 7.4", "F 21.0", "F 6.1")
+def test_opportunity_fire_ends_only_its_targets_activation_and_the_rest_of_the_stack_moves_on(tmp_path):
+    g = game(tmp_path, [ft("M1", "US", "17.24"), ft("M2", "US", "17.24"), ft("A", "NVA", "20.23")])
+    g.apply(fte.Activate("hex", ("M1", "M2")))
+    g.apply(fte.Move(("M1", "M2"), ("17.23", "17.22")))
+    assert {fte.OpFire(("A",), "M1"), fte.OpFire(("A",), "M2")} <= set(g.legal_actions)
+    g.apply(fte.OpFire(("A",), "M1"), ScriptedDice([1, 1, 6]))      # passes, hits, S: M1 stops in 17.23
+    hold_all(g)
+    lab = lambda uid: g.state.label(g.state.units[uid].hex)
+    assert (lab("M1"), lab("M2")) == ("17.23", "17.22")
+    assert g.state.units["M1"].suppressed and not g.state.units["M2"].suppressed

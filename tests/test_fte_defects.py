@@ -133,6 +133,9 @@ def test_passengers_of_a_destroyed_vehicle_retreat_on_a_broken_result(tmp_path):
     g.apply(fte.Fire(("D",), "APC"), ScriptedDice([1, 1, 5]))       # a hit, KIA: destroyed; P rolls 5 (B)
     assert "APC" not in [u.id for u in g.state.on_map()]
     assert g.state.units["P"].broken
+    [crew] = g.state.casualties                        # the crew's KIA marker: P may take it up at once
+    assert g.prompt.kind == "carry" and set(g.legal_actions) == {fte.Carry(crew, "P"), fte.Carry(crew)}
+    g.apply(fte.Carry(crew))
     assert g.prompt.kind == "retreat" and g.prompt.side == "US" and "away from 17.24" in g.prompt.question
 
 
@@ -314,3 +317,17 @@ def test_opportunity_fire_ends_only_its_targets_activation_and_the_rest_of_the_s
     lab = lambda uid: g.state.label(g.state.units[uid].hex)
     assert (lab("M1"), lab("M2")) == ("17.23", "17.22")
     assert g.state.units["M1"].suppressed and not g.state.units["M2"].suppressed
+
+
+@pytest.mark.rule("F 7.5.2")
+def test_a_new_casualty_marker_may_be_taken_up_at_once_by_its_owners_unit_in_the_hex(tmp_path):
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("A", "NVA", "17.21", men=2), ft("B", "NVA", "17.21")])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Fire(("M",), "A"), ScriptedDice([1, 2]))        # a hit, WIA: the 2-man A becomes a WIA marker
+    [wia] = g.state.casualties
+    assert g.prompt.side == "NVA/VC" and g.prompt.kind == "carry"
+    assert set(g.legal_actions) == {fte.Carry(wia, "B"), fte.Carry(wia)}
+    with pytest.raises(RuleViolation):
+        g.apply(fte.Carry(wia, "M"))
+    g.apply(fte.Carry(wia, "B"))
+    assert g.state.units["B"].carrying == [wia] and g.prompt.side == "US"        # back to the activation

@@ -6,7 +6,7 @@ from . import (actions, activation, assault, casualties, charts, checks, conceal
                fire, fire_missions, los, movement, opfire, placement, ruleset, sites, special, state, terrain,
                traps, units, victory)
 from .errata import ERRATA, ORIGINAL, Readings
-from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Conceal, DestroyCache, DetonateClaymore, Draw,
+from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Carry, Conceal, DestroyCache, DetonateClaymore, Draw,
                    EndActivation, EventChoice, EventTarget, Fire, FireMissionOrder, Frago, Game, HoldFire, Interrogate,
                    Land, Load, MedevacEntry, Move, OpFire, Pass, Recover, RequestFireMission, RequestMedevac, Retreat,
                    Search, Show, Unload, demo_frago, load_frago)
@@ -18,4 +18,5 @@ from .units import CasualtyMarker, Site, Unit
 __all__ = ["SECTIONS", "Game", "Ruleset", "Frago", "load_frago", "demo_frago", "Unit", "Site", "CasualtyMarker",
            "FteState", "Readings", "ERRATA", "ORIGINAL", "Draw", "Activate", "Pass", "EndActivation", "Move", "Fire",
            "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac", "RequestFireMission", "Load", "Unload",
-           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "DetonateClaymore"]
+           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "DetonateClaymore",
+           "Carry"]

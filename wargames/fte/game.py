@@ -45,7 +45,7 @@ from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
 from .assault import AssaultPlan, AssaultRun, check_assault
-from .casualties import check_casualties
+from .casualties import carry_new, check_casualties, load_count
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .charts import Charts
 from .errata import ERRATA, Readings
@@ -482,6 +482,15 @@ class Retreat(Action):
 
 
 @dataclass(frozen=True)
+class Carry(Action):
+    """Answer to the prompt after a KIA or WIA marker appears: the friendly infantry unit in its hex that takes
+    it up at once (None: it stays on the ground) (F 7.5.2)."""
+
+    marker: str
+    unit: str | None = None
+
+
+@dataclass(frozen=True)
 class Advance(Action):
     """Answer to the advance prompt after a cleared assault: the units that advance (none: stay), and the
     bunker or foxholes they enter (F 8.0, F 24.0, F 25.0)."""
@@ -565,7 +574,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, DetonateClaymore, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
+ANSWERS = (OpFire, HoldFire, DetonateClaymore, Carry, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
            FireMissionOrder, MedevacEntry, EventTarget)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
@@ -596,6 +605,16 @@ class FortStep:
 
     def copy(self, state: FteState) -> "FortStep":
         return FortStep(list(self.units), self.kind, self.fired, list(self.stopped))
+
+
+@dataclass
+class CarryStep:
+    """A new casualty marker that a friendly infantry unit in its hex may take up at once (F 7.5.2)."""
+
+    marker: str
+
+    def copy(self, state: FteState) -> "CarryStep":
+        return CarryStep(self.marker)
 
 
 @dataclass
@@ -787,7 +806,7 @@ class Game(CoreGame):
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
-               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
+               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Carry, Retreat, Advance, EventChoice,
                AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
@@ -950,6 +969,10 @@ class Game(CoreGame):
                                    "unloads (or hold, and perhaps fire after)?"
                     }.get(top.why, f"opportunity fire at {s.label(top.hex)}?")
             return Prompt(enemy, "F 8.0" if top.why == "assault" else "F 21.0", what, "opportunity_fire")
+        if isinstance(top, CarryStep):
+            m = s.casualties[top.marker]
+            return Prompt(m.player, "F 7.5.2", f"the new {m.kind} marker {m.id} in {s.label(m.hex)}: does one of your "
+                                               "units there carry it at once?", "carry")
         if isinstance(top, RetreatStep):
             u = s.unit(top.unit)
             away = f" away from {top.away_from}" if top.away_from else ""
@@ -1115,6 +1138,8 @@ class Game(CoreGame):
                     if len(group) > 1:
                         out += [OpFire((g,), t) for g in group]
             return out + self._claymores(top) + [HoldFire()]
+        if isinstance(top, CarryStep):
+            return [Carry(top.marker, uid) for uid in self._carriers(top.marker)] + [Carry(top.marker)]
         if isinstance(top, RetreatStep):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
@@ -1173,8 +1198,13 @@ class Game(CoreGame):
         if top is not None and not isinstance(action, ANSWERS):
             p = self.current_prompt()
             raise RuleViolation(p.rule, f"a decision is pending first: {p}")
+        before = set(self.state.casualties)
         super()._dispatch(action, dice, res)
         self._run(dice, res)
+        fresh = [mid for mid in self.state.casualties if mid not in before]
+        if fresh:                       # each new marker may be taken up at once (F 7.5.2), the first asked first
+            self.pending += [CarryStep(mid) for mid in reversed(fresh)]
+            self._run(dice, res)
 
     def _actor_checks(self, action: Action) -> list[str]:
         ph, s = self.phase, self.state
@@ -1720,6 +1750,29 @@ class Game(CoreGame):
         resolve_event(s, top.side, top.event, dice, res, choice)
         self.pending.pop()
 
+    def _carriers(self, mid: str) -> list[str]:
+        """Friendly infantry units in a loose marker's hex with room to carry it (F 7.5.2)."""
+        s = self.state
+        m = s.casualties.get(mid)
+        if m is None or m.carried_by is not None or m.hex is None:
+            return []
+        return [u.id for u in s.units_at(m.hex, m.player)
+                if u.infantry and load_count(s, u) < u.carry_limit]
+
+    @handles(Carry)
+    def _on_carry(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, CarryStep) or action.marker != top.marker:
+            raise RuleViolation("F 7.5.2", "no new casualty marker waits to be taken up")
+        if action.unit is not None:
+            if action.unit not in self._carriers(top.marker):
+                raise RuleViolation("F 7.5.2", f"{action.unit} is no friendly infantry unit in the marker's hex with "
+                                               "room to carry it")
+            carry_new(self.state, top.marker, action.unit, res)
+        else:
+            res.add("F 7.5.2", f"{top.marker} stays on the ground")
+        self.pending.pop()
+
     @handles(Retreat)
     def _on_retreat(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1851,6 +1904,10 @@ class Game(CoreGame):
                         enter_fort(s, uid, top.kind, res)
                     except RuleViolation as e:
                         res.add(e.rule, f"{uid} does not get into the {top.kind}: {e.reason}", unit=uid)
+            elif isinstance(top, CarryStep):
+                if self._carriers(top.marker):
+                    return
+                self.pending.pop()
             elif isinstance(top, LoadStep):
                 self.pending.pop()
                 self._finish_load(top, dice, res)
@@ -1992,4 +2049,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Carry", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]

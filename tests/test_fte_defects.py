@@ -331,3 +331,19 @@ def test_a_new_casualty_marker_may_be_taken_up_at_once_by_its_owners_unit_in_the
         g.apply(fte.Carry(wia, "M"))
     g.apply(fte.Carry(wia, "B"))
     assert g.state.units["B"].carrying == [wia] and g.prompt.side == "US"        # back to the activation
+
+
+@pytest.mark.rule("F 10.0", "F 7.5.2")
+def test_a_recover_action_may_be_nothing_but_picking_up_a_marker(tmp_path):
+    g = game(tmp_path, [ft("M", "US", "17.23"), ft("A", "NVA", "17.21", men=2), ft("B", "NVA", "17.21")])
+    g.apply(fte.Activate("unit", ("M",)))
+    g.apply(fte.Fire(("M",), "A"), ScriptedDice([1, 2]))
+    [wia] = g.state.casualties
+    g.apply(fte.Carry(wia))                                     # left on the ground for now
+    g.apply(fte.EndActivation())
+    g.apply(fte.Draw(), ScriptedDice([3]))                      # the cup: US, US, NVA/VC, NVA/VC
+    g.apply(fte.Activate("unit", ("B",)))
+    b = g.state.units["B"]
+    assert not (b.suppressed or b.broken or b.exhausted or b.low_ammo)      # nothing else to recover from
+    g.apply(fte.Recover("B", pick_up=wia))
+    assert b.carrying == [wia]

@@ -347,3 +347,24 @@ def test_a_recover_action_may_be_nothing_but_picking_up_a_marker(tmp_path):
     assert not (b.suppressed or b.broken or b.exhausted or b.low_ammo)      # nothing else to recover from
     g.apply(fte.Recover("B", pick_up=wia))
     assert b.carrying == [wia]
+
+
+@pytest.mark.rule("F 26.0")
+def test_each_player_plots_his_traps_in_secret_at_set_up(tmp_path):
+    """A FRAGO may leave the plotting to the players: the number each gets, then a prompt per trap."""
+    g = fte.Game.for_frago(frago(tmp_path, [ft("M", "US", "22.22"), ft("A", "NVA", "25.25")],
+                                 plots={"booby_traps": 2, "claymores": 1})).new(seed=1)
+    assert g.prompt.side == "NVA/VC" and g.prompt.kind == "plot" and "2 left" in g.prompt.question
+    offered = {a.hex for a in g.legal_actions}
+    assert {"19.19", "21.20"} <= offered and "22.22" not in offered           # trails (and caches) only
+    with pytest.raises(RuleViolation, match="neither a trail nor a cache"):
+        g.apply(fte.Plot("booby_trap", "22.22"))
+    g.apply(fte.Plot("booby_trap", "19.19"))
+    g.apply(fte.Plot("booby_trap", "21.20"))
+    assert g.prompt.side == "US" and {a.hex for a in g.legal_actions} == {
+        "22.22", "23.23", "23.22", "22.21", "21.22", "21.23", "22.23"}           # in or next to M
+    g.apply(fte.Plot("claymore", "23.22"))
+    assert g.prompt.kind == "draw"
+    assert g.view("US")["position"]["state"]["booby_traps"] == []           # the other player's plots are secret
+    assert g.view("NVA/VC")["position"]["state"]["booby_traps"] == ["19.19", "21.20"]
+    assert g.view("NVA/VC")["position"]["state"]["claymores"] == []

@@ -63,7 +63,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
                       reveal_shown)
 from .state import PLAYERS, FteState, place
 from .terrain import demo_map, load_fte_map, way_used
-from .traps import arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore
+from .traps import TRAP_SITES, arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore
 from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
@@ -92,6 +92,7 @@ class Frago:
     us_may_carry_off: bool = False
     booby_traps: list[str] = field(default_factory=list)     # hexes the NVA/VC player plotted (F 26.0)
     claymores: list[str] = field(default_factory=list)       # hexes the US player plotted (F 26.0)
+    plots: dict[str, int] = field(default_factory=dict)      # traps each player plots at set-up (F 26.0)
     map_path: str | None = None
     source: str = "<memory>"
 
@@ -195,7 +196,10 @@ FRAGO = Record(
                                        what="reinforcements {turn, hexes, units}"), max_len=100), []),
      "key_terrain": Opt(List(Record({"hex": HEX, "player": Str(PLAYERS), "points": Int(0, 100)},
                                     what="key terrain {hex, player, points}"), max_len=100), []),
-     "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), [])},
+     "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), []),
+     "plots": Opt(Record({}, {"booby_traps": Opt(Int(0, 50), 0), "claymores": Opt(Int(0, 50), 0)},
+                         what="how many booby traps and claymores the players plot at set-up"),
+                  {"booby_traps": 0, "claymores": 0})},
     check=_frago_check, what="a FRAGO")
 
 
@@ -250,7 +254,7 @@ def load_frago(path: str | Path) -> Frago:
         raise place_error(DataError(file, e.path, e.reason), raw) from None
     frago = Frago(v["name"], v["note"], v["turns"], v["first_player"], v["chits"], v["random_event"], v["units"],
                   v["sites"], v["reinforcements"], v["key_terrain"], v["us_may_carry_off"], v["booby_traps"],
-                  v["claymores"], v["map"], file)
+                  v["claymores"], dict(v["plots"]), v["map"], file)
     try:
         setup(frago, m=m)
     except DataError as e:
@@ -482,6 +486,15 @@ class Retreat(Action):
 
 
 @dataclass(frozen=True)
+class Plot(Action):
+    """Answer to a set-up prompt: the hex where the player secretly plots his next booby trap (NVA/VC) or claymore
+    (US) (F 26.0)."""
+
+    kind: str
+    hex: str
+
+
+@dataclass(frozen=True)
 class Carry(Action):
     """Answer to the prompt after a KIA or WIA marker appears: the friendly infantry unit in its hex that takes
     it up at once (None: it stays on the ground) (F 7.5.2)."""
@@ -574,7 +587,7 @@ class EventChoice(Action):
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, DetonateClaymore, Carry, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
+ANSWERS = (OpFire, HoldFire, DetonateClaymore, Carry, Plot, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
            FireMissionOrder, MedevacEntry, EventTarget)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
@@ -605,6 +618,18 @@ class FortStep:
 
     def copy(self, state: FteState) -> "FortStep":
         return FortStep(list(self.units), self.kind, self.fired, list(self.stopped))
+
+
+@dataclass
+class PlotStep:
+    """At set-up a player plots his booby traps or claymores one by one, in secret (F 26.0)."""
+
+    player: str
+    kind: str               # "booby_trap" or "claymore"
+    left: int
+
+    def copy(self, state: FteState) -> "PlotStep":
+        return PlotStep(self.player, self.kind, self.left)
 
 
 @dataclass
@@ -806,7 +831,7 @@ class Game(CoreGame):
     NAME = "FTE"
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
-               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Carry, Retreat, Advance, EventChoice,
+               RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Carry, Plot, Retreat, Advance, EventChoice,
                AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
@@ -840,6 +865,10 @@ class Game(CoreGame):
         self.pending: list = []
         self.started = False
         self.finished: Outcome | None = None
+        plots = self.frago.plots                # the secret plots of F 26.0, the NVA/VC player's asked first
+        for player_, kind in (("US", "claymore"), ("NVA/VC", "booby_trap")):
+            if plots.get(kind + "s") and self._plot_hexes(kind):
+                self.pending.append(PlotStep(player_, kind, plots[kind + "s"]))
 
     def shared(self):
         s = self.state
@@ -969,6 +998,9 @@ class Game(CoreGame):
                                    "unloads (or hold, and perhaps fire after)?"
                     }.get(top.why, f"opportunity fire at {s.label(top.hex)}?")
             return Prompt(enemy, "F 8.0" if top.why == "assault" else "F 21.0", what, "opportunity_fire")
+        if isinstance(top, PlotStep):
+            return Prompt(top.player, "F 26.0", f"set-up: plot a {top.kind.replace('_', ' ')} in secret ({top.left} "
+                                                "left): in which hex?", "plot")
         if isinstance(top, CarryStep):
             m = s.casualties[top.marker]
             return Prompt(m.player, "F 7.5.2", f"the new {m.kind} marker {m.id} in {s.label(m.hex)}: does one of your "
@@ -1140,6 +1172,8 @@ class Game(CoreGame):
             return out + self._claymores(top) + [HoldFire()]
         if isinstance(top, CarryStep):
             return [Carry(top.marker, uid) for uid in self._carriers(top.marker)] + [Carry(top.marker)]
+        if isinstance(top, PlotStep):
+            return [Plot(top.kind, s.label(h)) for h in self._plot_hexes(top.kind)]
         if isinstance(top, RetreatStep):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
@@ -1750,6 +1784,28 @@ class Game(CoreGame):
         resolve_event(s, top.side, top.event, dice, res, choice)
         self.pending.pop()
 
+    def _plot_hexes(self, kind: str) -> list[Hex]:
+        """Hexes where the next booby trap (a trail or an NVA/VC cache) or claymore (in or next to American
+        infantry) may be plotted, one per hex (F 26.0); :mod:`wargames.fte.traps` has the final word."""
+        s = self.state
+        if kind == "booby_trap":
+            caches = {x.hex for x in s.sites.values() if x.kind in TRAP_SITES and x.side != "US"}
+            ok = [h for h in s.map.hexes if (s.map.has(h, "trail") or h in caches) and h not in s.booby_traps]
+        else:
+            near = {h for u in s.on_map("US") if u.infantry for h in (u.hex, *s.map.neighbors(u.hex))}
+            ok = [h for h in near if h not in s.claymores]
+        return sorted(ok, key=s.label)
+
+    @handles(Plot)
+    def _on_plot(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, PlotStep) or action.kind != top.kind:
+            raise RuleViolation("F 26.0", "booby traps and claymores are plotted at set-up, one at a time")
+        (plot_booby_trap if top.kind == "booby_trap" else plot_claymore)(self.state, self.state.hex(action.hex), res)
+        top.left -= 1
+        if top.left == 0:
+            self.pending.pop()
+
     def _carriers(self, mid: str) -> list[str]:
         """Friendly infantry units in a loose marker's hex with room to carry it (F 7.5.2)."""
         s = self.state
@@ -1908,6 +1964,11 @@ class Game(CoreGame):
                 if self._carriers(top.marker):
                     return
                 self.pending.pop()
+            elif isinstance(top, PlotStep):
+                if self._plot_hexes(top.kind):
+                    return
+                res.add("F 26.0", f"no hex is left to plot a {top.kind.replace('_', ' ')} in")
+                self.pending.pop()
             elif isinstance(top, LoadStep):
                 self.pending.pop()
                 self._finish_load(top, dice, res)
@@ -2049,4 +2110,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Carry", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Carry", "Plot", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]

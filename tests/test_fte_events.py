@@ -131,14 +131,15 @@ def test_higher_hq():
 
 @pytest.mark.rule("F 19.6")
 def test_cobras_arrive_in_pairs_stay_three_turns_and_are_not_doubled():
+    """Arriving on turn 2, the turn of arrival is the first of their three: gone by the end of turn 4."""
     st = _state(turn=2)
     assert ev.resolve_event(st, "US", "AH-1 Cobras", ScriptedDice([]), Resolution()) == "Cobras"
     cobras = [u for u in st.on_map("US") if u.role == "cobra"]
-    assert len(cobras) == 2 and len({u.hex for u in cobras}) == 2 and st.cobras_leave == 5
+    assert len(cobras) == 2 and len({u.hex for u in cobras}) == 2 and st.cobras_leave == 4
     assert ev.resolve_event(st, "US", "AH-1 Cobras", ScriptedDice([]), Resolution()) == "No Event"
-    st.turn = 4
+    st.turn = 3
     assert departures_due(st) == []
-    st.turn = 5
+    st.turn = 4
     assert sorted(departures_due(st)) == sorted(u.id for u in cobras)
     enforce_departures(st, Resolution())
     assert not [u for u in st.on_map("US") if u.role == "cobra"] and st.cobras_leave is None

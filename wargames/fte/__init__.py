@@ -9,7 +9,7 @@ from .errata import ERRATA, ORIGINAL, Readings
 from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Conceal, DestroyCache, DetonateClaymore, Draw,
                    EndActivation, EventChoice, EventTarget, Fire, FireMissionOrder, Frago, Game, HoldFire, Interrogate,
                    Land, Load, MedevacEntry, Move, OpFire, Pass, Recover, RequestFireMission, RequestMedevac, Retreat,
-                   Search, Show, Unload, demo_frago, load_frago)
+                   PlaceReinforcement, Search, Show, Unload, demo_frago, load_frago)
 from .rules_index import SECTIONS
 from .ruleset import Ruleset
 from .state import FteState
@@ -18,4 +18,5 @@ from .units import CasualtyMarker, Site, Unit
 __all__ = ["SECTIONS", "Game", "Ruleset", "Frago", "load_frago", "demo_frago", "Unit", "Site", "CasualtyMarker",
            "FteState", "Readings", "ERRATA", "ORIGINAL", "Draw", "Activate", "Pass", "EndActivation", "Move", "Fire",
            "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac", "RequestFireMission", "Load", "Unload",
-           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "DetonateClaymore"]
+           "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "DetonateClaymore",
+           "PlaceReinforcement"]

@@ -63,7 +63,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
 from .state import PLAYERS, FteState, place
 from .terrain import demo_map, load_fte_map, way_used
 from .traps import arrive, detonate_claymore, plot_booby_trap, plot_claymore
-from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
+from .units import ALTITUDES, CAPACITY, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
 FRAGOS = Path(__file__).parent / "data" / "fragos"
@@ -93,6 +93,8 @@ class Frago:
     claymores: list[str] = field(default_factory=list)       # hexes the US player plotted (F 26.0)
     map_path: str | None = None
     source: str = "<memory>"
+    vp: dict[str, int] = field(default_factory=lambda: {"US": 0, "NVA/VC": 0})   # at the start (F 29.0)
+    extra_chits: list[dict] = field(default_factory=list)    # {turn, player, count}: added in step a (F 4.0)
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Unit)}
@@ -106,9 +108,20 @@ def _unit_check(v: dict) -> None:
         raise Invalid(*bad)
 
 
+def _reinforcement_check(v: dict) -> None:
+    """A reinforcement's helicopter has no altitude yet: its owner picks Treetop or High as it enters (F 4.0)."""
+    if v["kind"] == "helicopter":
+        if v["altitude"] is not None:
+            raise Invalid("altitude", "a reinforcement helicopter enters at the altitude its owner picks then "
+                                      "(Treetop or High, F 4.0): leave it out")
+        v = {**v, "altitude": "treetop"}
+    _unit_check(v)
+
+
 def _unit_schema(placed: bool) -> Record:
     """A counter as a FRAGO sets it up (F 2.0): what it prints and the markers it starts with; ``placed``: with
-    its hex (reinforcements enter on their group's hexes)."""
+    its hex (reinforcements are placed by their owner on their group's hexes, helicopters at the altitude he
+    picks, F 4.0)."""
     optional = {"kind": Str(KINDS), "role": Str(ROLES), "fire_rating": Nullable(Int(1, 10)),
                 "weapon": Nullable(Str(WEAPONS)), "tq": Int(1, 10), "range": Nullable(Int(1, 30)),
                 "defense": Int(0, 9), "men": Int(1, 4), "altitude": Nullable(Str(ALTITUDES)),
@@ -116,22 +129,19 @@ def _unit_schema(placed: bool) -> Record:
                 **{k: Bool() for k in ("reduced", "concealed", "suppressed", "broken", "exhausted", "low_ammo",
                                        "hero", "injury", "immobilized", "downed", "destroyed")}}
     return Record({"id": UNIT_ID, "side": Str(SIDES), **({"hex": HEX} if placed else {})},
-                  {k: Opt(schema, _DEFAULTS[k]) for k, schema in optional.items()}, check=_unit_check,
-                  what="a unit {id, side, ...}")
+                  {k: Opt(schema, _DEFAULTS[k]) for k, schema in optional.items()},
+                  check=_unit_check if placed else _reinforcement_check, what="a unit {id, side, ...}")
 
 
-def entry_hexes(group: dict) -> list[str]:
-    """Where each unit of a group of reinforcements enters: the group's hexes in turn, a loaded unit in its
-    transport's hex (F 4.0)."""
-    out: dict[str, str] = {}
-    for j, u in enumerate(group["units"]):
-        out[u["id"]] = out.get(u["loaded_in"]) or group["hexes"][j % len(group["hexes"])]
-    return list(out.values())
+def _capacity(t: dict) -> int:
+    """Troops a transport's spec may carry (F 6.9)."""
+    return 8 if t["kind"] == "vehicle" else CAPACITY.get(t["role"], 0) if t["kind"] == "helicopter" else 0
 
 
 def _frago_check(v: dict) -> None:
     """What a FRAGO's fields must say together, the map aside: unit and site ids used once, a key terrain hex
-    once a player, transports that exist, reinforcements due within the game."""
+    once a player, transports that exist and hold their passengers, reinforcements and extra chits due within the
+    game, and each group of reinforcements able to fit in its hexes (F 6.2)."""
     ids: dict[str, str] = {}
     groups = [("units", v["units"])] + [(f"reinforcements[{i}].units", r["units"])
                                         for i, r in enumerate(v["reinforcements"])]
@@ -148,6 +158,10 @@ def _frago_check(v: dict) -> None:
                                                or player(t["side"]) != player(u["side"])):
                 raise Invalid(f"{where}[{j}].loaded_in", f"{u['loaded_in']!r} is no vehicle or helicopter of the "
                                                          f"same player set up {'here' if where == 'units' else 'with it'}")
+        for j, u in enumerate(units):
+            aboard = sum(w["men"] + w["injury"] for w in units if w["loaded_in"] == u["id"] and w is not u)
+            if aboard > _capacity(u):
+                raise Invalid(f"{where}[{j}]", f"{u['id']} carries {aboard} troops; it may carry {_capacity(u)} (F 6.9)")
     sites: dict[str, int] = {}
     for i, site in enumerate(v["sites"]):
         if site["id"] in sites:
@@ -165,19 +179,23 @@ def _frago_check(v: dict) -> None:
                 raise Invalid(f"reinforcements[{i}].units[{j}].fort", "reinforcements enter on the map's edge, "
                                                                       "in no bunker or foxholes (F 4.0)")
         seen: set[str] = set()
-        labels = entry_hexes(r)
-        for j, (u, label) in enumerate(zip(r["units"], labels)):
+        for j, u in enumerate(r["units"]):
             if u["loaded_in"] is not None and u["loaded_in"] not in seen:
                 raise Invalid(f"reinforcements[{i}].units[{j}].loaded_in", "the transport must be listed before "
                                                                            "the units loaded in it")
             seen.add(u["id"])
-            twin = next((w for w, lab in zip(r["units"][:j], labels) if lab == label
-                         and w["kind"] == u["kind"] != "infantry" and u["loaded_in"] is None), None)
-            if twin is not None:
-                raise Invalid(f"reinforcements[{i}].units[{j}]", f"would enter {label} with {twin['id']}, a "
-                                                                 f"{u['kind']} too: add a hex (F 6.2)")
+        hexes = len(set(r["hexes"]))
+        for kind, per_hex in (("helicopter", 1), ("vehicle", 2)):
+            js = [j for j, u in enumerate(r["units"]) if u["kind"] == kind]
+            if len(js) > per_hex * hexes:
+                raise Invalid(f"reinforcements[{i}].units[{js[per_hex * hexes]}]",
+                              f"the group's {hexes} hex(es) take at most {per_hex * hexes} {kind}(s) ({per_hex} a "
+                              "hex, F 6.2): add a hex")
         if r["turn"] > v["turns"]:
             raise Invalid(f"reinforcements[{i}].turn", f"turn {r['turn']} is after the last turn ({v['turns']})")
+    for i, x in enumerate(v["extra_chits"]):
+        if x["turn"] > v["turns"]:
+            raise Invalid(f"extra_chits[{i}].turn", f"turn {x['turn']} is after the last turn ({v['turns']})")
 
 
 FRAGO = Record(
@@ -193,7 +211,11 @@ FRAGO = Record(
                                        what="reinforcements {turn, hexes, units}"), max_len=100), []),
      "key_terrain": Opt(List(Record({"hex": HEX, "player": Str(PLAYERS), "points": Int(0, 100)},
                                     what="key terrain {hex, player, points}"), max_len=100), []),
-     "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), [])},
+     "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), []),
+     "vp": Opt(Record({}, {p: Opt(Int(0, 999), 0) for p in PLAYERS}, what="starting VP {US, NVA/VC}"),
+               {"US": 0, "NVA/VC": 0}),
+     "extra_chits": Opt(List(Record({"turn": Int(1, 30), "player": Str(PLAYERS), "count": Int(1, 20)},
+                                    what="extra chits {turn, player, count}"), max_len=100), [])},
     check=_frago_check, what="a FRAGO")
 
 
@@ -248,7 +270,7 @@ def load_frago(path: str | Path) -> Frago:
         raise place_error(DataError(file, e.path, e.reason), raw) from None
     frago = Frago(v["name"], v["note"], v["turns"], v["first_player"], v["chits"], v["random_event"], v["units"],
                   v["sites"], v["reinforcements"], v["key_terrain"], v["us_may_carry_off"], v["booby_traps"],
-                  v["claymores"], v["map"], file)
+                  v["claymores"], v["map"], file, vp=v["vp"], extra_chits=v["extra_chits"])
     try:
         setup(frago, m=m)
     except DataError as e:
@@ -266,16 +288,23 @@ def _unit(spec: dict) -> Unit:
     return Unit(**{k: (list(x) if isinstance(x, list) else x) for k, x in spec.items() if k != "hex"})
 
 
+def _reinforcement(spec: dict, altitude: str = "treetop") -> Unit:
+    """A new counter from a reinforcement's spec; a helicopter at ``altitude`` (its owner's pick, F 4.0)."""
+    return _unit({**spec, "altitude": altitude} if spec["kind"] == "helicopter" else spec)
+
+
 @implements("F 3.0")
 def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = None,
           m: MapData | None = None) -> FteState:
-    """Set a FRAGO up: the map, the units in their hexes, the sites, the chits and the scenario's rules."""
+    """Set a FRAGO up: the map, the units in their hexes, the sites, the chits, the starting VP and the scenario's
+    rules."""
     if m is None:
         m = demo_map() if frago.map_path in (None, "demo") else load_fte_map(Path(frago.source).parent / frago.map_path)
     state = FteState(m, readings=readings, last_turn=frago.turns, first_player=frago.first_player,
                      us_may_carry_off=frago.us_may_carry_off, **({} if charts is None else {"charts": charts}))
     state.cup.chits = dict(frago.chits)
     state.cup.random_event = frago.random_event
+    state.vp = {p: frago.vp.get(p, 0) for p in PLAYERS}          # the starting VP (F 29.0)
     units = []
     for i, spec in enumerate(frago.units):
         u = _unit(spec)
@@ -556,11 +585,21 @@ class EventChoice(Action):
     unit: str | None = None
 
 
+@dataclass(frozen=True)
+class PlaceReinforcement(Action):
+    """Answer to the Place Reinforcements prompt: a reinforcement (a transport with its passengers aboard) enters
+    in a hex of its group's map edge, a helicopter at Treetop or High (F 4.0, F 6.8)."""
+
+    unit: str
+    hex: str
+    altitude: str | None = None
+
+
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
 ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
-           FireMissionOrder, MedevacEntry, EventTarget)
+           FireMissionOrder, MedevacEntry, EventTarget, PlaceReinforcement)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
 
@@ -709,6 +748,14 @@ class EventStep:
         return EventStep(self.side, self.event)
 
 
+@dataclass
+class ReinforceStep:
+    """The Place Reinforcements step (F 4.0): the reinforcements due wait for their owners to place them."""
+
+    def copy(self, state: FteState) -> "ReinforceStep":
+        return ReinforceStep()
+
+
 def _plain(value: Any, state: FteState) -> Any:
     """Any part of the position as JSON-able data (hexes as labels, fractions as text)."""
     if isinstance(value, Hex):
@@ -765,7 +812,8 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
+               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget,
+               PlaceReinforcement)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -939,6 +987,10 @@ class Game(CoreGame):
                                             "call it off?", "fire_mission")
         if isinstance(top, ConcealStep):
             return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
+        if isinstance(top, ReinforceStep):
+            who, offers = self._placer()
+            ids = ", ".join(dict.fromkeys(a.unit for a in offers))
+            return Prompt(who, "F 4.0", f"place your reinforcements on their map edge: {ids}", "reinforce")
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return Prompt("NVA/VC", "F 19.9", "NVA artillery: which hex does it target?", "event")
         if isinstance(top, EventStep):
@@ -1097,6 +1149,8 @@ class Game(CoreGame):
         if isinstance(top, ConcealStep):
             able = tuple(self._may_conceal(top.player))
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
+        if isinstance(top, ReinforceStep):
+            return self._placer()[1]
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return [EventTarget(s.label(h)) for h in self._artillery_targets()]
         if isinstance(top, EventStep):
@@ -1609,6 +1663,47 @@ class Game(CoreGame):
         resolve_event(s, top.side, top.event, dice, res, choice)
         self.pending.pop()
 
+    @handles(PlaceReinforcement)
+    def _on_place_reinforcement(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, ReinforceStep):
+            raise RuleViolation("F 4.0", "no reinforcement waits to be placed")
+        s = self.state
+        who, _ = self._placer()
+        pieces = {spec["id"]: (i, spec) for i, spec in self._pieces()}
+        if action.unit not in pieces:
+            raise RuleViolation("F 4.0", f"{action.unit} is no reinforcement waiting to enter (a unit loaded in "
+                                         "another enters with its transport)")
+        i, spec = pieces[action.unit]
+        if player(spec["side"]) != who:
+            raise RuleViolation("F 4.0", f"the {who} player is placing his reinforcements now")
+        group, h = self.frago.reinforcements[i], s.hex(action.hex)
+        if h not in {s.hex(label) for label in group["hexes"]}:
+            raise RuleViolation("F 4.0", f"{action.unit} enters on its map edge: {', '.join(group['hexes'])}")
+        heli = spec["kind"] == "helicopter"
+        if heli and action.altitude not in ("treetop", "high"):
+            raise RuleViolation("F 4.0", "a helicopter enters the map at Treetop or High level")
+        if not heli and action.altitude is not None:
+            raise RuleViolation("F 6.8", "only helicopters have an altitude")
+        u = _reinforcement(spec, action.altitude or "treetop")
+        rule, why = entry_problem(s, [u], h)
+        if rule:
+            raise RuleViolation(rule, why)
+        aboard = [_unit(p) for p in group["units"] if p["loaded_in"] == u.id]
+        if heli:
+            act_mod.helicopter_enters(s, u, h, action.altitude, res, aboard)
+        else:
+            u.hex = h
+            for p in aboard:
+                p.hex, p.concealed = h, False
+            place(s, [u, *aboard])
+            res.add("F 4.0", f"{u.id} enters in {s.label(h)}" + (f" carrying {', '.join(p.id for p in aboard)}"
+                                                                 if aboard else ""), unit=u.id)
+        for v in (u, *aboard):
+            v.entered_turn = s.turn
+            conceal_reinforcement(s, v, res)
+        arrive(s, h, [u.id], dice, res)                 # F 7.5.3, F 26.0
+
     @handles(Retreat)
     def _on_retreat(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1770,6 +1865,14 @@ class Game(CoreGame):
                     return
                 self.pending.pop()
                 resolve_event(s, top.side, top.event, dice, res)
+            elif isinstance(top, ReinforceStep):
+                if self._placer()[0] is not None:
+                    return
+                self.pending.pop()
+                for _, spec in self._pieces():
+                    res.add("F 4.0", f"{spec['id']} finds every hex of its map edge closed to it (F 6.2): it tries "
+                                     "again next turn", unit=spec["id"])
+                self._open_activation(res)
             else:
                 raise RuntimeError(f"unknown pending step {top!r}")
 
@@ -1814,27 +1917,62 @@ class Game(CoreGame):
         return False
 
     # ------------------------------------------------------------------ the turn
-    @implements("F 3.0", "F 4.0")
+    @implements("F 3.0", "F 4.0", "F 29.0")
     def _start_turn(self, res: Resolution) -> None:
-        """Step a: reinforcements enter on their edge hexes (concealed unless loaded, F 18.2) and a due medevac
-        arrives (F 12.0); then step b, the activation phase, opens with a full cup (F 5.0)."""
+        """Step a, Place Reinforcements: the FRAGO's extra activation chits for this turn join the pool (F 4.0),
+        and the reinforcements due wait for their owners to place them (:class:`ReinforceStep`); once they are
+        placed, a due medevac arrives (F 12.0) and step b, the activation phase, opens with a full cup (F 5.0).
+        The first turn also reports the FRAGO's starting VP (F 29.0)."""
         s = self.state
         res.add("F 3.0", f"turn {s.turn} of {s.last_turn}: place reinforcements", result=s.turn)
-        for i, r in enumerate(self.frago.reinforcements):
-            if r["turn"] != s.turn:
-                continue
-            for j, (spec, label) in enumerate(zip(r["units"], entry_hexes(r))):
-                u = _unit(spec)
-                u.hex = _hex(s.map, label, self.frago.source, f"reinforcements[{i}].hexes")
-                if u.kind != "infantry" and any(v.kind == u.kind for v in s.units_at(u.hex)):
-                    raise DataError(self.frago.source, f"reinforcements[{i}].hexes", "would overstack (F 6.2)")
-                u.entered_turn = s.turn
-                place(s, [u])
-                res.add("F 4.0", f"{u.id} enters in {s.label(u.hex)}", unit=u.id)
-                conceal_reinforcement(s, u, res)
+        if s.turn == 1 and any(self.frago.vp.values()):
+            res.add("F 29.0", f"the FRAGO's starting VP: US {s.vp['US']}, NVA/VC {s.vp['NVA/VC']}", result=dict(s.vp))
+        for x in self.frago.extra_chits:
+            if x["turn"] == s.turn:
+                s.cup.chits[x["player"]] += x["count"]
+                res.add("F 4.0", f"the FRAGO adds {x['count']} {x['player']} activation chit(s): {x['player']} now has "
+                                 f"{s.cup.chits[x['player']]}", result=s.cup.chits[x["player"]], player=x["player"])
+        if self._pieces():
+            self.pending.append(ReinforceStep())
+        else:
+            self._open_activation(res)
+
+    def _open_activation(self, res: Resolution) -> None:
+        """The reinforcements are in: a due medevac arrives (F 12.0), then the activation phase opens (F 5.0)."""
+        s = self.state
         self.phase = start_phase(s, res)
         if s.medevac_turn == s.turn:
             self.pending.append(MedevacStep())      # the US player brings it in on a map edge (F 12.0)
+
+    def _pieces(self) -> list[tuple[int, dict]]:
+        """The reinforcements due by this turn and not yet on the map, as (group index, spec) of each piece: a
+        unit loaded in no other, its passengers entering with it (F 4.0). A piece that found every hex of its
+        edge closed on an earlier turn is still due."""
+        s = self.state
+        return [(i, spec) for i, r in enumerate(self.frago.reinforcements) if r["turn"] <= s.turn
+                for spec in r["units"] if spec["loaded_in"] is None and spec["id"] not in s.units]
+
+    def _placements(self, i: int, spec: dict) -> list[PlaceReinforcement]:
+        """Where a piece may enter now: its group's hexes within the stacking limits, a helicopter at Treetop or
+        High (F 4.0, F 6.2, F 6.8)."""
+        s = self.state
+        probe = _reinforcement(spec)
+        alts = ("treetop", "high") if probe.kind == "helicopter" else (None,)
+        return [PlaceReinforcement(spec["id"], label, alt) for label in dict.fromkeys(self.frago.reinforcements[i]["hexes"])
+                if not entry_problem(s, [probe], s.hex(label))[0] for alt in alts]
+
+    def _placer(self) -> tuple[str | None, list[PlaceReinforcement]]:
+        """The player who places now (the owner of the first piece in the FRAGO's order that can enter) and the
+        placements open to him."""
+        who, out = None, []
+        for i, spec in self._pieces():
+            if who is not None and player(spec["side"]) != who:
+                continue
+            offers = self._placements(i, spec)
+            if offers:
+                who = player(spec["side"])
+                out += offers
+        return who, out
 
     @implements("F 3.0", "F 16.0", "F 17.0")
     def _end_turn(self, dice, res: Resolution) -> None:
@@ -1877,4 +2015,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "PlaceReinforcement", "FRAGOS"]

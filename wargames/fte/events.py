@@ -434,7 +434,8 @@ def aerial_observer(state: FteState, side: str, dice, res: Resolution, choice: A
 @implements("F 19.9", "F 16.0")
 def nva_artillery(state: FteState, side: str, dice, res: Resolution, choice: Any = None) -> str:
     """The NVA player secretly targets a hex in the LoS of an NVA leader, or holding or next to a Visible US
-    unit; an artillery mission executes there in ceil(d10/3) turns (F 19.9, through F 16.0)."""
+    unit; an artillery mission executes there in ceil(d10/3) turns (F 19.9, through F 16.0). Without a ``choice``,
+    the default of :data:`DEFAULTS` (the game asks the NVA/VC player)."""
     leaders = _by_id(u for u in state.on_map(NVA) if u.side == "NVA" and u.is_leader)
     if choice is None:
         seen = _by_id(u for u in state.on_map(US) if not u.concealed)

@@ -49,7 +49,8 @@ from .casualties import check_casualties
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .charts import Charts
 from .errata import ERRATA, Readings
-from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
+from .events import (UNIT_CHOICES, VC_LIMIT, chooser, cobra_enters, cobra_hexes, cobras_present, eligible_units,
+                     hamlets, place_vc_item, random_event, resolve_event, vc_chit, vc_hexes, vc_items)
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
                    landing_options, retreat_into, retreat_options)
 from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
@@ -595,11 +596,27 @@ class PlaceReinforcement(Action):
     altitude: str | None = None
 
 
+@dataclass(frozen=True)
+class PlaceCobra(Action):
+    """Answer to the AH-1 Cobras event's prompt: the map-edge hex and altitude of the next Cobra (F 19.6)."""
+
+    hex: str
+    altitude: str = "treetop"
+
+
+@dataclass(frozen=True)
+class PlaceVC(Action):
+    """Answer to the VC event's prompt: the hex of the next VC item, within three hexes of a hamlet (F 19.7)."""
+
+    item: str
+    hex: str
+
+
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
 ANSWERS = (OpFire, HoldFire, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
-           FireMissionOrder, MedevacEntry, EventTarget, PlaceReinforcement)
+           FireMissionOrder, MedevacEntry, EventTarget, PlaceReinforcement, PlaceCobra, PlaceVC)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
 
@@ -756,6 +773,29 @@ class ReinforceStep:
         return ReinforceStep()
 
 
+@dataclass
+class CobraStep:
+    """The AH-1 Cobras event: the US player brings the two Cobras in, one at a time (F 19.6)."""
+
+    placed: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "CobraStep":
+        return CobraStep(list(self.placed))
+
+
+@dataclass
+class VCStep:
+    """The VC event: the NVA/VC player places its items, one at a time (F 19.7); ``one_of``: the original
+    reading, where he places just one item of his choice."""
+
+    items: list[str]
+    one_of: bool = False
+    made: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "VCStep":
+        return VCStep(list(self.items), self.one_of, list(self.made))
+
+
 def _plain(value: Any, state: FteState) -> Any:
     """Any part of the position as JSON-able data (hexes as labels, fractions as text)."""
     if isinstance(value, Hex):
@@ -813,7 +853,7 @@ class Game(CoreGame):
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Retreat, Advance, EventChoice,
                AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget,
-               PlaceReinforcement)
+               PlaceReinforcement, PlaceCobra, PlaceVC)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -991,6 +1031,12 @@ class Game(CoreGame):
             who, offers = self._placer()
             ids = ", ".join(dict.fromkeys(a.unit for a in offers))
             return Prompt(who, "F 4.0", f"place your reinforcements on their map edge: {ids}", "reinforce")
+        if isinstance(top, CobraStep):
+            return Prompt("US", "F 19.6", f"AH-1 Cobras: on which map-edge hex, at which altitude, does the "
+                                          f"{'second' if top.placed else 'first'} Cobra arrive?", "event")
+        if isinstance(top, VCStep):
+            what = "which VC item goes where" if top.one_of else f"where does the VC {top.items[0].replace('_', ' ')} go"
+            return Prompt("NVA/VC", "F 19.7", f"VC event: {what}, within three hexes of a hamlet?", "event")
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return Prompt("NVA/VC", "F 19.9", "NVA artillery: which hex does it target?", "event")
         if isinstance(top, EventStep):
@@ -1151,6 +1197,11 @@ class Game(CoreGame):
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
         if isinstance(top, ReinforceStep):
             return self._placer()[1]
+        if isinstance(top, CobraStep):
+            return [PlaceCobra(s.label(h), alt) for h in cobra_hexes(s) for alt in ("treetop", "high")]
+        if isinstance(top, VCStep):
+            return [PlaceVC(it, s.label(h)) for it in (top.items if top.one_of else top.items[:1])
+                    for h in vc_hexes(s, it)]
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return [EventTarget(s.label(h)) for h in self._artillery_targets()]
         if isinstance(top, EventStep):
@@ -1285,9 +1336,9 @@ class Game(CoreGame):
             if who == "event":
                 drawn = random_event(self.state, dice, res, defer=True)
                 side, event = drawn["side"], drawn["event"]
-                if event in UNIT_CHOICES and eligible_units(self.state, side, event) or (
-                        event == "NVA Artillery" and side == "NVA/VC" and self._artillery_targets()):
-                    self.pending.append(EventStep(side, event))      # the player the rule names chooses
+                step = self._event_step(side, event)
+                if step is not None:
+                    self.pending.append(step)      # the player the rule names chooses
                     return
                 resolve_event(self.state, side, event, dice, res)
                 if self.state.retreats_due:
@@ -1631,11 +1682,14 @@ class Game(CoreGame):
             self._finish_turn(res)
 
     def _artillery_targets(self) -> list[Hex]:
-        """Hexes holding or next to a Visible US unit (any hex an NVA leader sees is accepted as well)."""
+        """The NVA Artillery targets offered (F 19.9): the hexes holding or next to a Visible US unit, and an NVA
+        leader's own hex and the hexes next to it, which he always sees (F 7.3.1). None: the event has no target
+        and fizzles. Any other hex an NVA leader sees is accepted as well (tracing every line of sight on the map
+        to list them all would be slow)."""
         s = self.state
         out = set()
-        for u in s.on_map("US"):
-            if not u.concealed:
+        for u in s.on_map():
+            if u.player == "US" and not u.concealed or u.side == "NVA" and u.is_leader:
                 out |= {h for h in [u.hex, *s.map.neighbors(u.hex)] if h in s.map}
         return sorted(out, key=s.label)
 
@@ -1662,6 +1716,40 @@ class Game(CoreGame):
             choice = action.unit
         resolve_event(s, top.side, top.event, dice, res, choice)
         self.pending.pop()
+
+    def _event_step(self, side: str, event: str):
+        """The prompt a random event needs, or None when nobody has a choice (it fizzles or simply happens)."""
+        s = self.state
+        if event in UNIT_CHOICES:
+            return EventStep(side, event) if eligible_units(s, side, event) else None
+        if event == "NVA Artillery":
+            return EventStep(side, event) if side == "NVA/VC" and self._artillery_targets() else None
+        if event == "AH-1 Cobras" and side == "US" and not cobras_present(s):
+            return CobraStep()
+        if event == "VC" and side == "NVA/VC" and s.vc_events < VC_LIMIT and hamlets(s):
+            items, one_of = vc_items(s)
+            return VCStep(list(items), one_of)
+        return None
+
+    @handles(PlaceCobra)
+    def _on_place_cobra(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, CobraStep):
+            raise RuleViolation("F 19.6", "no AH-1 Cobra waits to come in")
+        s = self.state
+        top.placed.append(cobra_enters(s, s.hex(action.hex), action.altitude, res).id)
+
+    @handles(PlaceVC)
+    def _on_place_vc(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, VCStep):
+            raise RuleViolation("F 19.7", "no VC item waits to be placed")
+        if action.item not in (top.items if top.one_of else top.items[:1]):
+            raise RuleViolation("F 19.7", f"the VC {top.items[0]} is placed now, not {action.item!r}"
+                                if not top.one_of else f"{action.item!r} is not one of {', '.join(top.items)}")
+        s = self.state
+        top.made.append(place_vc_item(s, action.item, s.hex(action.hex), res).id)
+        top.items = [] if top.one_of else top.items[1:]
 
     @handles(PlaceReinforcement)
     def _on_place_reinforcement(self, action, dice, res):
@@ -1873,6 +1961,22 @@ class Game(CoreGame):
                     res.add("F 4.0", f"{spec['id']} finds every hex of its map edge closed to it (F 6.2): it tries "
                                      "again next turn", unit=spec["id"])
                 self._open_activation(res)
+            elif isinstance(top, CobraStep):
+                if len(top.placed) < 2 and cobra_hexes(s):
+                    return
+                self.pending.pop()
+                if len(top.placed) < 2:
+                    res.add("F 19.6", f"no map-edge hex is open to {'a' if not top.placed else 'the second'} Cobra")
+            elif isinstance(top, VCStep):
+                if top.one_of and not any(vc_hexes(s, it) for it in top.items):
+                    top.items = []
+                while top.items and not top.one_of and not vc_hexes(s, top.items[0]):
+                    res.add("F 19.7", f"no hex within three hexes of a hamlet can take the VC "
+                                      f"{top.items.pop(0).replace('_', ' ')}")
+                if top.items:
+                    return
+                self.pending.pop()
+                vc_chit(s, res, top.made)
             else:
                 raise RuntimeError(f"unknown pending step {top!r}")
 
@@ -2015,4 +2119,4 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "PlaceReinforcement", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "PlaceReinforcement", "PlaceCobra", "PlaceVC", "FRAGOS"]

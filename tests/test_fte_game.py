@@ -212,6 +212,11 @@ def _set(i, **kw):
     (lambda d: d.update(extra_chits=[{"turn": 5, "player": "US", "count": 1}]), "extra_chits[0].turn",
      "turn 5 is after the last turn (4)"),
     (lambda d: d.update(extra_chits=[{"turn": 2, "player": "ARVN", "count": 1}]), "extra_chits[0].player", "one of"),
+    (lambda d: d.update(casualties=[{"kind": "Injury", "side": "US", "hex": "23.25"}]), "casualties[0].kind", "one of"),
+    (lambda d: d.update(casualties=[{"kind": "WIA", "side": "US", "hex": "99.99"}]), "casualties[0].hex",
+     "not on this map"),
+    (lambda d: d.update(casualties=[{"kind": "KIA", "side": "US", "hex": "24.23"}]), "casualties[0].hex",
+     "24.23 holds enemy units"),
     (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "'9999' is not a hex label"),
     (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
     (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
@@ -359,3 +364,14 @@ def test_a_frago_may_name_a_map_file_beside_it(tmp_path):
     (tmp_path / "mine.yaml").write_text((MAPS / "demo.yaml").read_text().replace("FTE demonstration map", "Mine"))
     f = _edited_frago(tmp_path, lambda d: d.update(map="mine.yaml"))
     assert Game.for_frago(f).new(seed=1).state.map.name == "Mine"
+
+
+@pytest.mark.rule("F 7.5", "F 7.5.3", "F 14.0")
+def test_a_frago_may_start_with_casualty_markers_lying_on_the_map(tmp_path):
+    f = _edited_frago(tmp_path, lambda d: d.update(casualties=[{"kind": "WIA", "side": "US", "hex": "23.25"},
+                                                               {"kind": "KIA", "side": "VC", "hex": "25.24"}]))
+    g = Game.for_frago(f).new(seed=1)
+    s = g.state
+    assert [(m.kind, m.side, s.label(m.hex), m.carried_by) for m in s.casualties.values()] == [
+        ("WIA", "US", "23.25", None), ("KIA", "VC", "25.24", None)]
+    assert s.vp == {"US": 0, "NVA/VC": 0}            # the FRAGO's vp field scores them, if it wants

@@ -45,7 +45,7 @@ from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
 from .assault import AssaultPlan, AssaultRun, check_assault
-from .casualties import check_casualties
+from .casualties import check_casualties, place_marker
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .charts import Charts
 from .errata import ERRATA, Readings
@@ -96,6 +96,7 @@ class Frago:
     source: str = "<memory>"
     vp: dict[str, int] = field(default_factory=lambda: {"US": 0, "NVA/VC": 0})   # at the start (F 29.0)
     extra_chits: list[dict] = field(default_factory=list)    # {turn, player, count}: added in step a (F 4.0)
+    casualties: list[dict] = field(default_factory=list)     # {kind, side, hex}: KIA/WIA markers at the start (F 7.5)
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Unit)}
@@ -216,7 +217,9 @@ FRAGO = Record(
      "vp": Opt(Record({}, {p: Opt(Int(0, 999), 0) for p in PLAYERS}, what="starting VP {US, NVA/VC}"),
                {"US": 0, "NVA/VC": 0}),
      "extra_chits": Opt(List(Record({"turn": Int(1, 30), "player": Str(PLAYERS), "count": Int(1, 20)},
-                                    what="extra chits {turn, player, count}"), max_len=100), [])},
+                                    what="extra chits {turn, player, count}"), max_len=100), []),
+     "casualties": Opt(List(Record({"kind": Str(("KIA", "WIA")), "side": Str(SIDES), "hex": HEX},
+                                   what="a casualty marker {kind, side, hex}"), max_len=100), [])},
     check=_frago_check, what="a FRAGO")
 
 
@@ -251,6 +254,8 @@ def _on_the_map(v: dict, m: MapData) -> None:
     for key in ("booby_traps", "claymores"):
         for i, label in enumerate(v[key]):
             at(f"{key}[{i}]", label)
+    for i, c in enumerate(v["casualties"]):
+        at(f"casualties[{i}].hex", c["hex"])
 
 
 @implements("F 3.0")
@@ -271,7 +276,8 @@ def load_frago(path: str | Path) -> Frago:
         raise place_error(DataError(file, e.path, e.reason), raw) from None
     frago = Frago(v["name"], v["note"], v["turns"], v["first_player"], v["chits"], v["random_event"], v["units"],
                   v["sites"], v["reinforcements"], v["key_terrain"], v["us_may_carry_off"], v["booby_traps"],
-                  v["claymores"], v["map"], file, vp=v["vp"], extra_chits=v["extra_chits"])
+                  v["claymores"], v["map"], file, vp=v["vp"], extra_chits=v["extra_chits"],
+                  casualties=v["casualties"])
     try:
         setup(frago, m=m)
     except DataError as e:
@@ -297,8 +303,8 @@ def _reinforcement(spec: dict, altitude: str = "treetop") -> Unit:
 @implements("F 3.0")
 def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = None,
           m: MapData | None = None) -> FteState:
-    """Set a FRAGO up: the map, the units in their hexes, the sites, the chits, the starting VP and the scenario's
-    rules."""
+    """Set a FRAGO up: the map, the units in their hexes, the sites, the casualty markers, the chits, the starting
+    VP and the scenario's rules."""
     if m is None:
         m = demo_map() if frago.map_path in (None, "demo") else load_fte_map(Path(frago.source).parent / frago.map_path)
     state = FteState(m, readings=readings, last_turn=frago.turns, first_player=frago.first_player,
@@ -328,6 +334,12 @@ def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = Non
     for i, spec in enumerate(frago.sites):
         h = _hex(m, spec["hex"], frago.source, f"sites[{i}].hex")
         state.sites[spec["id"]] = Site(spec["id"], spec["kind"], spec["side"], h, bool(spec.get("revealed", False)))
+    for i, c in enumerate(frago.casualties):          # casualties of the fighting before the scenario (F 7.5)
+        h = _hex(m, c["hex"], frago.source, f"casualties[{i}].hex")
+        if state.enemies_at(h, player(c["side"])):
+            raise DataError(frago.source, f"casualties[{i}].hex", f"{c['hex']} holds enemy units: a casualty marker "
+                                                                  "alone with the enemy is captured or removed (F 7.5.3)")
+        place_marker(state, c["kind"], c["side"], h, Resolution(), "F 7.5")
     for k, plot in (("booby_traps", plot_booby_trap), ("claymores", plot_claymore)):
         for i, label in enumerate(getattr(frago, k)):
             h = _hex(m, label, frago.source, f"{k}[{i}]")

@@ -203,6 +203,8 @@ def _set(i, **kw):
     (_reinforce(hexes=["17.22", "17.22"], units=[SLICK, dict(SLICK, id="Slick 2")]), "reinforcements[0].units[1]",
      "take at most 1 helicopter(s)"),
     (_reinforce(units=[dict(SLICK, altitude="high")]), "reinforcements[0].units[0].altitude", "leave it out"),
+    (_reinforce(units=[SLICK, dict(APC, loaded_in="Slick")]), "reinforcements[0].units[1].loaded_in",
+     "US APC is a vehicle: only infantry are transported (F 6.9)"),
     (_reinforce(units=[SLICK, dict(FT5, loaded_in="Slick"), dict(FT5, id="US FT6", loaded_in="Slick")]),
      "reinforcements[0].units[0]", "Slick carries 8 troops; it may carry 7 (F 6.9)"),
     (lambda d: d.update(vp={"US": -3}), "vp.US", "from 0 to 999"),

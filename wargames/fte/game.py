@@ -160,6 +160,9 @@ def _frago_check(v: dict) -> None:
                                                or player(t["side"]) != player(u["side"])):
                 raise Invalid(f"{where}[{j}].loaded_in", f"{u['loaded_in']!r} is no vehicle or helicopter of the "
                                                          f"same player set up {'here' if where == 'units' else 'with it'}")
+            if u["loaded_in"] is not None and u["kind"] != "infantry":
+                raise Invalid(f"{where}[{j}].loaded_in", f"{u['id']} is a {u['kind']}: only infantry are transported "
+                                                         "(F 6.9)")
         for j, u in enumerate(units):
             aboard = sum(w["men"] + w["injury"] for w in units if w["loaded_in"] == u["id"] and w is not u)
             if aboard > _capacity(u):

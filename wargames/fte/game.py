@@ -1760,7 +1760,7 @@ class Game(CoreGame):
         if not isinstance(top, VCStep):
             raise RuleViolation("F 19.7", "no VC item waits to be placed")
         if action.item not in (top.items if top.one_of else top.items[:1]):
-            raise RuleViolation("F 19.7", f"the VC {top.items[0]} is placed now, not {action.item!r}"
+            raise RuleViolation("F 19.7", f"the VC {top.items[0].replace('_', ' ')} is placed now, not {action.item!r}"
                                 if not top.one_of else f"{action.item!r} is not one of {', '.join(top.items)}")
         s = self.state
         top.made.append(place_vc_item(s, action.item, s.hex(action.hex), res).id)

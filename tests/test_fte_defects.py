@@ -368,3 +368,20 @@ def test_each_player_plots_his_traps_in_secret_at_set_up(tmp_path):
     assert g.view("US")["position"]["state"]["booby_traps"] == []           # the other player's plots are secret
     assert g.view("NVA/VC")["position"]["state"]["booby_traps"] == ["19.19", "21.20"]
     assert g.view("NVA/VC")["position"]["state"]["claymores"] == []
+
+
+@pytest.mark.rule("F 7.4")
+def test_a_destroyed_helicopter_takes_its_passengers_and_every_marker_aboard_with_it(tmp_path):
+    units = [heli("H", "17.23", "treetop", role="slick"), ft("P", "US", "17.23", loaded_in="H"),
+             ft("A", "NVA", "17.21")]
+    g = fte.Game.for_frago(frago(tmp_path, units, first_player="NVA/VC", casualties=[
+        {"kind": "WIA", "side": "US", "hex": "17.23"}])).new(seed=1)
+    [wia] = g.state.casualties
+    s = g.state
+    from wargames.fte.casualties import attach
+    attach(s, s.casualties[wia], s.units["P"])             # P, aboard, carries a WIA
+    g.apply(fte.Draw())
+    g.apply(fte.Activate("unit", ("A",)))
+    g.apply(fte.Fire(("A",), "H"), ScriptedDice([1, 1]))     # a hit, KIA: the slick is destroyed
+    assert s.units["H"].destroyed and not s.units["P"].on_map and s.units["P"].carrying == []
+    assert wia not in s.casualties and g.invariants() == []

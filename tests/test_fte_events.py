@@ -131,14 +131,15 @@ def test_higher_hq():
 
 @pytest.mark.rule("F 19.6")
 def test_cobras_arrive_in_pairs_stay_three_turns_and_are_not_doubled():
+    """Arriving on turn 2, the turn of arrival is the first of their three: gone by the end of turn 4."""
     st = _state(turn=2)
     assert ev.resolve_event(st, "US", "AH-1 Cobras", ScriptedDice([]), Resolution()) == "Cobras"
     cobras = [u for u in st.on_map("US") if u.role == "cobra"]
-    assert len(cobras) == 2 and len({u.hex for u in cobras}) == 2 and st.cobras_leave == 5
+    assert len(cobras) == 2 and len({u.hex for u in cobras}) == 2 and st.cobras_leave == 4
     assert ev.resolve_event(st, "US", "AH-1 Cobras", ScriptedDice([]), Resolution()) == "No Event"
-    st.turn = 4
+    st.turn = 3
     assert departures_due(st) == []
-    st.turn = 5
+    st.turn = 4
     assert sorted(departures_due(st)) == sorted(u.id for u in cobras)
     enforce_departures(st, Resolution())
     assert not [u for u in st.on_map("US") if u.role == "cobra"] and st.cobras_leave is None
@@ -230,3 +231,117 @@ def test_check_fire_cancels_only_the_triggering_sides_missions():
                         FireMission("US", "BN Mortar", h, 3)]
     ev.resolve_event(st, "US", "Check Fire", ScriptedDice([]), Resolution())
     assert [m.side for m in st.fire_missions] == ["NVA/VC"]
+
+
+# --------------------------------------------------------------------------- in a game: the players choose
+
+def _event_game(tmp_path, units, turns=4, ruleset=None, **extra):
+    """A FRAGO whose cup holds only the Random Event chit: the US first activation is passed, and the next Draw
+    is the event (its two d10 given)."""
+    import yaml
+    from wargames import fte
+    data = {"name": "events", "note": "random events in play", "map": "demo", "turns": turns, "first_player": "US",
+            "chits": {"US": 0, "NVA/VC": 0}, "random_event": True, "units": units, **extra}
+    p = tmp_path / "events.yaml"
+    p.write_text(yaml.safe_dump(data))
+    g = fte.Game.for_frago(fte.load_frago(p)).new(seed=5, ruleset=ruleset)
+    g.apply(fte.Draw())
+    g.apply(fte.Pass())
+    return g
+
+
+US_FT = {"id": "US FT", "side": "US", "fire_rating": 4, "weapon": "SA", "range": 4, "tq": 4, "men": 4, "hex": "20.20"}
+NVA_FT = {"id": "NVA FT", "side": "NVA", "fire_rating": 4, "weapon": "SA", "tq": 4, "men": 4, "hex": "17.19"}
+
+
+def _quiet_to(g, turn):
+    from wargames import fte
+    while g.state.turn < turn and g.outcome() is None:
+        legal = list(g.legal_actions)
+        g.apply(next((a for a in legal if isinstance(a, (fte.Draw, fte.Pass, fte.HoldFire))), legal[0]))
+
+
+@pytest.mark.rule("F 19.6", "F 4.0")
+def test_in_a_game_the_us_player_brings_each_cobra_in_and_they_leave_at_the_end_of_their_third_turn(tmp_path):
+    from wargames import fte
+    g = _event_game(tmp_path, [US_FT, NVA_FT])
+    g.apply(fte.Draw(), ScriptedDice([2, 8]))                # even: a US event; 8: AH-1 Cobras
+    assert str(g.prompt) == ("US: AH-1 Cobras: on which map-edge hex, at which altitude, does the first Cobra "
+                             "arrive? (F 19.6)")
+    offered = set(g.legal_actions)
+    assert fte.PlaceCobra("17.15", "high") in offered and fte.PlaceCobra("17.15", "treetop") in offered
+    assert not any(a.hex in ("20.20", "17.19") for a in offered)        # not an edge; an enemy's hex
+    for bad, rule in [(fte.PlaceCobra("20.20"), "F 19.6"), (fte.PlaceCobra("17.19"), "F 6.2"),
+                      (fte.PlaceCobra("17.15", "ground"), "F 4.0"), (fte.Draw(), "F 19.6")]:
+        with pytest.raises(RuleViolation) as e:
+            g.apply(bad)
+        assert e.value.rule == rule, (bad, e.value)
+    g.apply(fte.PlaceCobra("17.15", "high"))
+    assert "second Cobra" in str(g.prompt)
+    with pytest.raises(RuleViolation, match="helicopters; the limit is 1"):
+        g.apply(fte.PlaceCobra("17.15", "treetop"))
+    g.apply(fte.PlaceCobra("25.16", "treetop"))
+    cobras = {g.state.label(u.hex): u for u in g.state.on_map("US") if u.role == "cobra"}
+    assert {h: u.altitude for h, u in cobras.items()} == {"17.15": "high", "25.16": "treetop"}
+    assert [h.action for h in g.history[-2:]] == [fte.PlaceCobra("17.15", "high"), fte.PlaceCobra("25.16")]
+    assert {u.leaves_turn for u in cobras.values()} == {3} and g.prompt.kind == "draw"
+    _quiet_to(g, 3)
+    assert len([u for u in g.state.on_map("US") if u.role == "cobra"]) == 2      # turns 1, 2 and 3
+    _quiet_to(g, 4)
+    assert not [u for u in g.state.units.values() if u.role == "cobra" and u.on_map]   # gone by the end of turn 3
+    assert any(s.rule == "F 19.6" and "had to leave by the end of turn 3" in s.text
+               for r in g.resolutions for s in r.steps)
+
+
+@pytest.mark.rule("F 19.7", "F 6.2", "F Errata")
+def test_in_a_game_the_nva_vc_player_places_each_vc_item_near_a_hamlet(tmp_path):
+    from wargames import fte
+    g = _event_game(tmp_path, [US_FT, dict(US_FT, id="US FT2", hex="22.23")])
+    g.apply(fte.Draw(), ScriptedDice([1, 8]))                # odd: an NVA/VC event; 8: VC
+    assert str(g.prompt) == ("NVA/VC: VC event: where does the VC commander go, within three hexes of a hamlet? "
+                             "(F 19.7)")
+    assert {a.item for a in g.legal_actions} == {"commander"}
+    hexes = {a.hex for a in g.legal_actions}
+    assert "24.23" in hexes and "19.19" not in hexes and "22.23" not in hexes     # too far; American-held
+    for bad, why in [(fte.PlaceVC("fire_team", "24.23"), "commander is placed now"),
+                     (fte.PlaceVC("commander", "19.19"), "more than three hexes from every hamlet"),
+                     (fte.PlaceVC("commander", "22.23"), "American units")]:
+        with pytest.raises(RuleViolation, match=why):
+            g.apply(bad)
+    for item, hx in (("commander", "24.23"), ("fire_team", "24.23"), ("dummy", "25.24")):
+        g.apply(fte.PlaceVC(item, hx))
+    with pytest.raises(RuleViolation, match="Civilians may not stack with NVA/VC infantry"):
+        g.apply(fte.PlaceVC("civilians", "24.23"))
+    g.apply(fte.PlaceVC("civilians", "24.24"))
+    vc = {u.role: g.state.label(u.hex) for u in g.state.on_map("NVA/VC") if u.side == "VC"}
+    assert vc == {"leader": "24.23", "fire_team": "24.23", "dummy": "25.24", "civilians": "24.24"}
+    assert all(u.concealed for u in g.state.on_map("NVA/VC"))
+    assert g.state.cup.chits["NVA/VC"] == 1 and g.state.cup.cup.count("NVA/VC") == 1 and g.state.vc_events == 1
+    assert g.prompt.kind == "draw"
+
+
+@pytest.mark.rule("F 19.7")
+def test_in_a_game_the_original_vc_event_places_one_item_of_the_players_choice(tmp_path):
+    from wargames import fte
+    g = _event_game(tmp_path, [US_FT], ruleset=fte.Ruleset(readings={"vc_event_places_all": False}))
+    g.apply(fte.Draw(), ScriptedDice([1, 8]))
+    assert {a.item for a in g.legal_actions} == {"commander", "fire_team", "dummy", "civilians"}
+    g.apply(fte.PlaceVC("dummy", "25.24"))
+    assert [u.role for u in g.state.on_map("NVA/VC")] == ["dummy"] and g.state.cup.chits["NVA/VC"] == 1
+    assert g.prompt.kind == "draw"
+
+
+@pytest.mark.rule("F 19.9")
+def test_in_a_game_nva_artillery_may_target_what_an_nva_leader_sees_with_no_american_visible(tmp_path):
+    from wargames import fte
+    ldr = {"id": "NVA Ldr", "side": "NVA", "role": "leader", "tq": 5, "men": 1, "hex": "20.20"}
+    g = _event_game(tmp_path, [dict(US_FT, hex="23.25", concealed=True), ldr])
+    g.apply(fte.Draw(), ScriptedDice([1, 7]))                # odd: an NVA/VC event; 7: NVA Artillery
+    assert g.prompt.rule == "F 19.9" and g.prompt.side == "NVA/VC"
+    offered = {a.hex for a in g.legal_actions}
+    assert {"20.20", "21.20", "19.21"} <= offered and "23.25" not in offered       # the leader's hex and its ring
+    assert fte.EventTarget("19.19") in g.legal_actions                          # any hex he sees is accepted
+    assert fte.EventTarget("24.24") not in g.legal_actions                      # one he does not see is not
+    g.apply(fte.EventTarget("19.19"), ScriptedDice([4]))
+    (m,) = g.state.fire_missions
+    assert (g.state.label(m.target), m.turn) == ("19.19", 3)

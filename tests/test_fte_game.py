@@ -9,8 +9,8 @@ from wargames.core import RandomDice, ScriptedDice
 from wargames.core.bots import RandomBot
 from wargames.core.errors import DataError, RuleViolation
 from wargames.fte import Game
-from wargames.fte.game import (Activate, Draw, EndActivation, FRAGOS, Fire, HoldFire, Move, OpFire, Pass, Retreat,
-                               load_frago)
+from wargames.fte.game import (Activate, Draw, EndActivation, FRAGOS, Fire, HoldFire, Move, OpFire, Pass,
+                               PlaceReinforcement, Retreat, load_frago)
 
 
 def play(seed: int, steps: int = 120) -> Game:
@@ -111,6 +111,14 @@ def test_malformed_frago_files_name_the_field(tmp_path):
         assert field in str(e.value) and "bad.yaml" in str(e.value), (field, str(e.value))
 
 
+def _to_turn(g: Game, turn: int) -> Game:
+    """Quiet play (draw, pass, the first answer to any prompt) until ``turn`` begins."""
+    while g.state.turn < turn and g.outcome() is None:
+        legal = list(g.legal_actions)
+        g.apply(next((a for a in legal if isinstance(a, (Draw, Pass))), legal[0]))
+    return g
+
+
 @pytest.mark.rule("F 4.0", "F 20.0")
 def test_reinforcements_enter_concealed_on_their_turn_and_end_of_turn_clears_markers(tmp_path):
     data = yaml.safe_load((FRAGOS / "demo.yaml").read_text())
@@ -119,14 +127,15 @@ def test_reinforcements_enter_concealed_on_their_turn_and_end_of_turn_clears_mar
         {"id": "US FT4", "side": "US", "fire_rating": 4, "weapon": "SA", "range": 4, "tq": 4, "men": 4}]}]
     p = tmp_path / "f.yaml"
     p.write_text(yaml.safe_dump(data))
-    g = Game.for_frago(load_frago(p)).new(seed=2)
-    while g.state.turn == 1 and g.outcome() is None:
-        legal = list(g.legal_actions)
-        g.apply(next((a for a in legal if isinstance(a, (Draw, Pass))), legal[0]))
-    assert g.state.turn == 2 and "US FT4" in g.state.units
+    g = _to_turn(Game.for_frago(load_frago(p)).new(seed=2), 2)
+    assert g.state.turn == 2 and "US FT4" not in g.state.units          # placed by its owner, not by the engine
+    assert str(g.prompt) == "US: place your reinforcements on their map edge: US FT4 (F 4.0)"
+    assert list(g.legal_actions) == [PlaceReinforcement("US FT4", "17.22")]
+    g.apply(PlaceReinforcement("US FT4", "17.22"))
     u = g.state.units["US FT4"]
     assert u.concealed and g.state.label(u.hex) == "17.22"
     assert not any(v.activated for v in g.state.units.values() if v.id != "US FT4")
+    assert g.history[-1].action == PlaceReinforcement("US FT4", "17.22") and g.prompt.kind == "draw"
 
 
 @pytest.mark.rule("F 7.3.2", "F 6.1")
@@ -167,6 +176,7 @@ def _reinforce(**kw):
 APC = {"id": "US APC", "side": "US", "kind": "vehicle", "role": "apc", "fire_rating": 5, "weapon": "DP", "tq": 4,
        "defense": 1}
 FT5 = {"id": "US FT5", "side": "US", "fire_rating": 4, "weapon": "SA", "tq": 4, "loaded_in": "US APC"}
+SLICK = {"id": "Slick", "side": "US", "kind": "helicopter", "role": "slick", "tq": 5, "defense": 1}
 
 
 def _set(i, **kw):
@@ -188,7 +198,27 @@ def _set(i, **kw):
     (_reinforce(turn=5), "reinforcements[0].turn", "turn 5 is after the last turn (4)"),
     (_reinforce(units=[{"id": "US FT1", "side": "US"}]), "reinforcements[0].units[0].id", "repeats the unit id"),
     (_reinforce(units=[FT5, APC]), "reinforcements[0].units[0].loaded_in", "must be listed before"),
-    (_reinforce(units=[APC, dict(APC, id="APC 2")]), "reinforcements[0].units[1]", "would enter 17.22 with US APC"),
+    (_reinforce(units=[APC, dict(APC, id="APC 2"), dict(APC, id="APC 3")]), "reinforcements[0].units[2]",
+     "the group's 1 hex(es) take at most 2 vehicle(s) (2 a hex, F 6.2)"),
+    (_reinforce(hexes=["17.22", "17.22"], units=[SLICK, dict(SLICK, id="Slick 2")]), "reinforcements[0].units[1]",
+     "take at most 1 helicopter(s)"),
+    (_reinforce(units=[dict(SLICK, altitude="high")]), "reinforcements[0].units[0].altitude", "leave it out"),
+    (_reinforce(units=[SLICK, dict(APC, loaded_in="Slick")]), "reinforcements[0].units[1].loaded_in",
+     "US APC is a vehicle: only infantry are transported (F 6.9)"),
+    (_reinforce(units=[SLICK, dict(FT5, loaded_in="Slick"), dict(FT5, id="US FT6", loaded_in="Slick")]),
+     "reinforcements[0].units[0]", "Slick carries 8 troops; it may carry 7 (F 6.9)"),
+    (lambda d: d.update(vp={"US": -3}), "vp.US", "from 0 to 999"),
+    (lambda d: d.update(vp={"NVA/VC": "lots"}), "vp[NVA/VC]", "whole number"),
+    (lambda d: d.update(vp={"ARVN": 2}), "vp.ARVN", "is not a field here"),
+    (lambda d: d.update(extra_chits=[{"turn": 2, "player": "US", "count": 0}]), "extra_chits[0].count", "from 1 to 20"),
+    (lambda d: d.update(extra_chits=[{"turn": 5, "player": "US", "count": 1}]), "extra_chits[0].turn",
+     "turn 5 is after the last turn (4)"),
+    (lambda d: d.update(extra_chits=[{"turn": 2, "player": "ARVN", "count": 1}]), "extra_chits[0].player", "one of"),
+    (lambda d: d.update(casualties=[{"kind": "Injury", "side": "US", "hex": "23.25"}]), "casualties[0].kind", "one of"),
+    (lambda d: d.update(casualties=[{"kind": "WIA", "side": "US", "hex": "99.99"}]), "casualties[0].hex",
+     "not on this map"),
+    (lambda d: d.update(casualties=[{"kind": "KIA", "side": "US", "hex": "24.23"}]), "casualties[0].hex",
+     "24.23 holds enemy units"),
     (lambda d: d["key_terrain"][0].update(hex=9999), "key_terrain[0].hex", "'9999' is not a hex label"),
     (lambda d: d["key_terrain"][0].update(hex="99.99"), "key_terrain[0].hex", "not on this map"),
     (lambda d: d["key_terrain"][0].update(player="Martians"), "key_terrain[0].player", "one of"),
@@ -247,18 +277,87 @@ def test_each_load_is_a_fresh_frago_and_reloading_sees_an_edit(tmp_path):
     assert g1.state.map is not g2.state.map
 
 
-@pytest.mark.rule("F 4.0")
-def test_a_reinforcement_loaded_in_its_transport_enters_in_the_transports_hex(tmp_path):
+@pytest.mark.rule("F 4.0", "F 14.0", "F 18.2")
+def test_a_reinforcement_loaded_in_its_transport_enters_with_it_where_its_owner_places_it(tmp_path):
     f = _edited_frago(tmp_path, _reinforce(hexes=["17.22", "17.23"], units=[APC, dict(FT5, id="US FT6", loaded_in=None),
                                                                           FT5]))
-    from wargames.fte.game import entry_hexes
-    assert entry_hexes(f.reinforcements[0]) == ["17.22", "17.23", "17.22"]
-    g = Game.for_frago(f).new(seed=2)
-    while g.state.turn == 1 and g.outcome() is None:
-        legal = list(g.legal_actions)
-        g.apply(next((a for a in legal if isinstance(a, (Draw, Pass))), legal[0]))
-    apc, ft5 = g.state.units["US APC"], g.state.units["US FT5"]
-    assert ft5.loaded_in == "US APC" and ft5.hex == apc.hex == g.state.hex("17.22") and not ft5.concealed
+    g = _to_turn(Game.for_frago(f).new(seed=2), 2)
+    assert {a for a in g.legal_actions} == {PlaceReinforcement(u, h) for u in ("US APC", "US FT6")
+                                            for h in ("17.22", "17.23")}
+    for bad, rule in [(PlaceReinforcement("US FT5", "17.22"), "F 4.0"),       # it enters aboard the APC
+                      (PlaceReinforcement("US APC", "17.24"), "F 4.0"),       # not on the group's edge
+                      (PlaceReinforcement("US APC", "17.23", "high"), "F 6.8"),
+                      (Draw(), "F 4.0")]:                                     # the phase waits for the placements
+        with pytest.raises(RuleViolation) as e:
+            g.apply(bad)
+        assert e.value.rule == rule, (bad, e.value)
+    g.apply(PlaceReinforcement("US APC", "17.23"))
+    g.apply(PlaceReinforcement("US FT6", "17.22"))
+    apc, ft5, ft6 = (g.state.units[u] for u in ("US APC", "US FT5", "US FT6"))
+    assert ft5.loaded_in == "US APC" and ft5.hex == apc.hex == g.state.hex("17.23") and not ft5.concealed
+    assert ft6.concealed and g.state.label(ft6.hex) == "17.22" and g.prompt.kind == "draw"
+
+
+@pytest.mark.rule("F 4.0", "F 6.2")
+def test_two_vehicles_enter_together_in_one_hex_and_a_third_must_go_elsewhere(tmp_path):
+    """Defect 7: the limit is two vehicles a hex, checked as each one is placed."""
+    apcs = [dict(APC, id=f"APC {k}") for k in (1, 2, 3)]
+    f = _edited_frago(tmp_path, _reinforce(hexes=["17.22", "17.23"], units=apcs))
+    g = _to_turn(Game.for_frago(f).new(seed=2), 2)
+    g.apply(PlaceReinforcement("APC 1", "17.22"))
+    g.apply(PlaceReinforcement("APC 2", "17.22"))
+    assert PlaceReinforcement("APC 3", "17.22") not in g.legal_actions
+    with pytest.raises(RuleViolation, match="would hold 3 vehicles") as e:
+        g.apply(PlaceReinforcement("APC 3", "17.22"))
+    assert e.value.rule == "F 6.2"
+    assert list(g.legal_actions) == [PlaceReinforcement("APC 3", "17.23")]
+    g.apply(PlaceReinforcement("APC 3", "17.23"))
+    assert [g.state.label(g.state.units[a["id"]].hex) for a in apcs] == ["17.22", "17.22", "17.23"]
+
+
+@pytest.mark.rule("F 4.0", "F 6.8", "F 15.0")
+def test_a_helicopter_reinforcement_enters_at_treetop_or_high_as_its_owner_chooses(tmp_path):
+    f = _edited_frago(tmp_path, _reinforce(hexes=["17.22", "17.23"], units=[SLICK, dict(FT5, loaded_in="Slick")]))
+    g = _to_turn(Game.for_frago(f).new(seed=2), 2)
+    assert set(g.legal_actions) == {PlaceReinforcement("Slick", h, a) for h in ("17.22", "17.23")
+                                    for a in ("treetop", "high")}
+    for alt in (None, "ground"):
+        with pytest.raises(RuleViolation, match="Treetop or High") as e:
+            g.apply(PlaceReinforcement("Slick", "17.22", alt))
+        assert e.value.rule == "F 4.0"
+    g.apply(PlaceReinforcement("Slick", "17.23", "high"))
+    slick, ft5 = g.state.units["Slick"], g.state.units["US FT5"]
+    assert slick.altitude == "high" and slick.brought_reinforcements and slick.entered_turn == 2
+    assert ft5.loaded_in == "Slick" and not ft5.concealed
+
+
+@pytest.mark.rule("F 4.0", "F 6.2")
+def test_a_reinforcement_finding_its_edge_closed_tries_again_next_turn(tmp_path):
+    f = _edited_frago(tmp_path, lambda d: (_reinforce()(d), d.update(turns=3),
+                                           d["units"].append({"id": "NVA Scout", "side": "NVA", "men": 1,
+                                                              "hex": "17.22"})))
+    g = _to_turn(Game.for_frago(f).new(seed=2), 2)
+    steps = [s.text for s in g.resolutions[-1].steps if s.rule == "F 4.0"]
+    assert "US FT4 finds every hex of its map edge closed to it (F 6.2): it tries again next turn" in steps
+    assert "US FT4" not in g.state.units and g.prompt.kind == "draw"
+
+
+@pytest.mark.rule("F 4.0", "F 5.0", "F 29.0")
+def test_a_frago_sets_starting_vp_and_adds_chits_in_the_place_reinforcements_step(tmp_path):
+    f = _edited_frago(tmp_path, lambda d: d.update(vp={"NVA/VC": 5},
+                                                   extra_chits=[{"turn": 2, "player": "US", "count": 2}]))
+    assert f.vp == {"US": 0, "NVA/VC": 5} and f.extra_chits == [{"turn": 2, "player": "US", "count": 2}]
+    g = Game.for_frago(f).new(seed=3)
+    assert g.state.vp == {"US": 0, "NVA/VC": 5}
+    first = g.apply(Draw())
+    assert any(s.rule == "F 29.0" and s.text == "the FRAGO's starting VP: US 0, NVA/VC 5" for s in first.steps)
+    assert g.state.cup.chits == {"US": 3, "NVA/VC": 3}
+    _to_turn(g, 2)
+    assert g.state.cup.chits["US"] == 5 and g.state.cup.cup.count("US") == 5
+    steps = [s for r in g.resolutions for s in r.steps if s.rule == "F 4.0"]
+    assert [s.text for s in steps] == ["the FRAGO adds 2 US activation chit(s): US now has 5"]
+    _to_turn(g, 3)
+    assert g.state.cup.chits["US"] == 5                  # added for good, like every chit back in the cup (F 20.0)
 
 
 @pytest.mark.rule("F 3.0")
@@ -267,3 +366,14 @@ def test_a_frago_may_name_a_map_file_beside_it(tmp_path):
     (tmp_path / "mine.yaml").write_text((MAPS / "demo.yaml").read_text().replace("FTE demonstration map", "Mine"))
     f = _edited_frago(tmp_path, lambda d: d.update(map="mine.yaml"))
     assert Game.for_frago(f).new(seed=1).state.map.name == "Mine"
+
+
+@pytest.mark.rule("F 7.5", "F 7.5.3", "F 14.0")
+def test_a_frago_may_start_with_casualty_markers_lying_on_the_map(tmp_path):
+    f = _edited_frago(tmp_path, lambda d: d.update(casualties=[{"kind": "WIA", "side": "US", "hex": "23.25"},
+                                                               {"kind": "KIA", "side": "VC", "hex": "25.24"}]))
+    g = Game.for_frago(f).new(seed=1)
+    s = g.state
+    assert [(m.kind, m.side, s.label(m.hex), m.carried_by) for m in s.casualties.values()] == [
+        ("WIA", "US", "23.25", None), ("KIA", "VC", "25.24", None)]
+    assert s.vp == {"US": 0, "NVA/VC": 0}            # the FRAGO's vp field scores them, if it wants

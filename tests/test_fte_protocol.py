@@ -50,7 +50,7 @@ def offered(g):
 
 def test_a_new_game_starts_with_the_demonstration_frago():
     g = fte.Game.new()
-    assert g.scenario == "demo" and set(fte.Game.SCENARIOS) >= {"demo", "lz"}
+    assert g.scenario == "demo" and set(fte.Game.SCENARIOS) >= {"demo", "lz", "air"}
     assert str(g.prompt) == "US: draw the next activation chit (F 5.0)"
     assert list(g.legal_actions) == [fte.Draw()]
     assert isinstance(g.ruleset, fte.Ruleset) and g.state.charts.tet is g.ruleset.chart("tet")
@@ -58,7 +58,7 @@ def test_a_new_game_starts_with_the_demonstration_frago():
         fte.Game.new("Ia Drang")
 
 
-@pytest.mark.parametrize("scenario, seed", [("demo", 11), ("lz", 12)])
+@pytest.mark.parametrize("scenario, seed", [("demo", 11), ("lz", 12), ("air", 13)])
 def test_the_fuzzer_finds_nothing_wrong(scenario, seed):
     report = fuzz(fte.Game, actions=400, seed=seed, scenario=scenario)
     assert report.ok, [f.line() for f in report.failures]

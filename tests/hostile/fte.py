@@ -1,4 +1,4 @@
-"""Hostile-input suite: the fte loaders and their samples (every chart file, both FRAGOs, the map)."""
+"""Hostile-input suite: the fte loaders and their samples (every chart file, the three FRAGOs, the map)."""
 from __future__ import annotations
 
 from wargames.fte import charts
@@ -11,6 +11,6 @@ from .cases import Loader
 LOADERS: list[Loader] = [
     *(Loader(f"fte {file.removesuffix('.yaml')} chart", charts.DATA / file, load)
       for file, load in Ruleset.CHARTS.values()),
-    *(Loader(f"fte {name} FRAGO", FRAGOS / f"{name}.yaml", load_frago) for name in ("demo", "lz")),
+    *(Loader(f"fte {name} FRAGO", FRAGOS / f"{name}.yaml", load_frago) for name in ("demo", "lz", "air")),
     Loader("fte demo map", MAPS / "demo.yaml", load_fte_map),
 ]

@@ -9,7 +9,7 @@ from .errata import ERRATA, ORIGINAL, Readings
 from .game import (Abandon, Activate, Advance, Assault, AssaultTarget, Carry, Conceal, DestroyCache, DetonateClaymore, Draw,
                    EndActivation, EventChoice, EventTarget, Fire, FireMissionOrder, Frago, Game, HoldFire, Interrogate,
                    Land, Load, MedevacEntry, Move, OpFire, Pass, Plot, Recover, RequestFireMission, RequestMedevac, Retreat,
-                   Search, Show, Unload, demo_frago, load_frago)
+                   PlaceCobra, PlaceReinforcement, PlaceVC, Search, Show, Unload, demo_frago, load_frago)
 from .rules_index import SECTIONS
 from .ruleset import Ruleset
 from .state import FteState
@@ -19,4 +19,4 @@ __all__ = ["SECTIONS", "Game", "Ruleset", "Frago", "load_frago", "demo_frago", "
            "FteState", "Readings", "ERRATA", "ORIGINAL", "Draw", "Activate", "Pass", "EndActivation", "Move", "Fire",
            "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac", "RequestFireMission", "Load", "Unload",
            "OpFire", "HoldFire", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Abandon", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "DetonateClaymore",
-           "Carry", "Plot"]
+           "Carry", "Plot", "PlaceReinforcement", "PlaceCobra", "PlaceVC"]

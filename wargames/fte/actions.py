@@ -10,7 +10,8 @@ units, which the Unload action itself marks (F 15.0).
 
 Helicopter bookkeeping lives in :class:`~wargames.fte.units.Unit` fields: ``entered_turn``,
 ``brought_reinforcements``, ``move_only`` (a slick that unloaded reinforcements), ``leaves_turn`` (the last
-turn it may stay) and ``loaded_from`` (a medevac's single loading hex).
+turn it may stay: medevacs, reinforcement slicks, hogs, the random event's Cobras) and ``loaded_from`` (a medevac's
+single loading hex).
 """
 from __future__ import annotations
 
@@ -305,16 +306,10 @@ def helicopter_enters(state: FteState, heli: Unit, where: Hex, altitude: str, re
 
 @implements("F 12.0", "F 15.0", "F 19.6")
 def departures_due(state: FteState) -> list[str]:
-    """Helicopters still on the map whose last turn has come (medevacs after loading, reinforcement slicks
-    after unloading, hogs, F 12.0, F 15.0; the Cobras of F 19.6 are tracked by ``state.cobras_leave``)."""
-    out = []
-    for u in sorted(state.on_map(), key=lambda x: x.id):
-        lt = u.leaves_turn
-        if lt is not None and lt <= state.turn and not u.downed:
-            out.append(u.id)
-    if state.cobras_leave is not None and state.cobras_leave <= state.turn:
-        out += [u.id for u in sorted(state.on_map("US"), key=lambda x: x.id) if u.role == "cobra"]
-    return out
+    """Helicopters still on the map whose last turn has come: medevacs after loading, reinforcement slicks after
+    unloading, hogs (F 12.0, F 15.0) and the Cobras of the random event (F 19.6), each by its ``leaves_turn``."""
+    return [u.id for u in sorted(state.on_map(), key=lambda x: x.id)
+            if u.leaves_turn is not None and u.leaves_turn <= state.turn and not u.downed]
 
 
 @implements("F 12.0", "F 15.0", "F 19.6")
@@ -323,7 +318,9 @@ def enforce_departures(state: FteState, res: Resolution) -> list[str]:
     (its casualties count as evacuated). Call it from the end of the turn (F 20.0)."""
     gone = departures_due(state)
     for uid in gone:
-        res.add("F 15.0", f"{uid} had to leave by turn {state.turn} and leaves the map now")
+        u = state.unit(uid)
+        rule = "F 19.6" if u.role == "cobra" else "F 12.0" if uid == state.medevac_unit else "F 15.0"
+        res.add(rule, f"{uid} had to leave by the end of turn {u.leaves_turn} and leaves the map now", unit=uid)
         leave_map(state, uid, res, edge_check=False)
     if state.cobras_leave is not None and state.cobras_leave <= state.turn:
         state.cobras_leave = None

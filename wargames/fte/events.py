@@ -5,8 +5,11 @@ a second d10 reads that side's column of the Random Event Table. The event then 
 the chit (catalog F-5 item 17). Before the table is read, the side's Hero marker (F 19.4) and, for the US, the
 Aerial Observer (F 19.8) go: each lasts until its side's next random event.
 
-Where a player must choose (a unit, a hex, a target), pass the choice in ``choices`` keyed by the event's name;
-without one we take a documented default, listed in :data:`DEFAULTS`, so that every run is reproducible.
+In a game every choice an event gives a player is a prompt answered by that player (:mod:`wargames.fte.game`):
+the unit of Injury, Low Ammo, Hero and Rally, the NVA Artillery's target, each Cobra's edge hex and altitude
+(:func:`cobra_enters`) and each VC item's hex (:func:`place_vc_item`). Called directly, as the book's chapters do,
+the procedures take the choice in ``choices`` keyed by the event's name; without one they fall back on a documented
+default, listed in :data:`DEFAULTS`, so that a direct call is reproducible. The game never uses these defaults.
 Counters whose values the text never prints (Cobras, the VC arrivals) are built from our own templates
 (:data:`TEMPLATES`), marked reconstructed; pass your own units to override them.
 """
@@ -18,12 +21,14 @@ from ..core import Hex, Resolution, implements
 from ..core.errors import DataError, RuleViolation
 from ..core.dice import roll_die
 from .actions import check_fire_target, edge_hexes, helicopter_enters
+from .placement import entry_problem
 from .state import FireMission, FteState
 from .units import Unit
 
 US, NVA = "US", "NVA/VC"
 
-#: The default each choice falls back on when the player gives none.
+#: The default each choice falls back on when a direct call of the library gives none (never used by the game,
+#: which asks the player).
 DEFAULTS = {
     "Injury": "the opponent marks the eligible unit (Visible, 3 or 4 men, infantry) with the lowest id",
     "Low Ammo": "the opponent marks the eligible combat unit with the lowest id, Visible units first",
@@ -47,7 +52,7 @@ TEMPLATES = {
 }
 VC_ITEMS = ("commander", "fire_team", "dummy", "civilians")
 VC_LIMIT = 2          # F 19.7: the VC event happens at most twice
-COBRA_TURNS = 3       # F 19.6
+COBRA_TURNS = 3       # F 19.6: the turn they arrive counts as the first
 
 
 def _opponent(side: str) -> str:
@@ -234,18 +239,45 @@ def higher_hq(state: FteState, side: str, dice, res: Resolution, choice: Any = N
     return side
 
 
-def _cobras_present(state: FteState) -> bool:
-    return any(u.role == "cobra" for u in state.on_map(US))
+def cobras_present(state: FteState) -> bool:
+    """Are the Cobras of an earlier event still on the map? (A FRAGO's own Cobras are not "the AH-1s" of F 19.6.)"""
+    return any(u.role == "cobra" and u.leaves_turn is not None for u in state.on_map(US))
+
+
+def cobra_hexes(state: FteState) -> list[Hex]:
+    """The map-edge hexes where a Cobra may come in now: one helicopter a hex, no enemy unit (F 6.2)."""
+    probe = Unit("AH-1", altitude="treetop", **TEMPLATES["cobra"])
+    return [h for h in edge_hexes(state) if not entry_problem(state, [probe], h)[0]]
+
+
+@implements("F 19.6", "F 4.0")
+def cobra_enters(state: FteState, where: Hex, altitude: str, res: Resolution, unit: Unit | None = None) -> Unit:
+    """One of the event's two AH-1 Cobras comes in on a map-edge hex at Treetop or High (F 19.6, F 4.0). Counting
+    the turn it arrives as the first, it stays three game turns: it must be off the map by the end of turn + 2."""
+    u = unit or Unit(state.new_id("AH1-"), altitude="treetop", **TEMPLATES["cobra"])
+    if u.role != "cobra" or u.player != US:
+        raise RuleViolation("F 19.6", f"{u.id} is not an American AH-1 Cobra")
+    if where not in edge_hexes(state):
+        raise RuleViolation("F 19.6", f"{state.label(where)} is not on a map edge")
+    rule, why = entry_problem(state, [u], where)
+    if rule:
+        raise RuleViolation(rule, why)
+    helicopter_enters(state, u, where, altitude, res)
+    u.leaves_turn = state.cobras_leave = state.turn + COBRA_TURNS - 1
+    res.add("F 19.6", f"the AH-1 Cobra {u.id} stays {COBRA_TURNS} game turns, this one included: it must leave the "
+                      f"map by the end of turn {u.leaves_turn}", result=u.leaves_turn, unit=u.id)
+    return u
 
 
 @implements("F 19.6")
 def cobras(state: FteState, side: str, dice, res: Resolution, choice: Any = None) -> str:
     """Two AH-1 Cobras arrive at once on any map edge, one helicopter per hex, at Treetop or High; they stay three
-    game turns and must be gone by the end of the third. Ignored while Cobras are on the map (F 19.6).
+    game turns and must be gone by the end of the third, the turn of arrival counting as the first. Ignored while
+    the event's Cobras are on the map (F 19.6).
 
-    ``choice``: a list of two hex labels, or {"hexes": [...], "altitude": "high", "units": [Unit, Unit]}. We
-    count the three turns after the turn of arrival: they leave by the end of turn + 3."""
-    if _cobras_present(state):
+    ``choice``: a list of two hex labels, or {"hexes": [...], "altitude": "high", "units": [Unit, Unit]}; without
+    one, the default of :data:`DEFAULTS` (the game asks the US player instead, :func:`cobra_enters`)."""
+    if cobras_present(state):
         return no_event(state, side, dice, res, why="the Cobras are already on the map (F 19.6)")
     spec = {"hexes": choice} if isinstance(choice, (list, tuple)) else dict(choice or {})
     altitude = spec.get("altitude", "treetop")
@@ -253,37 +285,39 @@ def cobras(state: FteState, side: str, dice, res: Resolution, choice: Any = None
                                        for _ in range(2)])
     if len(units) != 2 or any(u.role != "cobra" for u in units):
         raise RuleViolation("F 19.6", "the event brings exactly two AH-1 Cobras")
-    edges = edge_hexes(state)
+    free = cobra_hexes(state)
     if spec.get("hexes") is not None:
         hexes = [state.hex(h) for h in spec["hexes"]]
         if len(hexes) != 2 or hexes[0] == hexes[1]:
             raise RuleViolation("F 6.2", "two Cobras need two different hexes (one helicopter per hex)")
         for h in hexes:
-            if h not in edges:
-                raise RuleViolation("F 19.6", f"{state.label(h)} is not on a map edge")
-            if any(u.kind == "helicopter" and not u.destroyed for u in state.units_at(h)):
-                raise RuleViolation("F 6.2", f"{state.label(h)} already holds a helicopter")
+            if h not in free:
+                raise RuleViolation("F 19.6", f"{state.label(h)} is not a map-edge hex a Cobra may enter "
+                                              "(no helicopter or enemy unit there)")
     else:
-        hexes = [h for h in edges if not any(u.kind == "helicopter" for u in state.units_at(h))][:2]
+        hexes = free[:2]
     for u, h in zip(units, hexes):
-        helicopter_enters(state, u, h, altitude, res)
-    state.cobras_leave = state.turn + COBRA_TURNS
+        cobra_enters(state, h, altitude, res, u)
     res.add("F 19.6", f"two AH-1 Cobras ({', '.join(u.id for u in units)}) arrive; they must leave the map by the "
                       f"end of turn {state.cobras_leave}", result=[u.id for u in units])
     return "Cobras"
 
 
-def _hamlets(state: FteState) -> list[Hex]:
+def hamlets(state: FteState) -> list[Hex]:
+    """The map's hamlet hexes, by label."""
     return sorted((h for h in state.map.hexes if state.map.terrain(h) == "hamlet"), key=state.label)
 
 
 def _near_hamlet(state: FteState, h: Hex) -> int | None:
-    ds = [h.distance(x) for x in _hamlets(state)]
+    ds = [h.distance(x) for x in hamlets(state)]
     return min(ds) if ds and min(ds) <= 3 else None
 
 
-def _vc_hex_ok(state: FteState, h: Hex, item: str, placed: dict[str, Hex]) -> str:
-    """Why an item may not go in h (empty string: it may)."""
+def vc_hex_problem(state: FteState, h: Hex, item: str, placed: dict[str, Hex] | None = None) -> str:
+    """Why the VC ``item`` may not go in h (empty string: it may): within three hexes of a hamlet (F 19.7), in no
+    hex with American units, Civilians never with NVA/VC infantry (F 6.2). ``placed``: items of the same event
+    chosen but not yet on the map."""
+    placed = placed or {}
     if h not in state.map:
         return "that hex is not in play"
     if _near_hamlet(state, h) is None:
@@ -301,6 +335,48 @@ def _vc_hex_ok(state: FteState, h: Hex, item: str, placed: dict[str, Hex]) -> st
     return ""
 
 
+def vc_hexes(state: FteState, item: str) -> list[Hex]:
+    """Where the VC ``item`` may go now, nearest a hamlet first, then by label."""
+    return sorted((h for h in state.map.hexes if not vc_hex_problem(state, h, item)),
+                  key=lambda h: (_near_hamlet(state, h), state.label(h)))
+
+
+def vc_items(state: FteState) -> tuple[tuple[str, ...], bool]:
+    """The items the VC event places and whether the player picks just one of them: all four by the errata, one
+    under the original "or" (F 19.7)."""
+    return VC_ITEMS, not state.readings.vc_event_places_all
+
+
+@implements("F 19.7")
+def place_vc_item(state: FteState, item: str, h: Hex, res: Resolution, unit: Unit | None = None) -> Unit:
+    """Place one item of the VC event, Concealed, in a hex where it may go (F 19.7, F 6.2)."""
+    if item not in VC_ITEMS:
+        raise DataError("events", "VC.items", f"{item!r} is not one of {', '.join(VC_ITEMS)}")
+    why = vc_hex_problem(state, h, item)
+    if why:
+        raise RuleViolation("F 19.7", f"the VC {item.replace('_', ' ')} cannot go in {state.label(h)}: {why}")
+    u = unit or Unit(state.new_id(f"VC-{item}-"), **TEMPLATES[item])
+    if u.side != "VC":
+        raise RuleViolation("F 19.7", f"{u.id} is not a VC counter")
+    if u.id in state.units and state.units[u.id].on_map:
+        raise RuleViolation("F 19.7", f"{u.id} is already on the map")
+    u.hex, u.concealed = h, True
+    state.units[u.id] = u
+    res.add("F 19.7", f"the VC {item.replace('_', ' ')} {u.id} is placed Concealed in {state.label(u.hex)} "
+                      f"({_near_hamlet(state, u.hex)} hex(es) from a hamlet)", unit=u.id)
+    return u
+
+
+@implements("F 19.7")
+def vc_chit(state: FteState, res: Resolution, made: list[str] | None = None) -> None:
+    """The VC event's extra NVA/VC activation chit goes into the cup, and the event is counted (twice a game)."""
+    state.cup.chits[NVA] += 1
+    state.cup.cup.append(NVA)
+    state.vc_events += 1
+    res.add("F 19.7", f"one NVA/VC activation chit is added to the cup (VC event {state.vc_events} of {VC_LIMIT})",
+            result=list(made or []))
+
+
 @implements("F 19.7", "F Errata")
 def vc(state: FteState, side: str, dice, res: Resolution, choice: Any = None) -> str:
     """VC reinforcements (F 19.7): a commander, a fire team, a dummy unit and a civilians marker, all VC (all four
@@ -309,20 +385,21 @@ def vc(state: FteState, side: str, dice, res: Resolution, choice: Any = None) ->
     results are No Event.
 
     ``choice``: {"items": [...], "hexes": {item: label}, "units": {item: Unit}}; ``items`` names what the counter
-    mix still has (the original reading needs exactly one)."""
+    mix still has (the original reading needs exactly one). Without hexes, the default of :data:`DEFAULTS` (the game
+    asks the NVA/VC player instead, :func:`place_vc_item`)."""
     if state.vc_events >= VC_LIMIT:
         return no_event(state, side, dice, res, why=f"the VC event has already happened {VC_LIMIT} times (F 19.7)")
     spec = dict(choice or {})
-    all_four = state.readings.vc_event_places_all
-    items = list(spec.get("items") or (VC_ITEMS if all_four else ("fire_team",)))
+    every, one_of = vc_items(state)
+    items = list(spec.get("items") or (every if not one_of else ("fire_team",)))
     for it in items:
         if it not in VC_ITEMS:
             raise DataError("events", "VC.items", f"{it!r} is not one of {', '.join(VC_ITEMS)}")
-    if not all_four and len(items) != 1:
+    if one_of and len(items) != 1:
         raise RuleViolation("F 19.7", "the original VC event places one item, not several")
     if not items:
         return no_event(state, side, dice, res, why="the counter mix has no VC items left")
-    if not _hamlets(state):
+    if not hamlets(state):
         return no_event(state, side, dice, res, why="the map has no hamlet")
     wanted = {k: state.hex(v) for k, v in (spec.get("hexes") or {}).items()}
     candidates = sorted((h for h in state.map.hexes if _near_hamlet(state, h) is not None),
@@ -330,33 +407,18 @@ def vc(state: FteState, side: str, dice, res: Resolution, choice: Any = None) ->
     placed: dict[str, Hex] = {}
     for it in items:
         if it in wanted:
-            why = _vc_hex_ok(state, wanted[it], it, placed)
+            why = vc_hex_problem(state, wanted[it], it, placed)
             if why:
                 raise RuleViolation("F 19.7", f"the VC {it} cannot go in {state.label(wanted[it])}: {why}")
             placed[it] = wanted[it]
             continue
-        h = next((c for c in candidates if not _vc_hex_ok(state, c, it, placed)), None)
+        h = next((c for c in candidates if not vc_hex_problem(state, c, it, placed)), None)
         if h is None:
             raise RuleViolation("F 19.7", f"no hex within three hexes of a hamlet can take the VC {it}")
         placed[it] = h
     units = spec.get("units") or {}
-    made = []
-    for it in items:
-        u = units.get(it) or Unit(state.new_id(f"VC-{it}-"), **TEMPLATES[it])
-        if u.side != "VC":
-            raise RuleViolation("F 19.7", f"{u.id} is not a VC counter")
-        if u.id in state.units and state.units[u.id].on_map:
-            raise RuleViolation("F 19.7", f"{u.id} is already on the map")
-        u.hex, u.concealed = placed[it], True
-        state.units[u.id] = u
-        made.append(u.id)
-        res.add("F 19.7", f"the VC {it.replace('_', ' ')} {u.id} is placed Concealed in {state.label(u.hex)} "
-                          f"({_near_hamlet(state, u.hex)} hex(es) from a hamlet)", unit=u.id)
-    state.cup.chits[NVA] += 1
-    state.cup.cup.append(NVA)
-    state.vc_events += 1
-    res.add("F 19.7", f"one NVA/VC activation chit is added to the cup (VC event {state.vc_events} of {VC_LIMIT})",
-            result=made)
+    made = [place_vc_item(state, it, placed[it], res, units.get(it)).id for it in items]
+    vc_chit(state, res, made)
     return "VC"
 
 
@@ -372,7 +434,8 @@ def aerial_observer(state: FteState, side: str, dice, res: Resolution, choice: A
 @implements("F 19.9", "F 16.0")
 def nva_artillery(state: FteState, side: str, dice, res: Resolution, choice: Any = None) -> str:
     """The NVA player secretly targets a hex in the LoS of an NVA leader, or holding or next to a Visible US
-    unit; an artillery mission executes there in ceil(d10/3) turns (F 19.9, through F 16.0)."""
+    unit; an artillery mission executes there in ceil(d10/3) turns (F 19.9, through F 16.0). Without a ``choice``,
+    the default of :data:`DEFAULTS` (the game asks the NVA/VC player)."""
     leaders = _by_id(u for u in state.on_map(NVA) if u.side == "NVA" and u.is_leader)
     if choice is None:
         seen = _by_id(u for u in state.on_map(US) if not u.concealed)
@@ -401,4 +464,6 @@ def check_fire(state: FteState, side: str, dice, res: Resolution, choice: Any = 
 
 
 __all__ = ["random_event", "resolve_event", "injury", "low_ammo", "hero", "rally", "higher_hq", "cobras", "vc",
-           "aerial_observer", "nva_artillery", "check_fire", "no_event", "injury_on_map", "DEFAULTS", "TEMPLATES"]
+           "aerial_observer", "nva_artillery", "check_fire", "no_event", "injury_on_map", "DEFAULTS", "TEMPLATES",
+           "cobras_present", "cobra_hexes", "cobra_enters", "hamlets", "vc_hex_problem", "vc_hexes", "vc_items",
+           "place_vc_item", "vc_chit", "COBRA_TURNS", "VC_ITEMS", "VC_LIMIT"]

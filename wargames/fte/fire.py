@@ -444,8 +444,11 @@ def _helicopter_effect(state, u: Unit, effect: str, dice, res, rule, by) -> str:
         effect = "KIA"
     if effect in ("KIA", "WIA"):
         passengers = [p for p in state.units.values() if p.loaded_in == u.id]
-        for c in [c for c in state.casualties.values() if c.carried_by == u.id]:
-            del state.casualties[c.id]
+        aboard = {u.id} | {p.id for p in passengers}
+        for c in [c for c in state.casualties.values() if c.carried_by in aboard]:
+            del state.casualties[c.id]                 # the markers aboard are lost with it (F 7.4)
+        for v in (u, *passengers):
+            v.carrying.clear()
         for p in passengers:
             res.add(rule, f"passenger {p.id} is lost with the helicopter: a KIA marker and its points")
             _casualty(state, p, "KIA", res, u.hex)

@@ -45,11 +45,12 @@ from ..core.game import Action, Game as CoreGame, Outcome, Prompt, handles
 from . import actions as act_mod
 from .activation import ActivationPhase, activatable, check_action as check_unit_action, start_phase
 from .assault import AssaultPlan, AssaultRun, check_assault
-from .casualties import carry_new, check_casualties, load_count
+from .casualties import carry_new, check_casualties, load_count, place_marker
 from .concealment import cannot_conceal, conceal_reinforcement, public_view, try_to_conceal
 from .charts import Charts
 from .errata import ERRATA, Readings
-from .events import UNIT_CHOICES, chooser, eligible_units, random_event, resolve_event
+from .events import (UNIT_CHOICES, VC_LIMIT, chooser, cobra_enters, cobra_hexes, cobras_present, eligible_units,
+                     hamlets, place_vc_item, random_event, resolve_event, vc_chit, vc_hexes, vc_items)
 from .fire import (check_fire, check_retreat_path, combine_groups, eliminate_cornered, fire, land_downed,
                    landing_options, retreat_into, retreat_options)
 from .fire_missions import cancel_fire_mission, due as missions_due, execute_mission
@@ -64,7 +65,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
 from .state import PLAYERS, FteState, place
 from .terrain import demo_map, load_fte_map, way_used
 from .traps import TRAP_SITES, arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore
-from .units import ALTITUDES, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
+from .units import ALTITUDES, CAPACITY, KINDS, ROLES, SIDES, WEAPONS, Site, Unit, player, problem
 from .victory import winner
 
 FRAGOS = Path(__file__).parent / "data" / "fragos"
@@ -95,6 +96,9 @@ class Frago:
     plots: dict[str, int] = field(default_factory=dict)      # traps each player plots at set-up (F 26.0)
     map_path: str | None = None
     source: str = "<memory>"
+    vp: dict[str, int] = field(default_factory=lambda: {"US": 0, "NVA/VC": 0})   # at the start (F 29.0)
+    extra_chits: list[dict] = field(default_factory=list)    # {turn, player, count}: added in step a (F 4.0)
+    casualties: list[dict] = field(default_factory=list)     # {kind, side, hex}: KIA/WIA markers at the start (F 7.5)
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Unit)}
@@ -108,9 +112,20 @@ def _unit_check(v: dict) -> None:
         raise Invalid(*bad)
 
 
+def _reinforcement_check(v: dict) -> None:
+    """A reinforcement's helicopter has no altitude yet: its owner picks Treetop or High as it enters (F 4.0)."""
+    if v["kind"] == "helicopter":
+        if v["altitude"] is not None:
+            raise Invalid("altitude", "a reinforcement helicopter enters at the altitude its owner picks then "
+                                      "(Treetop or High, F 4.0): leave it out")
+        v = {**v, "altitude": "treetop"}
+    _unit_check(v)
+
+
 def _unit_schema(placed: bool) -> Record:
     """A counter as a FRAGO sets it up (F 2.0): what it prints and the markers it starts with; ``placed``: with
-    its hex (reinforcements enter on their group's hexes)."""
+    its hex (reinforcements are placed by their owner on their group's hexes, helicopters at the altitude he
+    picks, F 4.0)."""
     optional = {"kind": Str(KINDS), "role": Str(ROLES), "fire_rating": Nullable(Int(1, 10)),
                 "weapon": Nullable(Str(WEAPONS)), "tq": Int(1, 10), "range": Nullable(Int(1, 30)),
                 "defense": Int(0, 9), "men": Int(1, 4), "altitude": Nullable(Str(ALTITUDES)),
@@ -119,22 +134,19 @@ def _unit_schema(placed: bool) -> Record:
                 **{k: Bool() for k in ("reduced", "concealed", "suppressed", "broken", "exhausted", "low_ammo",
                                        "hero", "injury", "immobilized", "downed", "destroyed")}}
     return Record({"id": UNIT_ID, "side": Str(SIDES), **({"hex": HEX} if placed else {})},
-                  {k: Opt(schema, _DEFAULTS[k]) for k, schema in optional.items()}, check=_unit_check,
-                  what="a unit {id, side, ...}")
+                  {k: Opt(schema, _DEFAULTS[k]) for k, schema in optional.items()},
+                  check=_unit_check if placed else _reinforcement_check, what="a unit {id, side, ...}")
 
 
-def entry_hexes(group: dict) -> list[str]:
-    """Where each unit of a group of reinforcements enters: the group's hexes in turn, a loaded unit in its
-    transport's hex (F 4.0)."""
-    out: dict[str, str] = {}
-    for j, u in enumerate(group["units"]):
-        out[u["id"]] = out.get(u["loaded_in"]) or group["hexes"][j % len(group["hexes"])]
-    return list(out.values())
+def _capacity(t: dict) -> int:
+    """Troops a transport's spec may carry (F 6.9)."""
+    return 8 if t["kind"] == "vehicle" else CAPACITY.get(t["role"], 0) if t["kind"] == "helicopter" else 0
 
 
 def _frago_check(v: dict) -> None:
     """What a FRAGO's fields must say together, the map aside: unit and site ids used once, a key terrain hex
-    once a player, transports that exist, reinforcements due within the game."""
+    once a player, transports that exist and hold their passengers, reinforcements and extra chits due within the
+    game, and each group of reinforcements able to fit in its hexes (F 6.2)."""
     ids: dict[str, str] = {}
     groups = [("units", v["units"])] + [(f"reinforcements[{i}].units", r["units"])
                                         for i, r in enumerate(v["reinforcements"])]
@@ -151,6 +163,13 @@ def _frago_check(v: dict) -> None:
                                                or player(t["side"]) != player(u["side"])):
                 raise Invalid(f"{where}[{j}].loaded_in", f"{u['loaded_in']!r} is no vehicle or helicopter of the "
                                                          f"same player set up {'here' if where == 'units' else 'with it'}")
+            if u["loaded_in"] is not None and u["kind"] != "infantry":
+                raise Invalid(f"{where}[{j}].loaded_in", f"{u['id']} is a {u['kind']}: only infantry are transported "
+                                                         "(F 6.9)")
+        for j, u in enumerate(units):
+            aboard = sum(w["men"] + w["injury"] for w in units if w["loaded_in"] == u["id"] and w is not u)
+            if aboard > _capacity(u):
+                raise Invalid(f"{where}[{j}]", f"{u['id']} carries {aboard} troops; it may carry {_capacity(u)} (F 6.9)")
     sites: dict[str, int] = {}
     for i, site in enumerate(v["sites"]):
         if site["id"] in sites:
@@ -168,19 +187,23 @@ def _frago_check(v: dict) -> None:
                 raise Invalid(f"reinforcements[{i}].units[{j}].fort", "reinforcements enter on the map's edge, "
                                                                       "in no bunker or foxholes (F 4.0)")
         seen: set[str] = set()
-        labels = entry_hexes(r)
-        for j, (u, label) in enumerate(zip(r["units"], labels)):
+        for j, u in enumerate(r["units"]):
             if u["loaded_in"] is not None and u["loaded_in"] not in seen:
                 raise Invalid(f"reinforcements[{i}].units[{j}].loaded_in", "the transport must be listed before "
                                                                            "the units loaded in it")
             seen.add(u["id"])
-            twin = next((w for w, lab in zip(r["units"][:j], labels) if lab == label
-                         and w["kind"] == u["kind"] != "infantry" and u["loaded_in"] is None), None)
-            if twin is not None:
-                raise Invalid(f"reinforcements[{i}].units[{j}]", f"would enter {label} with {twin['id']}, a "
-                                                                 f"{u['kind']} too: add a hex (F 6.2)")
+        hexes = len(set(r["hexes"]))
+        for kind, per_hex in (("helicopter", 1), ("vehicle", 2)):
+            js = [j for j, u in enumerate(r["units"]) if u["kind"] == kind]
+            if len(js) > per_hex * hexes:
+                raise Invalid(f"reinforcements[{i}].units[{js[per_hex * hexes]}]",
+                              f"the group's {hexes} hex(es) take at most {per_hex * hexes} {kind}(s) ({per_hex} a "
+                              "hex, F 6.2): add a hex")
         if r["turn"] > v["turns"]:
             raise Invalid(f"reinforcements[{i}].turn", f"turn {r['turn']} is after the last turn ({v['turns']})")
+    for i, x in enumerate(v["extra_chits"]):
+        if x["turn"] > v["turns"]:
+            raise Invalid(f"extra_chits[{i}].turn", f"turn {x['turn']} is after the last turn ({v['turns']})")
 
 
 FRAGO = Record(
@@ -199,7 +222,13 @@ FRAGO = Record(
      "booby_traps": Opt(List(HEX, max_len=500), []), "claymores": Opt(List(HEX, max_len=500), []),
      "plots": Opt(Record({}, {"booby_traps": Opt(Int(0, 50), 0), "claymores": Opt(Int(0, 50), 0)},
                          what="how many booby traps and claymores the players plot at set-up"),
-                  {"booby_traps": 0, "claymores": 0})},
+                  {"booby_traps": 0, "claymores": 0}),
+     "vp": Opt(Record({}, {p: Opt(Int(0, 999), 0) for p in PLAYERS}, what="starting VP {US, NVA/VC}"),
+               {"US": 0, "NVA/VC": 0}),
+     "extra_chits": Opt(List(Record({"turn": Int(1, 30), "player": Str(PLAYERS), "count": Int(1, 20)},
+                                    what="extra chits {turn, player, count}"), max_len=100), []),
+     "casualties": Opt(List(Record({"kind": Str(("KIA", "WIA")), "side": Str(SIDES), "hex": HEX},
+                                   what="a casualty marker {kind, side, hex}"), max_len=100), [])},
     check=_frago_check, what="a FRAGO")
 
 
@@ -234,6 +263,8 @@ def _on_the_map(v: dict, m: MapData) -> None:
     for key in ("booby_traps", "claymores"):
         for i, label in enumerate(v[key]):
             at(f"{key}[{i}]", label)
+    for i, c in enumerate(v["casualties"]):
+        at(f"casualties[{i}].hex", c["hex"])
 
 
 @implements("F 3.0")
@@ -254,7 +285,8 @@ def load_frago(path: str | Path) -> Frago:
         raise place_error(DataError(file, e.path, e.reason), raw) from None
     frago = Frago(v["name"], v["note"], v["turns"], v["first_player"], v["chits"], v["random_event"], v["units"],
                   v["sites"], v["reinforcements"], v["key_terrain"], v["us_may_carry_off"], v["booby_traps"],
-                  v["claymores"], dict(v["plots"]), v["map"], file)
+                  v["claymores"], dict(v["plots"]), v["map"], file, vp=v["vp"], extra_chits=v["extra_chits"],
+                  casualties=v["casualties"])
     try:
         setup(frago, m=m)
     except DataError as e:
@@ -276,16 +308,23 @@ def _unit(spec: dict) -> Unit:
     return u
 
 
+def _reinforcement(spec: dict, altitude: str = "treetop") -> Unit:
+    """A new counter from a reinforcement's spec; a helicopter at ``altitude`` (its owner's pick, F 4.0)."""
+    return _unit({**spec, "altitude": altitude} if spec["kind"] == "helicopter" else spec)
+
+
 @implements("F 3.0")
 def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = None,
           m: MapData | None = None) -> FteState:
-    """Set a FRAGO up: the map, the units in their hexes, the sites, the chits and the scenario's rules."""
+    """Set a FRAGO up: the map, the units in their hexes, the sites, the casualty markers, the chits, the starting
+    VP and the scenario's rules."""
     if m is None:
         m = demo_map() if frago.map_path in (None, "demo") else load_fte_map(Path(frago.source).parent / frago.map_path)
     state = FteState(m, readings=readings, last_turn=frago.turns, first_player=frago.first_player,
                      us_may_carry_off=frago.us_may_carry_off, **({} if charts is None else {"charts": charts}))
     state.cup.chits = dict(frago.chits)
     state.cup.random_event = frago.random_event
+    state.vp = {p: frago.vp.get(p, 0) for p in PLAYERS}          # the starting VP (F 29.0)
     units = []
     for i, spec in enumerate(frago.units):
         u = _unit(spec)
@@ -308,6 +347,12 @@ def setup(frago: Frago, readings: Readings = ERRATA, charts: Charts | None = Non
     for i, spec in enumerate(frago.sites):
         h = _hex(m, spec["hex"], frago.source, f"sites[{i}].hex")
         state.sites[spec["id"]] = Site(spec["id"], spec["kind"], spec["side"], h, bool(spec.get("revealed", False)))
+    for i, c in enumerate(frago.casualties):          # casualties of the fighting before the scenario (F 7.5)
+        h = _hex(m, c["hex"], frago.source, f"casualties[{i}].hex")
+        if state.enemies_at(h, player(c["side"])):
+            raise DataError(frago.source, f"casualties[{i}].hex", f"{c['hex']} holds enemy units: a casualty marker "
+                                                                  "alone with the enemy is captured or removed (F 7.5.3)")
+        place_marker(state, c["kind"], c["side"], h, Resolution(), "F 7.5")
     for k, plot in (("booby_traps", plot_booby_trap), ("claymores", plot_claymore)):
         for i, label in enumerate(getattr(frago, k)):
             h = _hex(m, label, frago.source, f"{k}[{i}]")
@@ -584,11 +629,37 @@ class EventChoice(Action):
     unit: str | None = None
 
 
+@dataclass(frozen=True)
+class PlaceReinforcement(Action):
+    """Answer to the Place Reinforcements prompt: a reinforcement (a transport with its passengers aboard) enters
+    in a hex of its group's map edge, a helicopter at Treetop or High (F 4.0, F 6.8)."""
+
+    unit: str
+    hex: str
+    altitude: str | None = None
+
+
+@dataclass(frozen=True)
+class PlaceCobra(Action):
+    """Answer to the AH-1 Cobras event's prompt: the map-edge hex and altitude of the next Cobra (F 19.6)."""
+
+    hex: str
+    altitude: str = "treetop"
+
+
+@dataclass(frozen=True)
+class PlaceVC(Action):
+    """Answer to the VC event's prompt: the hex of the next VC item, within three hexes of a hamlet (F 19.7)."""
+
+    item: str
+    hex: str
+
+
 ACTION_NAME = {Move: "move", Abandon: "move", Fire: "fire", Assault: "assault", Search: "search", Recover: "recover",
                DestroyCache: "destroy_cache", RequestMedevac: "request_medevac",
                RequestFireMission: "request_fire_mission", Load: "load", Unload: "unload"}
-ANSWERS = (OpFire, HoldFire, DetonateClaymore, Carry, Plot, Retreat, Advance, EventChoice, AssaultTarget, Conceal, Land, Interrogate, Show,
-           FireMissionOrder, MedevacEntry, EventTarget)
+ANSWERS = (OpFire, HoldFire, DetonateClaymore, Carry, Plot, Retreat, Advance, EventChoice, AssaultTarget, Conceal,
+           Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget, PlaceReinforcement, PlaceCobra, PlaceVC)
 EVENT_RULES = {"Injury": "F 19.1", "Low Ammo": "F 19.2", "Rally": "F 19.3", "Hero": "F 19.4",
                "NVA Artillery": "F 19.9"}
 
@@ -776,6 +847,37 @@ class EventStep:
         return EventStep(self.side, self.event)
 
 
+@dataclass
+class ReinforceStep:
+    """The Place Reinforcements step (F 4.0): the reinforcements due wait for their owners to place them."""
+
+    def copy(self, state: FteState) -> "ReinforceStep":
+        return ReinforceStep()
+
+
+@dataclass
+class CobraStep:
+    """The AH-1 Cobras event: the US player brings the two Cobras in, one at a time (F 19.6)."""
+
+    placed: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "CobraStep":
+        return CobraStep(list(self.placed))
+
+
+@dataclass
+class VCStep:
+    """The VC event: the NVA/VC player places its items, one at a time (F 19.7); ``one_of``: the original
+    reading, where he places just one item of his choice."""
+
+    items: list[str]
+    one_of: bool = False
+    made: list[str] = field(default_factory=list)
+
+    def copy(self, state: FteState) -> "VCStep":
+        return VCStep(list(self.items), self.one_of, list(self.made))
+
+
 def _plain(value: Any, state: FteState) -> Any:
     """Any part of the position as JSON-able data (hexes as labels, fractions as text)."""
     if isinstance(value, Hex):
@@ -832,7 +934,8 @@ class Game(CoreGame):
     PLAY_RULE = "F 3.0"
     ACTIONS = (Draw, Activate, Pass, EndActivation, Move, Abandon, DetonateClaymore, Fire, Assault, Search, Recover, DestroyCache,
                RequestMedevac, RequestFireMission, Load, Unload, OpFire, HoldFire, Carry, Plot, Retreat, Advance, EventChoice,
-               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget)
+               AssaultTarget, Conceal, Land, Interrogate, Show, FireMissionOrder, MedevacEntry, EventTarget,
+               PlaceReinforcement, PlaceCobra, PlaceVC)
     SCENARIOS = _scenarios()
     DEFAULT_SCENARIO = "demo"
     RULESET = Ruleset
@@ -1027,6 +1130,16 @@ class Game(CoreGame):
                                             "call it off?", "fire_mission")
         if isinstance(top, ConcealStep):
             return Prompt(top.player, "F 18.2", "which units try to become concealed?", "conceal")
+        if isinstance(top, ReinforceStep):
+            who, offers = self._placer()
+            ids = ", ".join(dict.fromkeys(a.unit for a in offers))
+            return Prompt(who, "F 4.0", f"place your reinforcements on their map edge: {ids}", "reinforce")
+        if isinstance(top, CobraStep):
+            return Prompt("US", "F 19.6", f"AH-1 Cobras: on which map-edge hex, at which altitude, does the "
+                                          f"{'second' if top.placed else 'first'} Cobra arrive?", "event")
+        if isinstance(top, VCStep):
+            what = "which VC item goes where" if top.one_of else f"where does the VC {top.items[0].replace('_', ' ')} go"
+            return Prompt("NVA/VC", "F 19.7", f"VC event: {what}, within three hexes of a hamlet?", "event")
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return Prompt("NVA/VC", "F 19.9", "NVA artillery: which hex does it target?", "event")
         if isinstance(top, EventStep):
@@ -1196,6 +1309,13 @@ class Game(CoreGame):
         if isinstance(top, ConcealStep):
             able = tuple(self._may_conceal(top.player))
             return [Conceal(able), Conceal()] + ([Conceal((u,)) for u in able] if len(able) > 1 else [])
+        if isinstance(top, ReinforceStep):
+            return self._placer()[1]
+        if isinstance(top, CobraStep):
+            return [PlaceCobra(s.label(h), alt) for h in cobra_hexes(s) for alt in ("treetop", "high")]
+        if isinstance(top, VCStep):
+            return [PlaceVC(it, s.label(h)) for it in (top.items if top.one_of else top.items[:1])
+                    for h in vc_hexes(s, it)]
         if isinstance(top, EventStep) and top.event == "NVA Artillery":
             return [EventTarget(s.label(h)) for h in self._artillery_targets()]
         if isinstance(top, EventStep):
@@ -1335,9 +1455,9 @@ class Game(CoreGame):
             if who == "event":
                 drawn = random_event(self.state, dice, res, defer=True)
                 side, event = drawn["side"], drawn["event"]
-                if event in UNIT_CHOICES and eligible_units(self.state, side, event) or (
-                        event == "NVA Artillery" and side == "NVA/VC" and self._artillery_targets()):
-                    self.pending.append(EventStep(side, event))      # the player the rule names chooses
+                step = self._event_step(side, event)
+                if step is not None:
+                    self.pending.append(step)      # the player the rule names chooses
                     return
                 resolve_event(self.state, side, event, dice, res)
                 if self.state.retreats_due:
@@ -1752,11 +1872,14 @@ class Game(CoreGame):
             self._finish_turn(res)
 
     def _artillery_targets(self) -> list[Hex]:
-        """Hexes holding or next to a Visible US unit (any hex an NVA leader sees is accepted as well)."""
+        """The NVA Artillery targets offered (F 19.9): the hexes holding or next to a Visible US unit, and an NVA
+        leader's own hex and the hexes next to it, which he always sees (F 7.3.1). None: the event has no target
+        and fizzles. Any other hex an NVA leader sees is accepted as well (tracing every line of sight on the map
+        to list them all would be slow)."""
         s = self.state
         out = set()
-        for u in s.on_map("US"):
-            if not u.concealed:
+        for u in s.on_map():
+            if u.player == "US" and not u.concealed or u.side == "NVA" and u.is_leader:
                 out |= {h for h in [u.hex, *s.map.neighbors(u.hex)] if h in s.map}
         return sorted(out, key=s.label)
 
@@ -1828,6 +1951,81 @@ class Game(CoreGame):
         else:
             res.add("F 7.5.2", f"{top.marker} stays on the ground")
         self.pending.pop()
+
+    def _event_step(self, side: str, event: str):
+        """The prompt a random event needs, or None when nobody has a choice (it fizzles or simply happens)."""
+        s = self.state
+        if event in UNIT_CHOICES:
+            return EventStep(side, event) if eligible_units(s, side, event) else None
+        if event == "NVA Artillery":
+            return EventStep(side, event) if side == "NVA/VC" and self._artillery_targets() else None
+        if event == "AH-1 Cobras" and side == "US" and not cobras_present(s):
+            return CobraStep()
+        if event == "VC" and side == "NVA/VC" and s.vc_events < VC_LIMIT and hamlets(s):
+            items, one_of = vc_items(s)
+            return VCStep(list(items), one_of)
+        return None
+
+    @handles(PlaceCobra)
+    def _on_place_cobra(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, CobraStep):
+            raise RuleViolation("F 19.6", "no AH-1 Cobra waits to come in")
+        s = self.state
+        top.placed.append(cobra_enters(s, s.hex(action.hex), action.altitude, res).id)
+
+    @handles(PlaceVC)
+    def _on_place_vc(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, VCStep):
+            raise RuleViolation("F 19.7", "no VC item waits to be placed")
+        if action.item not in (top.items if top.one_of else top.items[:1]):
+            raise RuleViolation("F 19.7", f"the VC {top.items[0].replace('_', ' ')} is placed now, not {action.item!r}"
+                                if not top.one_of else f"{action.item!r} is not one of {', '.join(top.items)}")
+        s = self.state
+        top.made.append(place_vc_item(s, action.item, s.hex(action.hex), res).id)
+        top.items = [] if top.one_of else top.items[1:]
+
+    @handles(PlaceReinforcement)
+    def _on_place_reinforcement(self, action, dice, res):
+        top = self.pending[-1] if self.pending else None
+        if not isinstance(top, ReinforceStep):
+            raise RuleViolation("F 4.0", "no reinforcement waits to be placed")
+        s = self.state
+        who, _ = self._placer()
+        pieces = {spec["id"]: (i, spec) for i, spec in self._pieces()}
+        if action.unit not in pieces:
+            raise RuleViolation("F 4.0", f"{action.unit} is no reinforcement waiting to enter (a unit loaded in "
+                                         "another enters with its transport)")
+        i, spec = pieces[action.unit]
+        if player(spec["side"]) != who:
+            raise RuleViolation("F 4.0", f"the {who} player is placing his reinforcements now")
+        group, h = self.frago.reinforcements[i], s.hex(action.hex)
+        if h not in {s.hex(label) for label in group["hexes"]}:
+            raise RuleViolation("F 4.0", f"{action.unit} enters on its map edge: {', '.join(group['hexes'])}")
+        heli = spec["kind"] == "helicopter"
+        if heli and action.altitude not in ("treetop", "high"):
+            raise RuleViolation("F 4.0", "a helicopter enters the map at Treetop or High level")
+        if not heli and action.altitude is not None:
+            raise RuleViolation("F 6.8", "only helicopters have an altitude")
+        u = _reinforcement(spec, action.altitude or "treetop")
+        rule, why = entry_problem(s, [u], h)
+        if rule:
+            raise RuleViolation(rule, why)
+        aboard = [_unit(p) for p in group["units"] if p["loaded_in"] == u.id]
+        if heli:
+            act_mod.helicopter_enters(s, u, h, action.altitude, res, aboard)
+        else:
+            u.hex = h
+            for p in aboard:
+                p.hex, p.concealed = h, False
+            place(s, [u, *aboard])
+            res.add("F 4.0", f"{u.id} enters in {s.label(h)}" + (f" carrying {', '.join(p.id for p in aboard)}"
+                                                                 if aboard else ""), unit=u.id)
+        for v in (u, *aboard):
+            v.entered_turn = s.turn
+            conceal_reinforcement(s, v, res)
+        arrive(s, h, [u.id], dice, res)                 # F 7.5.3, F 26.0
 
     @handles(Retreat)
     def _on_retreat(self, action, dice, res):
@@ -2003,6 +2201,30 @@ class Game(CoreGame):
                     return
                 self.pending.pop()
                 resolve_event(s, top.side, top.event, dice, res)
+            elif isinstance(top, ReinforceStep):
+                if self._placer()[0] is not None:
+                    return
+                self.pending.pop()
+                for _, spec in self._pieces():
+                    res.add("F 4.0", f"{spec['id']} finds every hex of its map edge closed to it (F 6.2): it tries "
+                                     "again next turn", unit=spec["id"])
+                self._open_activation(res)
+            elif isinstance(top, CobraStep):
+                if len(top.placed) < 2 and cobra_hexes(s):
+                    return
+                self.pending.pop()
+                if len(top.placed) < 2:
+                    res.add("F 19.6", f"no map-edge hex is open to {'a' if not top.placed else 'the second'} Cobra")
+            elif isinstance(top, VCStep):
+                if top.one_of and not any(vc_hexes(s, it) for it in top.items):
+                    top.items = []
+                while top.items and not top.one_of and not vc_hexes(s, top.items[0]):
+                    res.add("F 19.7", f"no hex within three hexes of a hamlet can take the VC "
+                                      f"{top.items.pop(0).replace('_', ' ')}")
+                if top.items:
+                    return
+                self.pending.pop()
+                vc_chit(s, res, top.made)
             else:
                 raise RuntimeError(f"unknown pending step {top!r}")
 
@@ -2047,27 +2269,62 @@ class Game(CoreGame):
         return False
 
     # ------------------------------------------------------------------ the turn
-    @implements("F 3.0", "F 4.0")
+    @implements("F 3.0", "F 4.0", "F 29.0")
     def _start_turn(self, res: Resolution) -> None:
-        """Step a: reinforcements enter on their edge hexes (concealed unless loaded, F 18.2) and a due medevac
-        arrives (F 12.0); then step b, the activation phase, opens with a full cup (F 5.0)."""
+        """Step a, Place Reinforcements: the FRAGO's extra activation chits for this turn join the pool (F 4.0),
+        and the reinforcements due wait for their owners to place them (:class:`ReinforceStep`); once they are
+        placed, a due medevac arrives (F 12.0) and step b, the activation phase, opens with a full cup (F 5.0).
+        The first turn also reports the FRAGO's starting VP (F 29.0)."""
         s = self.state
         res.add("F 3.0", f"turn {s.turn} of {s.last_turn}: place reinforcements", result=s.turn)
-        for i, r in enumerate(self.frago.reinforcements):
-            if r["turn"] != s.turn:
-                continue
-            for j, (spec, label) in enumerate(zip(r["units"], entry_hexes(r))):
-                u = _unit(spec)
-                u.hex = _hex(s.map, label, self.frago.source, f"reinforcements[{i}].hexes")
-                if u.kind != "infantry" and any(v.kind == u.kind for v in s.units_at(u.hex)):
-                    raise DataError(self.frago.source, f"reinforcements[{i}].hexes", "would overstack (F 6.2)")
-                u.entered_turn = s.turn
-                place(s, [u])
-                res.add("F 4.0", f"{u.id} enters in {s.label(u.hex)}", unit=u.id)
-                conceal_reinforcement(s, u, res)
+        if s.turn == 1 and any(self.frago.vp.values()):
+            res.add("F 29.0", f"the FRAGO's starting VP: US {s.vp['US']}, NVA/VC {s.vp['NVA/VC']}", result=dict(s.vp))
+        for x in self.frago.extra_chits:
+            if x["turn"] == s.turn:
+                s.cup.chits[x["player"]] += x["count"]
+                res.add("F 4.0", f"the FRAGO adds {x['count']} {x['player']} activation chit(s): {x['player']} now has "
+                                 f"{s.cup.chits[x['player']]}", result=s.cup.chits[x["player"]], player=x["player"])
+        if self._pieces():
+            self.pending.append(ReinforceStep())
+        else:
+            self._open_activation(res)
+
+    def _open_activation(self, res: Resolution) -> None:
+        """The reinforcements are in: a due medevac arrives (F 12.0), then the activation phase opens (F 5.0)."""
+        s = self.state
         self.phase = start_phase(s, res)
         if s.medevac_turn == s.turn:
             self.pending.append(MedevacStep())      # the US player brings it in on a map edge (F 12.0)
+
+    def _pieces(self) -> list[tuple[int, dict]]:
+        """The reinforcements due by this turn and not yet on the map, as (group index, spec) of each piece: a
+        unit loaded in no other, its passengers entering with it (F 4.0). A piece that found every hex of its
+        edge closed on an earlier turn is still due."""
+        s = self.state
+        return [(i, spec) for i, r in enumerate(self.frago.reinforcements) if r["turn"] <= s.turn
+                for spec in r["units"] if spec["loaded_in"] is None and spec["id"] not in s.units]
+
+    def _placements(self, i: int, spec: dict) -> list[PlaceReinforcement]:
+        """Where a piece may enter now: its group's hexes within the stacking limits, a helicopter at Treetop or
+        High (F 4.0, F 6.2, F 6.8)."""
+        s = self.state
+        probe = _reinforcement(spec)
+        alts = ("treetop", "high") if probe.kind == "helicopter" else (None,)
+        return [PlaceReinforcement(spec["id"], label, alt) for label in dict.fromkeys(self.frago.reinforcements[i]["hexes"])
+                if not entry_problem(s, [probe], s.hex(label))[0] for alt in alts]
+
+    def _placer(self) -> tuple[str | None, list[PlaceReinforcement]]:
+        """The player who places now (the owner of the first piece in the FRAGO's order that can enter) and the
+        placements open to him."""
+        who, out = None, []
+        for i, spec in self._pieces():
+            if who is not None and player(spec["side"]) != who:
+                continue
+            offers = self._placements(i, spec)
+            if offers:
+                who = player(spec["side"])
+                out += offers
+        return who, out
 
     @implements("F 3.0", "F 16.0", "F 17.0")
     def _end_turn(self, dice, res: Resolution) -> None:
@@ -2110,4 +2367,6 @@ class Game(CoreGame):
 
 __all__ = ["Frago", "Game", "Ruleset", "load_frago", "demo_frago", "setup", "Draw", "Activate", "Pass", "Abandon", "DetonateClaymore",
            "EndActivation", "Move", "Fire", "Assault", "Search", "Recover", "DestroyCache", "RequestMedevac",
-           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Carry", "Plot", "Retreat", "Advance", "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry", "EventTarget", "FRAGOS"]
+           "RequestFireMission", "Load", "Unload", "OpFire", "HoldFire", "Carry", "Plot", "Retreat", "Advance",
+           "EventChoice", "AssaultTarget", "Conceal", "Land", "Interrogate", "Show", "FireMissionOrder", "MedevacEntry",
+           "EventTarget", "PlaceReinforcement", "PlaceCobra", "PlaceVC", "FRAGOS"]

@@ -19,6 +19,15 @@ def quiet(g, until):
         g.apply(next((a for a in legal if isinstance(a, QUIET)), legal[0]))
 
 
+def plotted(g, trap="19.19", claymore="17.22"):
+    """The set-up plots: the NVA/VC booby trap on the trail, the US claymore beside the landing zone (F 26.0)."""
+    assert [g.prompt.side, g.prompt.kind] == ["NVA/VC", "plot"]
+    g.apply(fte.Plot("booby_trap", trap))
+    assert [g.prompt.side, g.prompt.kind] == ["US", "plot"]
+    g.apply(fte.Plot("claymore", claymore))
+    return g
+
+
 def hold_fire(g):
     while g.prompt.kind == "opportunity_fire":
         g.apply(fte.HoldFire())
@@ -32,7 +41,7 @@ def test_the_air_frago_is_our_own_and_sets_up_the_ambush():
     f = fte.load_frago(FRAGOS / "air.yaml")
     assert "not one of the published FRAGOs" in f.note and "not a published" in (FRAGOS / "air.yaml").read_text()
     assert f.vp == {"US": 0, "NVA/VC": 8} and f.extra_chits == [{"turn": 2, "player": "US", "count": 1}]
-    g = fte.Game.new("air", seed=1)
+    g = plotted(fte.Game.new("air", seed=1))
     s = g.state
     assert {(m.kind, s.label(m.hex)) for m in s.casualties.values()} == {("WIA", "17.23"), ("KIA", "17.24")}
     assert s.vp == {"US": 0, "NVA/VC": 8} and "Slick 1" not in s.units
@@ -42,7 +51,7 @@ def test_the_air_frago_is_our_own_and_sets_up_the_ambush():
 
 @pytest.mark.rule("F 4.0", "F 6.8", "F 14.0", "F 15.0", "F 7.5.3")
 def test_a_slick_lands_unloads_picks_up_the_wounded_and_must_leave_the_next_turn():
-    g = fte.Game.new("air", seed=3)
+    g = plotted(fte.Game.new("air", seed=3))
     g.apply(fte.Draw())
     g.apply(fte.PlaceReinforcement("Slick 1", "17.23", "treetop"))
     g.apply(fte.PlaceReinforcement("Slick 2", "17.22", "high"))
@@ -92,10 +101,10 @@ def airmobile(g, a):
 @pytest.mark.rule("F 4.0", "F 6.8", "F 12.0", "F 14.0", "F 15.0", "F 7.5.3")
 def test_random_play_that_favours_the_air_assault_lands_unloads_evacuates_and_finishes():
     """Random legal play that takes an air-mobile action nine times in ten when one is offered (uniform random play
-    seldom lands a slick in four turns): each of three games keeps the invariants and ends with a winner, and
+    seldom lands a slick in four turns): each of two games keeps the invariants and ends with a winner, and
     between them they land, unload, load casualties, fly them off and ask for a medevac."""
     seen: set[str] = set()
-    for seed in (4, 5, 6):
+    for seed in (1, 4):
         g = fte.Game.new("air", seed=seed)
         rng = random.Random(seed)
         while g.outcome() is None:

@@ -385,3 +385,24 @@ def test_a_destroyed_helicopter_takes_its_passengers_and_every_marker_aboard_wit
     g.apply(fte.Fire(("A",), "H"), ScriptedDice([1, 1]))     # a hit, KIA: the slick is destroyed
     assert s.units["H"].destroyed and not s.units["P"].on_map and s.units["P"].carrying == []
     assert wia not in s.casualties and g.invariants() == []
+
+
+@pytest.mark.rule("F 5.0", "F 5.1")
+def test_a_helicopter_that_its_group_keeps_from_moving_owes_no_move(tmp_path):
+    """Helicopters activated together take the same actions: when one unloaded first, another with nothing aboard
+    cannot follow with a Move, and its activation may still end (found by random play of the air FRAGO)."""
+    slick = lambda uid, hx: {"id": uid, "side": "US", "kind": "helicopter", "role": "slick", "altitude": "ground",
+                             "tq": 5, "defense": 1, "hex": hx}
+    units = [slick("H1", "17.23"), slick("H2", "17.22"), ft("P", "US", "17.22", loaded_in="H2"),
+             ft("A", "NVA", "25.25")]
+    g = game(tmp_path, units)
+    g.apply(fte.Activate("helicopters", ("H1", "H2")))
+    g.apply(fte.Unload("H2", ("P",)))
+    hold_all(g)
+    with pytest.raises(RuleViolation, match="same actions"):
+        g.apply(fte.Move(("H1",)))
+    with pytest.raises(RuleViolation, match="H2 must take its Move"):
+        g.apply(fte.EndActivation())
+    g.apply(fte.Move(("H2",)))
+    hold_all(g)
+    g.apply(fte.EndActivation())

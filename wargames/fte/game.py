@@ -1247,7 +1247,8 @@ class Game(CoreGame):
                     and v.id != u.id]
             for v in here:
                 out.append(Load(u.id, units=(v.id,)))
-            for m in s.casualties_at(u.hex):
+            carried = [m for v in here for m in s.casualties.values() if m.carried_by == v.id]
+            for m in s.casualties_at(u.hex) + carried:           # loose, or handed up by their carriers (F 14.0)
                 if m.player == u.player:
                     out.append(Load(u.id, markers=(m.id,)))
             aboard = tuple(sorted(v.id for v in s.units.values() if v.loaded_in == u.id))
@@ -1490,19 +1491,37 @@ class Game(CoreGame):
             raise RuleViolation("F 5.1", "a player passes instead of activating, not during an activation")
         ph.pass_(ph.current, res)
 
+    def _owes_move(self, uid: str) -> bool:
+        """An activated helicopter that has not yet taken the Move its activation requires, and could take one now
+        (hovering, or flying off when broken); a downed one owes none (F 5.0, F 7.4)."""
+        u, s = self.state.units.get(uid), self.state
+        if (u is None or u.kind != "helicopter" or not u.on_map or u.destroyed or u.downed or uid in self.ended
+                or "move" in self.acted.get(uid, [])):
+            return False
+        moves = [Move((uid,))]
+        if u.broken:
+            way = path_off_map(s, u)
+            moves = [] if way is None else [Move((uid,), tuple(s.label(h) for h in way), exit_map=True,
+                                                 altitude_start="treetop" if u.altitude == "ground" else None)]
+        for m in moves:
+            try:
+                self._actor_checks(m)
+                self._plan(m)
+            except RuleViolation:
+                continue
+            return True
+        return False
+
     @handles(EndActivation)
     def _on_end(self, action, dice, res):
         ph = self.phase
         if ph is None or ph.active is None:
             raise RuleViolation("F 5.0", "no activation is in progress")
         for uid in ph.active.units:
-            u = self.state.units.get(uid)
-            if (u is not None and u.kind == "helicopter" and u.on_map and not u.destroyed and not u.downed
-                    and uid not in self.ended and "move" not in self.acted.get(uid, [])
-                    and (not u.broken or path_off_map(self.state, u) is not None)):
+            if self._owes_move(uid):
                 raise RuleViolation("F 5.0", f"{uid} must take its Move action first (a helicopter may hover in "
                                              "place, and is then still open to opportunity fire)"
-                                    + ("; broken, it flies off the map" if u.broken else ""))
+                                    + ("; broken, it flies off the map" if self.state.units[uid].broken else ""))
         ph.end(res)
         self.acted, self.ended = {}, []
 

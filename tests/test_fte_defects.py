@@ -1,26 +1,13 @@
 """Rule defects of Front Toward Enemy found by playing it as a class would, each checked through ``Game.apply``
 from a FRAGO start (issue: FTE playable in full). Each test failed before its fix."""
 import pytest
-import yaml
 
 from wargames import fte
 from wargames.core import ScriptedDice
 from wargames.core.errors import DataError, RuleViolation
 from wargames.fte.game import AssaultStep, OpFireStep
 
-
-def frago(tmp_path, units, name="f.yaml", **extra):
-    """A one-turn FRAGO on the demonstration map with these units (no random event)."""
-    data = {"name": "test", "note": "a test position", "map": "demo", "turns": 1, "first_player": "US",
-            "chits": {"US": 2, "NVA/VC": 2}, "random_event": False, "units": units, **extra}
-    p = tmp_path / name
-    p.write_text(yaml.safe_dump(data))
-    return fte.load_frago(p)
-
-
-def ft(uid, side, hx, **kw):
-    return {"id": uid, "side": side, "fire_rating": 4, "weapon": "SA", "tq": 4, "men": 4, "hex": hx,
-            **({"range": 4} if side == "US" else {}), **kw}
+from .test_fte_protocol import frago, ft
 
 
 def heli(uid, hx, altitude, **kw):

@@ -2,7 +2,7 @@
 
 ``from wargames import fte; game = fte.Game.new()`` plays the demonstration FRAGO through the shared protocol.
 """
-from . import (actions, activation, assault, casualties, charts, checks, concealment, errata, events, game,  # noqa: F401
+from . import (actions, activation, assault, casualties, charts, checks, concealment, errata, events, frago, game,  # noqa: F401
                fire, fire_missions, los, movement, opfire, placement, ruleset, sites, special, state, terrain,
                traps, units, victory)
 from .errata import ERRATA, ORIGINAL, Readings

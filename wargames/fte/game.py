@@ -22,10 +22,9 @@ history. A stack of pending decisions (``Game.pending``) holds the procedures th
   hex (F 7.5.2);
 - a downed helicopter's owner sets it down (F 7.4); an American unit that entered a Civilians hex may question
   them and the NVA/VC player chooses what to show (F 28.0);
-- random events ask the player the rule names for their unit, target or placement (F 19.1-19.4, F 19.6, F 19.7,
-  F 19.9); the medevac's
-  arrival hex is the US player's (F 12.0); each fire mission due may be called off (F 16.0); each player
-  chooses which units try to become concealed (F 18.0).
+- random events ask the player the rule names for their unit, target or placement (F 19.1-19.4, F 19.6,
+  F 19.7, F 19.9); the medevac's arrival hex is the US player's (F 12.0); each fire mission due may be called
+  off (F 16.0); each player chooses which units try to become concealed (F 18.0).
 
 The turn's steps after the activation phase (fire missions, casualty checks, concealment, end of turn) run
 when the cup is empty.

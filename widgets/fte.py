@@ -284,6 +284,7 @@ def opfire_distribution(reading: str, plan: AssaultPlan) -> Distribution:
 
 
 def opfire_odds_html(reading: str, plan: AssaultPlan) -> str:
+    """The table shown with the opportunity fire's dice: :func:`opfire_distribution` for this reading and plan."""
     (_, target), = plan.defender_opfire
     return odds_html(opfire_distribution(reading, plan),
                      caption=f"Exact chances of the NVA unit's opportunity fire at {target}, over every roll of "

@@ -129,7 +129,8 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
     Nodes are memoised on ``key``, so ``key`` must cover everything ``describe`` and ``view`` show for the
     node and every node below it: two nodes with equal keys share one stored subtree.
     ``describe(node)`` gives what a choice shows (title, odds HTML; optional "hint", one short line shown beside
-    the control); ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column:
+    the control; optional "idle": True when every option leads on to the same node, so the page disables the
+    control); ``view(leaf)`` gives the data the page swaps in at a leaf: ``{"sources": {name: {column:
     values}}, "html": [fragment, ...], "summary": one-line HTML, "alt": the position in words}`` (the last
     two optional; "alt" is one string or a list of fragments, escaped HTML text the page reads as plain text). Every column and HTML fragment is stored once in ``data``, and views refer to them by id.
     """
@@ -215,6 +216,18 @@ def walk_graph(graph: dict, values: list[str]) -> tuple[dict | None, list[str]]:
     return out, notes
 
 
+def idle_choices(graph: dict, values: list[str]) -> list[bool]:
+    """The Python twin of the walker's disabling (for the first render): True for each choice whose node is
+    marked ``idle`` (every option leads on to the same node: the choice does not matter there) or that is not
+    needed at all."""
+    nid, out = graph["start"], []
+    for value in values:
+        node = graph["nodes"].get(nid) if nid else None
+        out.append(node is None or "next" not in node or bool(node.get("idle")))
+        nid = node["next"].get(value) if node is not None and "next" in node else None
+    return out
+
+
 def graph_hints(graph: dict, values: list[str], labels: list[str]) -> str:
     """The Python twin of the hints :data:`WALKER_JS` writes beside the controls (one line per control)."""
     nid, lines = graph["start"], []
@@ -246,7 +259,7 @@ for (let i = 0; i < choices.length; i++) {
     hintLines.push('<li><b>' + sel.tags[0] + '</b>: not needed</li>');
     continue;
   }
-  sel.disabled = false;
+  sel.disabled = (node.idle === true);
   hintLines.push('<li><b>' + sel.tags[0] + '</b>: ' + (node.hint !== undefined ? node.hint : node.title) + '</li>');
   notes.push('<div class="wg-choice"><b>choice ' + (i + 1) + '.</b> ' + node.title + node.odds + '</div>');
   const nextId = node.next[sel.value];

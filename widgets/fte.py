@@ -4,28 +4,33 @@ Both versions run the same engine code, :func:`wargames.fte.assault.assault` on 
 :func:`wargames.fte.examples.assault_example`:
 
 - :class:`AssaultLive` (ipywidgets + bokeh through jupyter_bokeh) lets the reader choose the assaulting
-  units, combined fire and its primary firer, the defender's target, opportunity fire, the errata reading and
-  every die, and re-resolves on each change; the exact outcome distribution comes from enumeration;
+  units, combined fire and its primary firer, the defender's target, the defender's opportunity fire before
+  the TQ checks and its dice, the errata reading and every die, and re-resolves on each change; the exact
+  outcome distribution comes from enumeration;
 - :func:`assault_static` enumerates at build time the printed example's choices (with the errata or the
-  original reading, combined or separate fire, either defender target) and a set of dice (the printed ones
-  and seeded rolls) into a decision graph that :data:`widgets.common.WALKER_JS` walks in the page.
+  original reading, combined or separate fire, either defender target, no opportunity fire or a shot at one
+  of the assaulting units with a few presets of its dice) and a set of dice for the rest (the printed ones and
+  seeded rolls) into a decision graph that :data:`widgets.common.WALKER_JS` walks in the page.
 """
 from __future__ import annotations
 
 import html
 import re
+from fractions import Fraction
 from functools import lru_cache
 
 from bokeh.models import CustomJS, Div, Select
 
 from wargames.core import DataError, Distribution, RandomDice, ScriptedDice
+from wargames.core.dist import enumerate_chain
 from wargames.core.errors import RuleViolation
-from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault, assault_distribution
+from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault_distribution, start
 from wargames.fte.errata import ERRATA, ORIGINAL, SWITCHES
 from wargames.fte.examples import ASSAULT_DICE, assault_example
 from wargames.viz.fte import describe_fte, draw_fte_map, region_map, unit_marks, units_data
 
-from .common import WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, resolution_html, walk_graph
+from .common import (WALKER_JS, build_decision_graph, fraction_text, graph_hints, idle_choices, odds_html,
+                     resolution_html, walk_graph)
 from .layout import (CONTROL_WIDTH, aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
                      summary_html, url_state)
 
@@ -37,6 +42,18 @@ PRINTED_PLAN = AssaultPlan(("US FT 20.20", "US FT 19.19"), TARGET, combine=True,
                            defender_targets=(("NVA FT", "US FT 19.19"),))
 DICE_PRESETS = {"printed": "the printed dice " + " ".join(map(str, ASSAULT_DICE)),
                 **{f"seed {i}": f"rolled dice (seed {i})" for i in range(1, 13)}}
+# The defender's opportunity fire before the TQ checks (F 8.0 step 3, F 21.0): none (as printed) or a shot at one
+# assaulting unit. Its dice are a few presets, in the order the engine rolls them: the NVA unit's TQ check, then
+# to-hit and effect; the rest of the assault takes the dice chosen under "Dice". A test checks every label
+# against the engine, for both targets and both readings.
+OPFIRE_CHOICES = {"none": "no fire (as printed)", "US FT 19.19": "at US FT 19.19", "US FT 20.20": "at US FT 20.20"}
+OPFIRE_DICE = {
+    "fails": ((7,), "TQ 7: fails its check"),
+    "misses": ((2, 10), "TQ 2, to-hit 10: misses"),
+    "WIA": ((2, 1, 2), "TQ 2, to-hit 1, effect 2: WIA"),
+    "S": ((2, 1, 8), "TQ 2, to-hit 1, effect 8: S"),
+    "B": ((2, 1, 5), "TQ 2, to-hit 1, effect 5: B"),
+}
 REGION = (17, 22, 18, 21)   # columns 17-22, rows 18-21: every hex a unit starts in or retreats to (a test checks)
 MAP_TITLE = "Assault on 20.19 (demonstration map, reconstructed)"
 
@@ -67,6 +84,8 @@ RESULT_CODES = {
     "C": "concealed: the unit is hidden and harder to hit; assaulting units drop it first, defenders after "
          "round 1 (F 18.1, F 8.0)",
     "AC": "activation complete: the unit has acted this turn (F 5.0)",
+    "OF": "op fired: the unit has tried opportunity fire this activation, whether or not its check passed "
+          "(F 21.0)",
     "TQ": "Troop Quality: a check passes on a d10 roll at or under the unit's TQ; a 1 always passes and a 10 "
           "always fails (F 1.2, F 8.0)",
     "cleared": "every defender is broken or gone; unsuppressed, unbroken attackers may advance in (F 8.0)",
@@ -83,28 +102,49 @@ def plan_of(attackers=PRINTED_PLAN.attackers, combine: bool = True, primary: str
                        defender_opfire=(("NVA FT", opfire),) if opfire else ())
 
 
+@lru_cache(maxsize=None)
+def _position(reading: str):
+    return assault_example(READINGS[reading])
+
+
+def example_position(reading: str):
+    """The Assault Example's position under a reading: a fresh copy of one built once (building it loads the
+    charts, most of the time of a replay)."""
+    return _position(reading).copy()
+
+
 def _dice(preset: str):
     if preset == "printed":
         return ScriptedDice(ASSAULT_DICE, "printed dice")
     return RandomDice(int(preset.split()[1]))
 
 
-def replay(reading: str, plan: AssaultPlan, dice) -> tuple[AssaultRun | None, str]:
-    """Run the assault; returns the run and a message (empty, or why it could not be played out)."""
-    state = assault_example(READINGS[reading])
+def _opfire_dice(preset: str | None):
+    return None if preset is None else ScriptedDice(OPFIRE_DICE[preset][0], "opportunity fire dice")
+
+
+def replay(reading: str, plan: AssaultPlan, dice, opfire_dice=None) -> tuple[AssaultRun | None, str]:
+    """Run the assault; returns the run and a message (empty, or why it could not be played out).
+
+    ``opfire_dice`` (optional) rolls for the defenders' opportunity fire before the TQ checks, ``dice`` for
+    every other step, so the printed dice keep their places whatever the opportunity fire rolls."""
+    state = example_position(reading)
     try:
-        run = assault(state, plan, dice)
+        run = start(state, plan)
+        while not run.done:
+            run.step(opfire_dice if run.phase == "opfire" and opfire_dice is not None else dice)
     except (RuleViolation, DataError) as e:
         return None, f"{getattr(e, 'rule', '')} {e}"
-    if isinstance(dice, ScriptedDice) and dice.remaining:
-        return run, f"{len(dice.remaining)} die roll(s) left unused: {dice.remaining}"
-    return run, ""
+    unused = [f"{len(d.remaining)} {what}die roll(s) left unused: {d.remaining}"
+              for d, what in ((opfire_dice, "opportunity fire "), (dice, ""))
+              if isinstance(d, ScriptedDice) and d.remaining]
+    return run, "; ".join(unused)
 
 
 @lru_cache(maxsize=64)
 def distribution(reading: str, plan: AssaultPlan) -> Distribution:
     """The exact distribution of the assault's outcome (enumerated; cached per reading and plan)."""
-    return assault_distribution(assault_example(READINGS[reading]), plan)[0]
+    return assault_distribution(example_position(reading), plan)[0]
 
 
 # ---------------------------------------------------------------- HTML views
@@ -114,7 +154,6 @@ def _drms(out) -> str:
 
 
 def _p_hit(out) -> str:
-    from fractions import Fraction
     return fraction_text(Fraction(out.need, 10))
 
 
@@ -197,25 +236,59 @@ RESULT_WORDS = {"cleared": "Hex 20.19 cleared", "repulsed": "Assault repulsed",
                 "unresolved": "Unresolved after three rounds"}
 
 
+def changes(state, before) -> list[str]:
+    """What became of each unit that was hit since the position ``before``, then the casualty markers placed."""
+    bits = []
+    for u in sorted(state.units.values(), key=lambda u: (u.player, u.id)):
+        if not u.on_map:
+            bits.append(f"{u.id} removed")
+        elif u.broken:
+            bits.append(f"{u.id} broken, now in {state.label(u.hex)}")
+        elif u.suppressed:
+            bits.append(f"{u.id} suppressed")
+        if u.on_map and u.reduced and not before.units[u.id].reduced:
+            bits.append(f"{u.id} reduced")
+    return bits + [f"{c.kind} marker in {state.label(c.hex)}" for c in state.casualties.values() if c.hex]
+
+
 def summary_text(run: AssaultRun | None, reading: str, msg: str = "") -> str:
     """One line: the assault's result and what became of each unit that was hit (HTML)."""
     if run is None:
         return f"<b>Not played out</b>: {html.escape(msg)}"
-    start = assault_example(READINGS[reading])
-    bits = []
-    for u in sorted(run.state.units.values(), key=lambda u: (u.player, u.id)):
-        before = start.units[u.id]
-        if not u.on_map:
-            bits.append(f"{u.id} removed")
-        elif u.broken:
-            bits.append(f"{u.id} broken, now in {run.state.label(u.hex)}")
-        elif u.suppressed:
-            bits.append(f"{u.id} suppressed")
-        if u.on_map and u.reduced and not before.reduced:
-            bits.append(f"{u.id} reduced")
-    cas = [f"{c.kind} marker in {run.state.label(c.hex)}" for c in run.state.casualties.values() if c.hex]
-    tail = "; ".join(bits + cas) or "no unit hit"
+    tail = "; ".join(changes(run.state, example_position(reading))) or "no unit hit"
     return f"<b>{RESULT_WORDS[run.result]}</b>: {html.escape(tail)}."
+
+
+def opfire_result(state, before) -> str:
+    """What the defender's opportunity fire left: whether the NVA unit kept its Concealed marker, and what it
+    did to the assaulting units (one line, plain text)."""
+    marker = "keeps" if state.units["NVA FT"].concealed else "loses"
+    return f"NVA FT {marker} its Concealed marker; " + ("; ".join(changes(state, before)) or "no unit hit")
+
+
+@lru_cache(maxsize=16)
+def opfire_distribution(reading: str, plan: AssaultPlan) -> Distribution:
+    """The exact chances of what the defender's opportunity fire does before the TQ checks, over every roll
+    of its dice (its TQ check, to-hit, effect and any check the effect calls for): only that step is
+    enumerated, which takes a fraction of a second (the whole assault takes half a minute)."""
+    before = example_position(reading)
+    run = start(before.copy(), plan)
+    run.step(ScriptedDice((), "no dice"))            # the assaulting units drop their markers: nothing is rolled
+    dist, finals = enumerate_chain(run, lambda r, d: r.step(d), lambda r: r.key(), lambda r: r.phase != "opfire",
+                                   lambda r: r.copy())
+    acc: dict[str, Fraction] = {}
+    for k, p in dist.items():
+        label = opfire_result(finals[k].state, before)
+        acc[label] = acc.get(label, Fraction(0)) + p
+    return Distribution(acc)
+
+
+def opfire_odds_html(reading: str, plan: AssaultPlan) -> str:
+    """The table shown with the opportunity fire's dice: :func:`opfire_distribution` for this reading and plan."""
+    (_, target), = plan.defender_opfire
+    return odds_html(opfire_distribution(reading, plan),
+                     caption=f"Exact chances of the NVA unit's opportunity fire at {target}, over every roll of "
+                             "its dice (F 8.0, F 21.0)")
 
 
 def alt_text(state) -> str:
@@ -273,16 +346,17 @@ def row_parts(fragment: str) -> list[str]:
     return [part for part in re.split(r"(?=<tr>|<li>)", fragment) if part]
 
 
-def leaf_view(reading: str, plan: AssaultPlan, preset: str) -> dict:
+def leaf_view(reading: str, plan: AssaultPlan, preset: str, opfire_preset: str | None = None) -> dict:
     """What the static page shows for one set of choices, from a fresh engine run (the decision graph stores
-    this for every leaf; the tests compare the two)."""
-    run, msg = replay(reading, plan, _dice(preset))
+    this for every leaf; the tests compare the two). ``opfire_preset`` names the dice of the defender's
+    opportunity fire (:data:`OPFIRE_DICE`) when the plan has some."""
+    run, msg = replay(reading, plan, _dice(preset), _opfire_dice(opfire_preset if plan.defender_opfire else None))
     if run is None and preset == "printed":
         msg = ("the rulebook prints 12 dice, enough for the example as played; these choices need more rolls, "
                "so pick one of the seeded rolls. (" + msg.strip() + ")")
     note = f"<p class='wg-note'>{html.escape(msg)}</p>" if msg else ""
     if run is None:
-        start = assault_example(READINGS[reading])
+        start = example_position(reading)
         alt = alt_text(start)
         return {"sources": {"units": units_source(start)}, "html": [note, alt_html(alt)],
                 "summary": summary_html(summary_text(None, reading, msg)), "alt": alt}
@@ -294,72 +368,112 @@ def leaf_view(reading: str, plan: AssaultPlan, preset: str) -> dict:
 
 
 def dice_choice_odds(reading: str, plan: AssaultPlan) -> str:
-    """What the page shows with the dice choice: the exact odds over every roll for the choices above it."""
+    """What the page shows with the dice choice: the exact odds over every roll for the choices above it.
+
+    With opportunity fire the whole assault is not enumerated at build time (half a minute each, 16 times);
+    the page says so, and the chances of the opportunity fire itself come with its dice."""
+    if plan.defender_opfire:
+        return ("<p>The exact odds of the whole assault with opportunity fire are not precomputed here (each "
+                "enumeration takes about half a minute); the chances of the opportunity fire itself are shown "
+                "with its dice, and <b>Exact odds</b> in the live widget enumerates the rest.</p>")
     return distribution_html(distribution(reading, plan))
 
 
-def _graph(odds: bool = True):
-    """The decision graph: reading, fire, NVA target, dice. ``odds=False`` leaves out the enumerated odds shown
-    with the dice choice (every view is the same; the tests use it, as the enumeration takes minutes)."""
-    def options(node):
-        kind = node[0]
-        if kind == "root":
-            return [(r, r, lambda n, r=r: ("reading", r)) for r in READINGS]
-        if kind == "reading":
-            return [(c, c, lambda n, c=c: ("combine", n[1], c)) for c in ("combined", "separate")]
-        if kind == "combine":
-            return [(t, t, lambda n, t=t: ("target", n[1], n[2], t)) for t in ("US FT 19.19", "US FT 20.20")]
-        if kind == "target":
-            return [(d, DICE_PRESETS[d], lambda n, d=d: ("leaf", *n[1:], d)) for d in DICE_PRESETS]
-        return None
+#: The static page's choices, top to bottom (also the keys of the URL hash), with their options (value: label).
+CHOICES = {"reading": READING_LABELS, "fire": {"combined": "combined", "separate": "separate"},
+           "target": {"US FT 19.19": "US FT 19.19", "US FT 20.20": "US FT 20.20"},
+           "opfire": OPFIRE_CHOICES, "opdice": {k: label for k, (_, label) in OPFIRE_DICE.items()},
+           "dice": DICE_PRESETS}
+HOLD = "-"      # the opportunity-fire dice of a path without opportunity fire: every option leads to one node
 
-    def plan(node):
-        return plan_of(combine=node[2] == "combined", nva_target=node[3])
+
+def static_plan(choices: dict) -> AssaultPlan:
+    """The assault plan of a set of the static page's choices."""
+    opfire = choices.get("opfire", "none")
+    return plan_of(combine=choices["fire"] == "combined", nva_target=choices["target"],
+                   opfire=None if opfire == "none" else opfire)
+
+
+def static_view(choices: dict) -> dict:
+    """What the static page shows for a full set of its choices (a fresh engine run)."""
+    plan = static_plan(choices)
+    return leaf_view(choices["reading"], plan, choices["dice"], choices.get("opdice") if plan.defender_opfire else None)
+
+
+def _graph(odds: bool = True):
+    """The decision graph over :data:`CHOICES`: reading, fire, NVA target, NVA opportunity fire, its dice, the
+    dice. A node is the tuple of the values chosen so far; without opportunity fire its dice do not matter and
+    every option leads to the same node. ``odds=False`` leaves out the enumerated odds shown with the dice
+    choice (every view is the same; the tests use it, as the enumeration takes minutes)."""
+    keys = list(CHOICES)
+
+    def options(node):
+        if len(node) == len(keys):
+            return None
+        key = keys[len(node)]
+        if key == "opdice" and node[3] == "none":
+            return [(v, label, lambda n: n + (HOLD,)) for v, label in CHOICES[key].items()]
+        return [(v, label, lambda n, v=v: n + (v,)) for v, label in CHOICES[key].items()]
 
     def describe(node):
-        kind = node[0]
-        if kind == "root":
+        key, chosen = keys[len(node)], dict(zip(keys, node))
+        if key == "reading":
             return {"title": "the rulebook as printed or with the official errata", "odds": ""}
-        if kind == "reading":
-            return {"title": "combined or separate US fire", "odds": reading_note(node[1])}
-        if kind == "combine":
-            return {"title": "the NVA unit's target", "odds": ""}
+        if key == "fire":
+            return {"title": "combined or separate US fire", "odds": reading_note(node[0])}
+        if key == "target":
+            return {"title": "the NVA unit's target in the fire rounds", "odds": ""}
+        if key == "opfire":
+            return {"title": "the NVA unit's opportunity fire before the TQ checks (F 8.0, F 21.0): hold it, as "
+                             "printed, or fire at one assaulting unit", "odds": "",
+                    "hint": "hold fire (as printed) or shoot one attacker before the TQ checks (F 8.0)"}
+        if key == "opdice":
+            if chosen["opfire"] == "none":
+                return {"title": "the opportunity fire's dice: not needed, the NVA unit holds its fire", "odds": "",
+                        "hint": "not needed", "idle": True}
+            return {"title": "the opportunity fire's dice, in the order rolled: its TQ check, then to-hit and effect "
+                             "(the exact chances below cover every roll)",
+                    "odds": opfire_odds_html(node[0], static_plan(chosen)),
+                    "hint": "the NVA unit's TQ check, then to-hit and effect (F 21.0)"}
+        plan = static_plan(chosen)
+        if plan.defender_opfire:            # a note, no enumeration (see dice_choice_odds)
+            return {"title": "the dice of the rest of the assault", "odds": dice_choice_odds(node[0], plan)}
         return {"title": "the dice (the exact odds below cover every possible roll)",
-                "odds": dice_choice_odds(node[1], plan(node)) if odds else ""}
+                "odds": dice_choice_odds(node[0], plan) if odds else ""}
 
     def view(node):
-        return leaf_view(node[1], plan(node), node[4])
+        return static_view(dict(zip(keys, node)))
 
-    return build_decision_graph(("root",), options, lambda n: n, view, describe)
+    return build_decision_graph((), options, lambda n: n, view, describe)
 
 
-PRINTED_CHOICES = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "dice": "printed"}
+PRINTED_CHOICES = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "opfire": "none",
+                   "opdice": "fails", "dice": "printed"}
+CONTROL_NAMES = {"reading": ("Reading", "fa-reading"), "fire": ("US fire", "fa-combine"),
+                 "target": ("NVA target", "fa-target"), "opfire": ("NVA op fire", "fa-opfire"),
+                 "opdice": ("Op fire dice", "fa-opdice"), "dice": ("Dice", "fa-dice")}
 LEGEND_TITLE = "Codes on the map, in the tables and in the summary"
 
 
 def assault_static(width: int = 640, odds: bool = True):
-    """A bokeh layout that responds in a static page: reading, combined fire, the defender's target, dice.
+    """A bokeh layout that responds in a static page: reading, combined fire, the defender's target, the
+    defender's opportunity fire and its dice, the dice.
 
     Returns ``(layout, graph)``. The controls sit beside the map with a "Printed example" reset and a roll
-    button (it picks one of the seeded dice presets at random); the choices live in the URL hash
-    (``#fa:reading=...&fire=...&target=...&dice=...``).
+    button (it picks one of the presets of each dice control at random); the choices live in the URL hash
+    (``#fa:reading=...&fire=...&target=...&opfire=...&opdice=...&dice=...``).
     """
     graph = _graph(odds)
     printed, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
     fig, _ = map_for(printed, width=width)
-    choices = {
-        "reading": Select(title="Reading", value="errata", options=list(READING_LABELS.items()),
-                          tags=["Reading"], name="fa-reading", width=CONTROL_WIDTH),
-        "fire": Select(title="US fire", value="combined", options=["combined", "separate"], tags=["US fire"],
-                       name="fa-combine", width=CONTROL_WIDTH),
-        "target": Select(title="NVA target", value="US FT 19.19", options=["US FT 19.19", "US FT 20.20"],
-                         tags=["NVA target"], name="fa-target", width=CONTROL_WIDTH),
-        "dice": Select(title="Dice", value="printed", options=list(DICE_PRESETS.items()), tags=["Dice"],
-                       name="fa-dice", width=CONTROL_WIDTH),
-    }
+    choices = {key: Select(title=title, value=PRINTED_CHOICES[key], options=list(CHOICES[key].items()),
+                           tags=[title], name=name, width=CONTROL_WIDTH)
+               for key, (title, name) in CONTROL_NAMES.items()}
     controls = list(choices.values())
     values = [c.value for c in controls]
     first, notes = walk_graph(graph, values)
+    for c, idle in zip(controls, idle_choices(graph, values)):
+        c.disabled = idle
     units = fig.select_one({"name": "units"}).data_source
     units.data = {**units.data, **first["sources"]["units"]}
     aria_map(fig, first["alt"])
@@ -373,7 +487,7 @@ def assault_static(width: int = 640, odds: bool = True):
                         "hints": hints, "summary": summary, "fig": fig}, code=WALKER_JS)
     for c in controls:
         c.js_on_change("value", cb)
-    buttons = [reset_button("fa", choices, PRINTED_CHOICES), roll_button("fa", [choices["dice"]])]
+    buttons = [reset_button("fa", choices, PRINTED_CHOICES), roll_button("fa", [choices["opdice"], choices["dice"]])]
     layout = map_widget("fa", controls=controls, fig=fig, summary=summary, details=[out, info],
                         legend=legend_html(LEGEND_TITLE, legend_codes()), hints=hints, buttons=buttons,
                         map_max_width=560)     # wider, the legend under the map would fall below 1.5 screens
@@ -400,6 +514,8 @@ class AssaultLive:
         self.target = w.Dropdown(options=CANDIDATES, value="US FT 19.19", description="NVA shoots")
         self.opfire = w.Dropdown(options=[("no opportunity fire", None), *[(c, c) for c in CANDIDATES]], value=None,
                                  description="NVA op fire")
+        self.opdice = w.Text(value=" ".join(map(str, OPFIRE_DICE["fails"][0])), description="op fire dice",
+                             disabled=True)
         self.reading = w.ToggleButtons(options=[("errata", "errata"), ("as printed", "original")], value="errata")
         self.dice = w.Text(value=" ".join(map(str, ASSAULT_DICE)), description="dice")
         self.roll = w.Button(description="Roll the dice")
@@ -411,8 +527,8 @@ class AssaultLive:
         run, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
         self.fig, _ = map_for(run, width=width)
         self.source = self.fig.select_one({"name": "units"}).data_source
-        self.controls = (self.attackers, self.combine, self.primary, self.target, self.opfire, self.reading,
-                         self.dice)
+        self.controls = (self.attackers, self.combine, self.primary, self.target, self.opfire, self.opdice,
+                         self.reading, self.dice)
         self.printed_values = [c.value for c in self.controls]
         for c in self.controls:
             c.observe(lambda _change: self.update(), names="value")
@@ -429,8 +545,14 @@ class AssaultLive:
 
     def _roll(self, _button) -> None:
         import random
-        dice = RandomDice(random.randrange(10**6))
-        replay(self.reading.value, self.plan(), dice)
+        dice, opdice = RandomDice(random.randrange(10**6)), RandomDice(random.randrange(10**6))
+        replay(self.reading.value, self.plan(), dice, opdice)
+        self._quiet = True
+        try:
+            if opdice.rolls:
+                self.opdice.value = " ".join(str(v) for v in opdice.script())
+        finally:
+            self._quiet = False
         self.dice.value = " ".join(str(v) for v in dice.script())
 
     def reset(self) -> None:
@@ -446,12 +568,17 @@ class AssaultLive:
     def update(self):
         if self._quiet:
             return None
+        self.opdice.disabled = self.opfire.value is None
+        def numbers(text: str) -> list[int]:
+            return [int(x) for x in text.replace(",", " ").split()]
         try:
-            values = [int(x) for x in self.dice.value.replace(",", " ").split()]
+            dice = ScriptedDice(numbers(self.dice.value), "widget dice")
+            opfire_dice = (ScriptedDice(numbers(self.opdice.value), "opportunity fire dice") if self.opfire.value
+                           else None)
         except ValueError:
             self.message.value = "<p style='color:#a00'>The dice must be whole numbers 1-10.</p>"
             return None
-        run, msg = replay(self.reading.value, self.plan(), ScriptedDice(values, "widget dice"))
+        run, msg = replay(self.reading.value, self.plan(), dice, opfire_dice)
         self.message.value = f"<p style='color:#a00'>{html.escape(msg)}</p>" if msg else ""
         self.summary.value = summary_html(summary_text(run, self.reading.value, msg))
         if run is not None:
@@ -473,7 +600,7 @@ class AssaultLive:
     def widget(self):
         from jupyter_bokeh import BokehModel
         w = self.w
-        controls = w.VBox([self.attackers, self.combine, self.primary, self.target, self.opfire, self.reading,
-                           self.dice, w.HBox([self.printed, self.roll, self.odds_button]), self.message])
+        controls = w.VBox([self.attackers, self.combine, self.primary, self.target, self.opfire, self.opdice,
+                           self.reading, self.dice, w.HBox([self.printed, self.roll, self.odds_button]), self.message])
         main = w.VBox([self.summary, BokehModel(self.fig), self.legend, self.alt])
         return w.VBox([w.HBox([controls, main]), self.odds, self.steps])

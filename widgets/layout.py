@@ -35,6 +35,9 @@ select, input, button, .bk-input, .bk-btn {{
   background: {_SURFACE}; color: inherit; border: 1px solid {_BORDER}; font-size: 15px;
 }}
 select option {{ background: Canvas; color: CanvasText; }}
+.bk-input[disabled], select:disabled {{
+  background: rgba(128, 128, 128, 0.05); color: inherit; border: 1px dashed {_BORDER}; opacity: 1;
+}}
 .bk-btn-default:hover {{ background: rgba(128, 128, 128, 0.25); }}
 select:focus, input:focus, button:focus, .bk-input:focus, .bk-btn:focus, .bk-input:focus-visible, .bk-btn:focus-visible {{
   outline: 3px solid {_ACCENT} !important; outline-offset: 2px;

@@ -6,6 +6,7 @@ shows, and compares it with the engine run in this process for the same choices 
 from __future__ import annotations
 
 import html
+import itertools
 import random
 import re
 from urllib.parse import quote
@@ -15,7 +16,8 @@ import pytest
 from .helpers import VIEWPORTS
 
 PAGE = "book/fte/rule08.html"
-KEYS = ("reading", "fire", "target", "dice")     # the page's controls, top to bottom (and the URL hash keys)
+# the page's controls, top to bottom (and the URL hash keys)
+KEYS = ("reading", "fire", "target", "opfire", "opdice", "dice")
 
 
 def _text(fragment: str) -> str:
@@ -25,29 +27,27 @@ def _text(fragment: str) -> str:
 
 def _expected(choices: dict) -> dict:
     """What the engine gives for these choices (computed here, not read from the page)."""
-    from widgets.fte import leaf_view, plan_of
-    view = leaf_view(choices["reading"], plan_of(combine=choices["fire"] == "combined", nva_target=choices["target"]),
-                     choices["dice"])
+    from widgets.fte import static_view
+    view = static_view(choices)
     return {"summary": _text(view["summary"]), "alt": view["alt"]}
 
 
 def _label(key: str, value: str) -> str:
     """The option's text in the page (bokeh's <option> carries the label; the hash and the graph the value)."""
-    from widgets.fte import DICE_PRESETS, READING_LABELS
-    return {"reading": READING_LABELS, "dice": DICE_PRESETS}.get(key, {}).get(value, value)
+    from widgets.fte import CHOICES
+    return CHOICES[key][value]
 
 
 def _values(book) -> dict:
     """The page's choices as values (the page's selects show labels)."""
-    from widgets.fte import DICE_PRESETS, READING_LABELS
-    back = {"reading": {v: k for k, v in READING_LABELS.items()}, "dice": {v: k for k, v in DICE_PRESETS.items()}}
-    return {k: back.get(k, {}).get(c.input_value(), c.input_value()) for k, c in _controls(book).items()}
+    from widgets.fte import CHOICES
+    return {k: {label: v for v, label in CHOICES[k].items()}[c.input_value()] for k, c in _controls(book).items()}
 
 
 def _controls(book):
     selects = book.page.locator("select")
-    assert selects.count() == 4, "the assault widget should be the page's only bokeh controls"
-    return dict(zip(KEYS, (selects.nth(i) for i in range(4))))
+    assert selects.count() == len(KEYS), "the assault widget should be the page's only bokeh controls"
+    return dict(zip(KEYS, (selects.nth(i) for i in range(len(KEYS)))))
 
 
 def _shown(book) -> dict:
@@ -59,11 +59,17 @@ def _wait_shown(book, expected: dict) -> dict:
     return book.settle(_shown, expected)
 
 
-def _set(book, choices: dict) -> None:
+def _set(book, choices: dict) -> dict:
+    """Pick these choices in the page, top to bottom; the opportunity fire's dice are left alone while the page
+    disables them (no fire). Returns the choices the page then holds."""
     controls = _controls(book)
     for k in KEYS:
+        if k == "opdice" and choices["opfire"] == "none":
+            assert controls[k].is_disabled()
+            continue
         if controls[k].input_value() != _label(k, choices[k]):
             controls[k].select_option(label=_label(k, choices[k]))
+    return _values(book)
 
 
 def _open(open_page, viewport, path=PAGE, dark=False):
@@ -73,15 +79,16 @@ def _open(open_page, viewport, path=PAGE, dark=False):
     return book
 
 
-def _sample(n: int, seed: int) -> list[dict]:
-    from widgets.fte import DICE_PRESETS, READINGS
+def _sample(n: int, seed: int, **fixed) -> list[dict]:
+    """``n`` sets of choices drawn (seeded) from every set the page offers, with the ``fixed`` ones set."""
+    from widgets.fte import CHOICES
     rng = random.Random(seed)
-    every = [dict(zip(KEYS, (r, f, t, d))) for r in READINGS for f in ("combined", "separate")
-             for t in ("US FT 19.19", "US FT 20.20") for d in DICE_PRESETS]
-    return rng.sample(every, n)
+    every = [dict(zip(KEYS, values)) for values in itertools.product(*(CHOICES[k] for k in KEYS))]
+    return rng.sample([c for c in every if fixed.items() <= c.items()], n)
 
 
-PRINTED = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "dice": "printed"}
+PRINTED = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "opfire": "none", "opdice": "fails",
+           "dice": "printed"}
 
 
 @pytest.mark.rule("F 8.0")
@@ -89,13 +96,14 @@ PRINTED = {"reading": "errata", "fire": "combined", "target": "US FT 19.19", "di
 def test_assault_widget_shows_the_engine_result_for_every_choice_tried(open_page, viewport):
     book = _open(open_page, viewport)
     labels = book.labels()
-    assert {"Reading", "US fire", "NVA target", "Dice", "Printed example", "Roll the dice"} <= set(labels)
+    assert {"Reading", "US fire", "NVA target", "NVA op fire", "Op fire dice", "Dice", "Printed example",
+            "Roll the dice"} <= set(labels)
     assert _wait_shown(book, _expected(PRINTED)) == _expected(PRINTED)
     for choices in _sample(8, seed=viewport[0]):
-        _set(book, choices)
+        held = _set(book, choices)
         expected = _expected(choices)
         assert _wait_shown(book, expected) == expected, choices
-        assert book.hash() == "#fa:" + "&".join(f"{k}={choices[k]}" for k in KEYS)
+        assert book.hash() == "#fa:" + "&".join(f"{k}={held[k]}" for k in KEYS)
     assert book.labels() == labels                      # no interaction rewrites a control's label
     # the roll button picks a seeded preset; whatever it picked, the page shows the engine's result for it
     book.page.get_by_role("button", name="Roll the dice").click()
@@ -110,9 +118,32 @@ def test_assault_widget_shows_the_engine_result_for_every_choice_tried(open_page
     book.assert_clean()
 
 
+@pytest.mark.rule("F 8.0", "F 21.0")
+def test_the_defenders_opportunity_fire_is_a_choice_with_dice_of_its_own(open_page):
+    """Held by default (its dice disabled); aimed at a team, the page shows the exact chances of that shot and,
+    for each set of dice tried, what the engine gives; the printed example puts the held fire back."""
+    book = _open(open_page, VIEWPORTS[0])
+    controls = _controls(book)
+    assert controls["opdice"].is_disabled() and _values(book)["opfire"] == "none"
+    for target in ("US FT 19.19", "US FT 20.20"):
+        controls["opfire"].select_option(label=_label("opfire", target))
+        book.page.locator("table.wg-odds caption", has_text=f"opportunity fire at {target}").first.wait_for()
+        assert not controls["opdice"].is_disabled()
+        for choices in _sample(3, seed=len(target), opfire=target):
+            held = _set(book, choices)
+            assert held == choices
+            expected = _expected(choices)
+            assert _wait_shown(book, expected) == expected, choices
+    book.page.get_by_role("button", name="Printed example").click()
+    assert _wait_shown(book, _expected(PRINTED)) == _expected(PRINTED)
+    assert _values(book) == PRINTED and controls["opdice"].is_disabled()
+    book.assert_clean()
+
+
 @pytest.mark.rule("F 8.0")
 def test_a_link_with_the_widget_state_opens_that_state(open_page):
-    choices = {"reading": "original", "fire": "separate", "target": "US FT 20.20", "dice": "seed 7"}
+    choices = {"reading": "original", "fire": "separate", "target": "US FT 20.20", "opfire": "US FT 19.19",
+               "opdice": "B", "dice": "seed 7"}
     link = PAGE + "#fa:" + "&".join(f"{k}={quote(v)}" for k, v in choices.items())
     book = _open(open_page, VIEWPORTS[0], path=link)
     expected = _expected(choices)

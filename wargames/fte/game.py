@@ -665,6 +665,7 @@ class Game(CoreGame):
         self.pending: list = []
         self.started = False
         self.finished: Outcome | None = None
+        self._markers_seen: set[str] = set(self.state.casualties)      # to notice new ones (F 7.5.2)
         plots = self.frago.plots                # the secret plots of F 26.0, the NVA/VC player's asked first
         for player_, kind in (("US", "claymore"), ("NVA/VC", "booby_trap")):
             if plots.get(kind + "s") and self._plot_hexes(kind):
@@ -1050,13 +1051,9 @@ class Game(CoreGame):
         if top is not None and not isinstance(action, ANSWERS):
             p = self.current_prompt()
             raise RuleViolation(p.rule, f"a decision is pending first: {p}")
-        before = set(self.state.casualties)
+        self._markers_seen = set(self.state.casualties)
         super()._dispatch(action, dice, res)
         self._run(dice, res)
-        fresh = [mid for mid in self.state.casualties if mid not in before]
-        if fresh:                       # each new marker may be taken up at once (F 7.5.2), the first asked first
-            self.pending += [CarryStep(mid) for mid in reversed(fresh)]
-            self._run(dice, res)
 
     def _actor_checks(self, action: Action) -> list[str]:
         ph, s = self.phase, self.state
@@ -1800,6 +1797,10 @@ class Game(CoreGame):
                 due, s.landings_due = list(s.landings_due), []
                 self.pending += [LandingStep(uid) for uid in reversed(due)]
                 continue
+            fresh = [mid for mid in s.casualties if mid not in self._markers_seen]
+            if fresh:                   # each new marker may be taken up at once (F 7.5.2), the first asked first
+                self._markers_seen |= set(fresh)
+                self.pending += [CarryStep(mid) for mid in reversed(fresh)]
             if not self.pending:
                 return
             top = self.pending[-1]

@@ -11,6 +11,7 @@ A mutant the tests do not notice survives and is printed with its file, line, mu
     .venv/bin/python tools/mutate.py                 # every mutant, two workers
     .venv/bin/python tools/mutate.py --list          # only list the mutants
     .venv/bin/python tools/mutate.py --match sapper  # the mutants whose line or mutation mentions "sapper"
+    .venv/bin/python tools/mutate.py --quick         # the first, fast stage of tests only
 
 Exit status 1 if a mutant survived that is not in :data:`EQUIVALENT`.
 """
@@ -185,8 +186,7 @@ def _deletable(stmt: ast.stmt) -> bool:
     return False
 
 
-def _points(node: ast.AST, put: Callable[[ast.AST], None], cond: bool = False,
-            in_drm: bool = False) -> Iterator[tuple[ast.AST, str, Change]]:
+def _points(node: ast.AST, put: Callable[[ast.AST], None]) -> Iterator[tuple[ast.AST, str, Change]]:
     """Every mutation point under ``node`` as (node, description, change), in a fixed order."""
     if isinstance(node, ast.JoinedStr) or _is_log(node):
         return                                                      # messages are not rules
@@ -385,6 +385,8 @@ def run(chosen: list[Mutant], workers: int = 2, stages: tuple[tuple[str, ...], .
             for n, v in enumerate(pool.map(one, chosen), 1):
                 out.append(v)
                 flag = {"killed": "killed", "timeout": "TIMEOUT", "survived": "SURVIVED"}[v.status]
+                if v.status == "survived" and v.mutant.key() in EQUIVALENT:
+                    flag = "allowed"
                 echo(f"[{n}/{len(chosen)}] {flag:8} {v.seconds:5.1f}s {v.mutant.name()}")
         finally:
             STOP.set()

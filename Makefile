@@ -24,7 +24,7 @@ BOOK_ENV := BOKEH_RESOURCES=server WARGAMES_BOOK_BUILD=1
 # including a failed cell, fails the build after reporting all of them.
 BOOK_CMD := $(BIN)/jupyter-book build . --all -W -n --keep-going
 
-.PHONY: venv book test test-unit test-browser browser-deps lab bench fuzz clean vendor-js
+.PHONY: venv book test test-unit test-browser browser-deps lab bench fuzz mutate clean vendor-js
 
 venv: $(STAMP)
 
@@ -90,6 +90,12 @@ bench: $(STAMP)
 FUZZ_ACTIONS ?= 10000
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/fuzz.py --actions $(FUZZ_ACTIONS)
+
+# One mistake at a time in every FTE fire, opportunity-fire and assault modifier and exception, each run
+# against the tests in a temporary copy; lists every mistake the tests miss. Not part of `make test`.
+MUTATE_WORKERS ?= 2
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py --workers $(MUTATE_WORKERS)
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -515,9 +515,6 @@ def test_a_concealed_defenders_opportunity_fire_checks_first_and_fires_with_minu
 
 
 @pytest.mark.rule("F 8.0", "F Revisions")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="assault.py counts a leader the defenders' opportunity fire put out of the assault "
-                          "(Suppressed, still in his hex) as assaulting, so his stack skips its TQ check")
 def test_a_leader_put_out_of_the_assault_no_longer_spares_his_stack_the_check():
     s = assault_example()
     s.unit("US FT 20.20").hex = s.hex("21.20")                                  # stacked with the leader

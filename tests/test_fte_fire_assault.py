@@ -249,6 +249,9 @@ def test_fire_example_played_through_the_game(tmp_path):
     g.apply(fte.Fire(("US Mortar",), "NVA FT", observed=True), ScriptedDice([3, 1], "the mortar hits: KIA"))
     assert _shots(g) == [("US FT at NVA FT", 3, 5), ("US Mortar at NVA FT", 3, 3)]
     effect = [st for st in g.resolutions[-1].steps if st.rule == "F 7.4"]
+    [kia] = g.state.casualties
+    assert g.prompt.kind == "carry" and g.prompt.side == "NVA/VC"     # the reduced NVA unit may take up its KIA
+    g.apply(fte.Carry(kia))
     assert [(st.inputs["roll"], st.result) for st in effect] == [(1, "KIA")]
     s = g.state
     nva = s.units["NVA FT"]

@@ -168,8 +168,8 @@ class AssaultRun:
         """Each attacker passes a TQ check to go in; sappers, leaders and units stacked with an assaulting
         leader pass without rolling."""
         s = self.state
-        leaders = {s.units[a].hex for a in self.plan.attackers if s.units[a].is_leader and s.units[a].on_map
-                   and not s.units[a].broken and not s.units[a].suppressed}     # a leader still in the assault
+        going = [s.units[a] for a in self.plan.attackers]
+        leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.broken and not u.suppressed}
         for aid in self.plan.attackers:
             u = s.units[aid]
             if not u.on_map or u.broken or u.suppressed:

@@ -74,7 +74,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "drop `u.hex.is_adjacent(self.hex)` from the `and`"):
         "an attacker leaves the hexes next to the target only by retreating, and a retreating unit is Broken",
     ("wargames/fte/assault.py",
-     "leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.broken and not u.suppressed}",
+     "leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.suppressed}",
      "drop `u.on_map` from the `and`"):
         "a leader off the map has no hex, so he shares none with an attacker on the map",
 }

@@ -168,8 +168,8 @@ class AssaultRun:
         """Each attacker passes a TQ check to go in; sappers, leaders and units stacked with an assaulting
         leader pass without rolling."""
         s = self.state
-        going = [s.units[a] for a in self.plan.attackers]
-        leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.broken and not u.suppressed}
+        going = [s.units[a] for a in self.plan.attackers]        # a leader the defenders' fire broke has gone
+        leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.suppressed}
         for aid in self.plan.attackers:
             u = s.units[aid]
             if not u.on_map or u.broken or u.suppressed:

@@ -102,7 +102,8 @@ def test_assault_rounds_static_widget_responds(open_page):
     assert "unresolved" in before
     rounds = book.page.locator("table.wg-round").first.inner_text()
     assert "US FT 20.20 + US FT 19.19" in rounds and "+2 target is concealed" in rounds
-    dice = book.page.locator("select").nth(3)            # [reading, US fire, NVA target, dice]
+    # [reading, US fire, NVA target, NVA op fire, op fire dice, dice]: the dice are the one offering seeded rolls
+    dice = book.page.locator("select", has=book.page.locator("option", has_text="rolled dice (seed 1)")).first
     assert "printed dice" in dice.input_value() or dice.input_value() == "printed"
     # the chapter prints the example's rounds above the widget, so compare every round table on the page
     everything = lambda: "\n".join(book.page.locator("table.wg-round").all_inner_texts())

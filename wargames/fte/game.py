@@ -63,7 +63,7 @@ from .special import (check_interrogation, check_shown, interrogation_candidates
                       reveal_shown)
 from .state import FteState, place
 from .terrain import way_used
-from .traps import TRAP_SITES, arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore
+from .traps import arrive, claymore_ready, detonate_claymore, plot_booby_trap, plot_claymore, plot_hexes
 from .units import Unit, player
 from .victory import winner
 
@@ -668,7 +668,7 @@ class Game(CoreGame):
         self._markers_seen: set[str] = set(self.state.casualties)      # to notice new ones (F 7.5.2)
         plots = self.frago.plots                # the secret plots of F 26.0, the NVA/VC player's asked first
         for player_, kind in (("US", "claymore"), ("NVA/VC", "booby_trap")):
-            if plots.get(kind + "s") and self._plot_hexes(kind):
+            if plots.get(kind + "s") and plot_hexes(self.state, kind):
                 self.pending.append(PlotStep(player_, kind, plots[kind + "s"]))
 
     def shared(self):
@@ -985,7 +985,7 @@ class Game(CoreGame):
         if isinstance(top, CarryStep):
             return [Carry(top.marker, uid) for uid in self._carriers(top.marker)] + [Carry(top.marker)]
         if isinstance(top, PlotStep):
-            return [Plot(top.kind, s.label(h)) for h in self._plot_hexes(top.kind)]
+            return [Plot(top.kind, s.label(h)) for h in plot_hexes(self.state, top.kind)]
         if isinstance(top, RetreatStep):
             u = s.unit(top.unit)
             away = s.hex(top.away_from) if top.away_from else None
@@ -1620,18 +1620,6 @@ class Game(CoreGame):
         resolve_event(s, top.side, top.event, dice, res, choice)
         self.pending.pop()
 
-    def _plot_hexes(self, kind: str) -> list[Hex]:
-        """Hexes where the next booby trap (a trail or an NVA/VC cache) or claymore (in or next to American
-        infantry) may be plotted, one per hex (F 26.0); :mod:`wargames.fte.traps` has the final word."""
-        s = self.state
-        if kind == "booby_trap":
-            caches = {x.hex for x in s.sites.values() if x.kind in TRAP_SITES and x.side != "US"}
-            ok = [h for h in s.map.hexes if (s.map.has(h, "trail") or h in caches) and h not in s.booby_traps]
-        else:
-            near = {h for u in s.on_map("US") if u.infantry for h in (u.hex, *s.map.neighbors(u.hex))}
-            ok = [h for h in near if h not in s.claymores]
-        return sorted(ok, key=s.label)
-
     @handles(Plot)
     def _on_plot(self, action, dice, res):
         top = self.pending[-1] if self.pending else None
@@ -1880,7 +1868,7 @@ class Game(CoreGame):
                     return
                 self.pending.pop()
             elif isinstance(top, PlotStep):
-                if self._plot_hexes(top.kind):
+                if plot_hexes(self.state, top.kind):
                     return
                 res.add("F 26.0", f"no hex is left to plot a {top.kind.replace('_', ' ')} in")
                 self.pending.pop()

@@ -48,9 +48,23 @@ def plot_booby_trap(state: FteState, h: Hex | str, res: Resolution, who: str = "
     res.add("F 26.0", f"a booby trap is plotted in {_label(state, h)} ({why}); it stays off the map", hex=_label(state, h))
 
 
-def _us_infantry_near(state: FteState, h: Hex, *, unbroken: bool = False) -> list[Unit]:
-    return [u for u in state.on_map("US") if u.infantry and (u.hex == h or u.hex.is_adjacent(h))
+def _us_infantry_near(state: FteState, h: Hex | None, *, unbroken: bool = False) -> list[Unit]:
+    """American infantry in or next to h (anywhere when h is None)."""
+    return [u for u in state.on_map("US") if u.infantry and (h is None or u.hex == h or u.hex.is_adjacent(h))
             and not (unbroken and u.broken)]
+
+
+def plot_hexes(state: FteState, kind: str) -> list[Hex]:
+    """Where the next booby trap ("booby_trap": a trail or an NVA/VC cache) or claymore ("claymore": in or next
+    to American infantry) may be plotted, one per hex, by label (F 26.0): what :func:`plot_booby_trap` and
+    :func:`plot_claymore` accept."""
+    if kind == "booby_trap":
+        caches = {x.hex for x in state.sites.values() if x.kind in TRAP_SITES and x.side != "US"}
+        ok = [h for h in state.map.hexes if (state.map.has(h, "trail") or h in caches) and h not in state.booby_traps]
+    else:
+        near = {h for u in _us_infantry_near(state, None) for h in (u.hex, *state.map.neighbors(u.hex))}
+        ok = [h for h in near if h in state.map and h not in state.claymores]
+    return sorted(ok, key=state.label)
 
 
 def claymore_ready(state: FteState, h: Hex) -> bool:
@@ -169,4 +183,4 @@ def arrive(state: FteState, h: Hex, entering: Iterable[str], dice, res: Resoluti
 
 
 __all__ = ["CLAYMORE_STRENGTH", "plot_booby_trap", "plot_claymore", "sweep_claymores", "trigger_booby_trap",
-           "detonate_claymore", "claymore_ready", "arrive"]
+           "detonate_claymore", "claymore_ready", "plot_hexes", "arrive"]

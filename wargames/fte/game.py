@@ -1197,14 +1197,7 @@ class Game(CoreGame):
             way = path_off_map(s, u)
             moves = [] if way is None else [Move((uid,), tuple(s.label(h) for h in way), exit_map=True,
                                                  altitude_start="treetop" if u.altitude == "ground" else None)]
-        for m in moves:
-            try:
-                self._actor_checks(m)
-                self._plan(m)
-            except RuleViolation:
-                continue
-            return True
-        return False
+        return any(self.why_illegal(m) is None for m in moves)
 
     @handles(EndActivation)
     def _on_end(self, action, dice, res):

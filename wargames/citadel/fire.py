@@ -17,7 +17,8 @@ from ..core.dice import roll_die
 from .charts import FireResult
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
-from .terrain import effective_terrain, entrenchment
+from .entrench import silenced_in_trench, works_at
+from .terrain import effective_terrain
 from .units import Side, UnitClass, UnitState
 
 
@@ -64,7 +65,7 @@ def terrain_shift(state: CitadelState, target: Hex, res: Resolution, targets: Se
         e = tec.features[key]
         shift += e.fire_shift
         parts.append(f"{key.replace('_', ' ')} {e.fire_shift:+d} ({e.provenance.kind})")
-    works = entrenchment(m, target)
+    works = works_at(state, target)
     if works:
         e = tec.features["trench"]
         shift += e.fire_shift
@@ -321,6 +322,9 @@ class FirePhase:
             if before is not None and st.player_turn_start <= before < st.fire_phase_start:
                 out.append(("C 10", f"{f.id} fired in this player turn's other fire phase; a howitzer fires in "
                                     f"the direct or the indirect fire phase, never both"))
+            if silenced_in_trench(st, f):
+                out.append(("C 18", f"{f.id} is a Vietminh weapons unit in a trench and may not fire there "
+                                    f"(a weapons pit or a tunnel would let it)"))
             if SMALL_ARMS == weapon_type(f.counter) and "strongpoint" in st.map.info(target).features:
                 out.append(("C 14.B", f"{f.id} fires small arms, and small arms may not fire at units in the "
                                       f"strongpoint {st.label(target)}"))

@@ -26,6 +26,7 @@ from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
+from .play import PhasePlay
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -113,6 +114,9 @@ class EndPhase(Action):
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
            Fire, AllocateLoss, EndPhase)
 
+#: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
+PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {}
+
 #: Rules of later chapters that own the phases this edition steps over.
 NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": "C 11", "return": "C 12"}
 
@@ -129,7 +133,7 @@ class Game(BaseGame):
                                "Vietminh battalions against two T'ai companies and five French batteries"}
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
-    POSITION = ("seq", "fire_side", "pending", "days_left")
+    POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
     NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)"}
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the
@@ -145,6 +149,7 @@ class Game(BaseGame):
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
         self.days_left = 1
+        self.play_index: int | None = None
         self._open_phase(Resolution())
 
     # ------------------------------------------------------------------ views of the position
@@ -172,6 +177,9 @@ class Game(BaseGame):
             p = self.pending
             return Prompt(p.chooser.value, "C 9.2", f"choose the unit in {p.hex} to take loss {p.taken + 1} of "
                                                     f"{p.total}", "loss")
+        play = self._play()
+        if play is not None:
+            return play.play_prompt(self)
         p = self.phase
         mp = self._movement()
         if mp is not None:
@@ -243,6 +251,9 @@ class Game(BaseGame):
         st = self.state
         if self.pending is not None:
             return [AllocateLoss(uid) for uid in self.pending.options(st)]
+        play = self._play()
+        if play is not None:
+            return play.play_candidates(self)
         mp = self._movement()
         if mp is not None:
             return self._movement_candidates(mp)
@@ -427,6 +438,10 @@ class Game(BaseGame):
     def _end_phase(self, a: EndPhase, dice, res: Resolution) -> None:
         if self.pending is not None:
             raise RuleViolation("C 9.2", "the losses of the last fire must be allocated first")
+        play = self._play()
+        if play is not None:
+            play.play_end(self, res)
+            return
         mp = self._movement()
         if mp is not None:
             if mp.window_open:
@@ -485,11 +500,36 @@ class Game(BaseGame):
                                         f"{self.fire_side.value} player fires")
                         return
                 res.add("C 10", f"{p.name}: no unit can fire")
+            elif p.id in PLAYS:
+                if self._open_plays(0, res):
+                    return
             else:
                 res.add("C 7", f"{p.name}: not executable in this edition ({NOT_YET.get(p.kind, 'a later rule')}); "
                                f"stepped over")
             self._advance(res)
         self.fire_side = None
+
+    # ------------------------------------------------------------------ phases played by rule modules (play.py)
+    def _play(self) -> type[PhasePlay] | None:
+        """The play that holds the current decision, if the phase is one a rule module plays."""
+        if self.play_index is None:
+            return None
+        return PLAYS[self.phase.id][self.play_index]
+
+    def _open_plays(self, start: int, res: Resolution) -> bool:
+        """Open the phase's plays from ``start`` on; True when one of them waits for a player."""
+        plays = PLAYS[self.phase.id]
+        for i in range(start, len(plays)):
+            self.play_index = i
+            if plays[i].play_open(self, res):
+                return True
+        self.play_index = None
+        return False
+
+    def play_done(self, res: Resolution) -> None:
+        """The current play is over: open the phase's next play, or go on to the next phase."""
+        if not self._open_plays(self.play_index + 1, res):
+            self._next_phase(res)
 
 
 __all__ = ["Game", "Ruleset", *[a.__name__ for a in ACTIONS]]

@@ -20,7 +20,10 @@ from ..core.errors import RuleViolation
 from .fire import resolve_fire
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
-from .terrain import ENTRENCHMENTS, effective_terrain, entrenchment
+from .entrench import works_at
+from .strongpoints import note_passage
+from .tanks import tank_crossing_problem
+from .terrain import effective_terrain
 from .units import Side, UnitClass, UnitState
 from .zoc import zoc_sources, zone_of_control
 
@@ -84,16 +87,16 @@ class MovementPhase:
         ditch = "drainage_ditch" in m.side(prev, h)
         reasons: list[str] = []
         if self.side is Side.VIETMINH:
-            clear = terr == "clear" and not (feats & {"road", *ENTRENCHMENTS})
+            clear = terr == "clear" and "road" not in feats and works_at(st, h) is None
             if "road" in feats:
                 reasons.append("road hex entered (C 8 VM item 2)")
             if terr == "swamp":
                 reasons.append("swamp hex entered (C 8 VM item 2)")
         else:
-            clear = terr == "clear" and not (feats & {"road", *ENTRENCHMENTS})
+            clear = terr == "clear" and "road" not in feats and works_at(st, h) is None
             if terr in ("swamp", "full_jungle", "partial_jungle"):
                 reasons.append(f"{terr.replace('_', ' ')} hex entered (C 8 French item 2)")
-            works = entrenchment(m, h)
+            works = works_at(st, h)
             if works:
                 reasons.append("trench hex entered (C 8 French item 2)" if works == "trench" else
                                f"{works.replace('_', ' ')} hex entered: it counts as a trench (C 8 French item 2, C 18)")
@@ -124,7 +127,7 @@ class MovementPhase:
         if self.side is Side.VIETMINH:
             if m.terrain(h) == "full_jungle":
                 return "a Vietminh unit in full jungle is never subject to opportunity fire (exception 1)"
-            works = entrenchment(m, h)
+            works = works_at(st, h)
             if works:
                 what = "trench hex" if works == "trench" else f"{works.replace('_', ' ')} hex (it counts as a trench, C 18)"
                 return f"a Vietminh unit in a {what} is never subject to opportunity fire (exception 1)"
@@ -247,6 +250,10 @@ class MovementPhase:
                 if rec.zone_lock is not None and (m.terrain(nxt) != "full_jungle" or m.info(nxt).attr("zone") != rec.zone_lock):
                     raise RuleViolation("C 8", f"{u.id} moved strategically into zone {rec.zone_lock} and may not leave "
                                                f"its full jungle hexes this phase")
+                if u.counter.cls is UnitClass.TANK:
+                    why = tank_crossing_problem(st, u, cur, nxt)
+                    if why:
+                        raise RuleViolation("C 19.G", why)
                 crossing = self.needs_announcement(cur, nxt)
                 if crossing and rec.announced != (cur, nxt):
                     exempt = self.exemption(cur)
@@ -260,6 +267,7 @@ class MovementPhase:
                 reasons = self.entry_reasons(rec, cur, nxt, notes)
                 if not dry:
                     rec.entered.append(nxt)
+                    note_passage(st, self.side, nxt)
                     counted = rec.clear_count > count_before
                     res.add("C 8", f"{u.id} enters {st.label(nxt)}"
                             + (f" (clear hex #{rec.clear_count})" if counted else ""),
@@ -291,6 +299,7 @@ class MovementPhase:
                 rec.announced = announced_before
         if not dry:
             u.hex = cur
+            u.in_tunnel = False
             rec.moved_in_step = self.step
             if rec.status == "resumable":
                 rec.status = "moving"

@@ -17,6 +17,7 @@ def stacking_problem(units: list[UnitState]) -> str | None:
     parent battalion count as that battalion). Heavy weapons: at most six.
     Tanks: no limit. The three limits add together (C 6).
     """
+    units = [u for u in units if not u.in_tunnel]          # underground, outside the hill's stack (C 18)
     inf = [u for u in units if u.counter.cls is UnitClass.INFANTRY]
     battalions = [u for u in inf if u.counter.size == "battalion"]
     companies = [u for u in inf if u.counter.size == "company"]

@@ -38,6 +38,11 @@ class CitadelState:
     fire_phase_start: int = 0     # phase index where the current fire phase began (its steps fire as one, C 9)
     player_turn_start: int = 0    # phase index of the current player turn's movement phase
     charts: tuple | None = None   # (fire CRT, range table, TEC) of the game's ruleset; None: the shipped ones
+    # layers over the read-only map, changed by play
+    works: dict[Hex, str] = field(default_factory=dict)      # C 18: trench, tunnel or weapons_pit per hex
+    control: dict[str, Side] = field(default_factory=dict)   # C 12.B.4: strongpoint -> who last held or passed
+    vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
+    melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
@@ -46,7 +51,15 @@ class CitadelState:
             if counter.id in units:
                 raise DataError("placements", counter.id, "the same counter is placed twice")
             units[counter.id] = UnitState(counter, m.hex(label) if label else None)
-        return cls(m, units, **kw)
+        state = cls(m, units, **kw)
+        from .terrain import entrenchment
+        for h in m.hexes:
+            works = entrenchment(m, h)
+            if works:
+                state.works[h] = works
+        from .strongpoints import note_occupation
+        note_occupation(state)
+        return state
 
     def copy(self) -> "CitadelState":
         """An independent copy; the map and the charts, which never change, are shared."""

@@ -103,6 +103,7 @@ class UnitState(CounterState):
     disabled: bool = False     # tanks (C 19.C)
     eliminated: bool = False
     off_board: bool = False    # weapons batteries that exited for strategic movement (C 8)
+    in_tunnel: bool = False    # a 75mm recoilless rifle under a tunnel marker (C 18)
     exited_at: int | None = None
 
     @property
@@ -127,7 +128,7 @@ class UnitState(CounterState):
         return {"id": self.id, "hex": None if self.hex is None else [self.hex.q, self.hex.r],
                 "losses": self.losses, "inverted": self.inverted, "pinned": self.pinned,
                 "routed": self.routed, "disabled": self.disabled, "eliminated": self.eliminated,
-                "off_board": self.off_board}
+                "off_board": self.off_board, "in_tunnel": self.in_tunnel}
 
 
 #: Counter values are printed single or double digits (a Vietminh battalion is 14-4); morale is 0 to 9.

@@ -1,0 +1,80 @@
+"""Rule 19: tanks. Their fire, their limits of movement, towing back to the Armor bunker, and repair there.
+
+Tank losses (C 19.C) are in fire.py, where every loss is taken; tanks in melee (C 19.B) are in melee.py.
+"""
+from __future__ import annotations
+
+from ..core import Hex, Resolution, implements
+from ..core.dice import roll_die
+from ..core.errors import RuleViolation
+from .units import Side, UnitClass, UnitState
+
+#: Reading: "fire as a single 75mm recoilless rifle" is one gun, one strength point (as one antiaircraft strength
+#: point is one gun, C 28.A).
+TANK_RECOILLESS_SP = 1
+
+
+@implements("C 19.G")
+def tank_crossing_problem(state, u: UnitState, a: Hex, b: Hex) -> str | None:
+    """Why a tank may not cross from ``a`` to ``b``: no full jungle hexside, no river unless a road crosses it."""
+    side = state.map.side(a, b)
+    if "full_jungle" in side:
+        return f"{u.id} is a tank and may not cross the full jungle hexside {state.label(a)}-{state.label(b)}"
+    if "river" in side and not _road_crossing(state, a, b):
+        return f"{u.id} is a tank and may cross the river only where a road crosses it"
+    return None
+
+
+def _road_crossing(state, a: Hex, b: Hex) -> bool:
+    """A road crosses the hexside when both hexes carry the road (a bridge or ford on the printed map)."""
+    m = state.map
+    return "road" in m.info(a).features and "road" in m.info(b).features
+
+
+@implements("C 19.G")
+def tank_melee_problem(state, u: UnitState, target: Hex) -> str | None:
+    """Tanks attack in melee across a river only where a road crosses it (C 19.G)."""
+    if "river" in state.map.side(u.hex, target) and not _road_crossing(state, u.hex, target):
+        return f"{u.id} may not join a melee across the river from {state.label(u.hex)}"
+    return None
+
+
+@implements("C 19.A")
+def tank_fire_parts(state, u: UnitState, target: Hex) -> list[tuple[str, int]]:
+    """What one tank fires at a hex: its small arms (3, or 1 disabled) and, if not disabled, one 75mm recoilless
+    rifle, both at the same hex (C 19.A). Small arms never fire into a strongpoint (C 14.B)."""
+    parts: list[tuple[str, int]] = []
+    if "strongpoint" not in state.map.info(target).features:
+        parts.append(("small_arms", u.strength))
+    if not u.disabled:
+        parts.append(("recoilless_rifle_75", TANK_RECOILLESS_SP))
+    return parts
+
+
+def armor_bunker(state) -> list[Hex]:
+    """The hexes of the strongpoint labelled Armor (C 19.F)."""
+    return [h for h in state.map.hexes if "armor_bunker" in state.map.info(h).features]
+
+
+@implements("C 19.E")
+def repair_roll(state, dice, res: Resolution) -> list[str]:
+    """Roll for repair; on a 1 one disabled tank in the Armor bunker may be repaired. Returns the candidates."""
+    bunker = set(armor_bunker(state))
+    waiting = sorted(u.id for u in state.on_board(Side.FRENCH)
+                     if u.counter.cls is UnitClass.TANK and u.disabled and u.hex in bunker)
+    if not waiting:
+        return []
+    roll = roll_die(dice, 6, "tank repair")
+    if roll != 1:
+        res.add("C 19.E", f"tank repair roll {roll}: no tank is repaired (a 1 is needed)", roll=roll)
+        return []
+    res.add("C 19.E", f"tank repair roll 1: one disabled tank in the Armor bunker is repaired", roll=roll)
+    return waiting
+
+
+def repair(state, uid: str, res: Resolution) -> None:
+    u = state.unit(uid)
+    if not (u.counter.cls is UnitClass.TANK and u.disabled and u.hex in set(armor_bunker(state))):
+        raise RuleViolation("C 19.E", f"{uid} is not a disabled tank in the Armor bunker")
+    u.disabled = False
+    res.add("C 19.E", f"{uid} is repaired and operational again")

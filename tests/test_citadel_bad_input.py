@@ -255,9 +255,9 @@ def test_range_and_terrain_tables_with_ill_typed_values(tmp_path):
         charts.load_range_table(p)
     assert e.value.file == str(p) and e.value.field == "weapons.howitzer_105[1].multiplier"
     tec = (charts.DATA / "terrain_effects.yaml").read_text()
-    old = "  hill:           {fire_shift: -1}"
+    old = "  hill:           {fire_shift: -1, melee_shift: 0}"
     assert old in tec
-    p = _write(tmp_path, "tec.yaml", tec.replace(old, "  hill:           {fire_shift: minus one}"))
+    p = _write(tmp_path, "tec.yaml", tec.replace(old, "  hill:           {fire_shift: minus one, melee_shift: 0}"))
     with pytest.raises(DataError) as e:
         charts.load_terrain_effects(p)
     assert e.value.file == str(p) and e.value.field == "terrain.hill.fire_shift" and "whole number" in e.value.reason
@@ -448,8 +448,8 @@ def test_a_missing_chart_file_or_folder_is_an_error_not_the_shipped_chart(tmp_pa
      "weapons.howitzer_155[3].ranges[1]", "from 1 to 200"),
     ("range_modifiers.yaml", "{ranges: [25, 60], multiplier: 2}", "{ranges: [60, 25], multiplier: 2}",
      "weapons.howitzer_155[3].ranges", "low <= high"),
-    ("terrain_effects.yaml", "  airfield:       {fire_shift: 0}\n", "", "terrain.airfield", "missing"),
-    ("terrain_effects.yaml", "  hill:           {fire_shift: -1}", "  hill:           {fire_shift: -1000000}",
+    ("terrain_effects.yaml", "  airfield:       {fire_shift: 0, melee_shift: 0}\n", "", "terrain.airfield", "missing"),
+    ("terrain_effects.yaml", "  hill:           {fire_shift: -1,", "  hill:           {fire_shift: -1000000,",
      "terrain.hill.fire_shift", "from -10 to 10"),
     ("terrain_effects.yaml", "  road:           {fire_shift: 0}", "  moat:           {fire_shift: 0}",
      "features.moat", "not a field"),

@@ -156,6 +156,7 @@ def load_range_table(path: str | Path | None = None) -> RangeTable:
 class TerrainEntry:
     fire_shift: int
     provenance: Provenance
+    melee_shift: int = 0
 
 
 @dataclass
@@ -167,11 +168,12 @@ class TerrainEffects:
 
 #: Entries of the TEC's ``features`` section the fire rules read (C 13, C 18, C 19.F); ``road`` may be listed.
 TEC_FEATURES = ("trench", "strongpoint", "strongpoint_monsoon_swamp", "armor_bunker_tanks")
-_ENTRY = Record({"fire_shift": Int(-10, 10)}, {"provenance": Opt(PROVENANCE)}, what="an entry {fire_shift}")
+_ENTRY = Record({"fire_shift": Int(-10, 10)}, {"melee_shift": Opt(Int(-10, 10), 0), "provenance": Opt(PROVENANCE)},
+               what="an entry {fire_shift, melee_shift}")
 #: The terrain effects file: a fire shift for every terrain type and for the features fire reads.
 TERRAIN_EFFECTS = Record(
     {"terrain": Record({t: _ENTRY for t in TERRAINS}, what="a mapping of every terrain type to its entry"),
-     "features": Record({f: _ENTRY for f in TEC_FEATURES}, {"road": Opt(_ENTRY)},
+     "features": Record({f: _ENTRY for f in TEC_FEATURES}, {"road": Opt(_ENTRY), "hill_bonus": Opt(_ENTRY)},
                         what="a mapping of features to their entries")},
     {"name": Opt(Str(max_len=200), ""), "rule": Opt(Str(max_len=40), ""), "provenance": Opt(PROVENANCE),
      "notes": Opt(Str(), "")},
@@ -185,10 +187,53 @@ def load_terrain_effects(path: str | Path | None = None) -> TerrainEffects:
     default = file_provenance(path, v["provenance"])
 
     def section(key: str) -> dict[str, TerrainEntry]:
-        return {name: TerrainEntry(e["fire_shift"], e["provenance"] or default)
+        return {name: TerrainEntry(e["fire_shift"], e["provenance"] or default, e["melee_shift"])
                 for name, e in v[key].items() if e is not None}
 
     return TerrainEffects(section("terrain"), section("features"), str(path))
+
+
+# --------------------------------------------------------------------------- melee combat table
+
+@dataclass(frozen=True)
+class MeleeResult:
+    """A Melee Combat Table cell: each side's strength-point losses, and whether its survivors retreat."""
+
+    attacker_losses: int
+    attacker_retreats: bool
+    defender_losses: int
+    defender_retreats: bool
+
+    @property
+    def code(self) -> str:
+        return (f"{self.attacker_losses}{'r' if self.attacker_retreats else ''}/"
+                f"{self.defender_losses}{'r' if self.defender_retreats else ''}")
+
+    def __str__(self) -> str:
+        return self.code
+
+    def dominates(self, other: "MeleeResult") -> bool:
+        """At least as good for the attacker."""
+        return (self.attacker_losses <= other.attacker_losses and self.defender_losses >= other.defender_losses
+                and (self.defender_retreats or not other.defender_retreats)
+                and (other.attacker_retreats or not self.attacker_retreats))
+
+
+def _melee_result(text: str) -> MeleeResult:
+    a, d = text.split("/")
+    return MeleeResult(int(a.rstrip("r")), a.endswith("r"), int(d.rstrip("r")), d.endswith("r"))
+
+
+#: One cell of the MCT: "attacker/defender" losses, each with "r" when that side retreats ("1/2r").
+MELEE_RESULT = Convert(Str(pattern=r"\dr?/\dr?", max_len=5,
+                           what="a melee result in quotes such as '1/2r' (attacker/defender losses, r = retreat)"),
+                       _melee_result)
+
+
+@implements("C MCT")
+def load_melee_crt(path: str | Path | None = None) -> ColumnTable:
+    """Load a Melee Combat Table (default: the shipped reconstruction)."""
+    return load_column_table(_given(path, "melee_crt.yaml"), MELEE_RESULT)
 
 
 class Ruleset(BaseRuleset):
@@ -198,7 +243,8 @@ class Ruleset(BaseRuleset):
     DEFAULTS = DATA
     CHARTS = {"fire_crt": ("fire_crt.yaml", load_fire_crt),
               "range_modifiers": ("range_modifiers.yaml", load_range_table),
-              "terrain_effects": ("terrain_effects.yaml", load_terrain_effects)}
+              "terrain_effects": ("terrain_effects.yaml", load_terrain_effects),
+              "melee_crt": ("melee_crt.yaml", load_melee_crt)}
 
     def tables(self) -> tuple[ColumnTable, RangeTable, TerrainEffects]:
         return self.chart("fire_crt"), self.chart("range_modifiers"), self.chart("terrain_effects")

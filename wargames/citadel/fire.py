@@ -106,6 +106,8 @@ def tank_loss(u: UnitState, dice: Dice, res: Resolution) -> None:
 def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) -> None:
     """Apply one step loss: flip at the critical loss level, eliminate when losses reach strength."""
     c = u.counter
+    if u.side is Side.VIETMINH:
+        state.vm_losses += 1          # the cumulative loss scale counts every strength point lost (SR 3)
     state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
     state.strength_at_start.setdefault(u.id, u.strength)
     if c.cls is UnitClass.TANK:

@@ -26,7 +26,9 @@ from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
-from .play import PhasePlay
+from .entrench import dig, dig_problem, tunnel_problem
+from .melee import MeleePlay, recover_routed
+from .play import EndPhase, PhasePlay
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -94,6 +96,20 @@ class Reenter(Action):
 
 
 @dataclass(frozen=True)
+class Dig(Action):
+    """A Vietminh battalion digs up to four trench hexes, a tunnel complex or a weapons pit (C 18)."""
+    battalion: str
+    kind: str
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EnterTunnel(Action):
+    """A 75mm recoilless rifle battery goes under the tunnel marker of its hill hex (C 18)."""
+    unit: str
+
+
+@dataclass(frozen=True)
 class Fire(Action):
     """Units fire together at an enemy-held hex in a fire phase (C 9, C 10)."""
     firers: tuple[str, ...]
@@ -106,24 +122,21 @@ class AllocateLoss(Action):
     unit: str
 
 
-@dataclass(frozen=True)
-class EndPhase(Action):
-    """End your part of the phase: the moving player's movement, or one side's fire."""
-
-
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Fire, AllocateLoss, EndPhase)
+           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
-PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {}
+PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
+    "VM melee": (MeleePlay,), "French melee": (MeleePlay,),
+}
 
 #: Rules of later chapters that own the phases this edition steps over.
-NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": "C 11", "return": "C 12"}
+NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "return": "C 12"}
 
 
 # --------------------------------------------------------------------------- the game
 
-class Game(BaseGame):
+class Game(MeleePlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
@@ -145,6 +158,7 @@ class Game(BaseGame):
         """The scenario's set-up at the start of its first Vietminh movement phase."""
         state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per version of the file
         state.charts = self.ruleset.tables()
+        state.melee_crt = self.ruleset.chart("melee_crt")
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
@@ -162,7 +176,7 @@ class Game(BaseGame):
         return self.seq.phase
 
     def shared(self):
-        return (self.state.map, *self.state.tables())
+        return (self.state.map, *self.state.tables(), self.state.mct())
 
     def _movement(self) -> MovementPhase | None:
         return self.seq.movement() if self.phase.kind == "movement" else None
@@ -290,10 +304,24 @@ class Game(BaseGame):
                         if st.map.terrain(h) == "full_jungle"][:12]
         if mp.side is Side.VIETMINH and mp.step == 1:
             out += self._strategic_candidates(mp)
+        if mp.side is Side.VIETMINH:
+            out += self._dig_candidates()
         if any(r.status == "paused" or (r.status == "moving" and r.moved_in_step == mp.step)
                for r in mp.records.values()):
             out.append(EndMoves())
         out.append(EndPhase())
+        return out
+
+    def _dig_candidates(self) -> list[Action]:
+        """Each battalion's one-hex digs next to it, and a new system in its own jungle hex (C 18)."""
+        st, out = self.state, []
+        for u in st.on_board(Side.VIETMINH):
+            if u.counter.is_battalion:
+                out.append(Dig(u.id, "trench", (st.label(u.hex),)))
+                for n in st.map.neighbors(u.hex):
+                    out += [Dig(u.id, k, (st.label(n),)) for k in ("trench", "tunnel", "weapons_pit")]
+            elif u.hex in st.works and not u.in_tunnel:
+                out.append(EnterTunnel(u.id))
         return out
 
     def _strategic_candidates(self, mp: MovementPhase) -> list[Action]:
@@ -367,6 +395,35 @@ class Game(BaseGame):
     @handles(Reenter)
     def _reenter(self, a: Reenter, dice, res: Resolution) -> None:
         res.extend(self._mp().reenter(a.unit, a.hex))
+
+    @handles(Dig)
+    def _dig(self, a: Dig, dice, res: Resolution) -> None:
+        mp = self._mp("C 18")
+        self._mover(mp)
+        if mp.side is not Side.VIETMINH:
+            raise RuleViolation("C 18", "only the Vietminh dig, in their own movement phase")
+        u = self.state.unit(a.battalion)
+        hexes = [self.state.map.hex(h) for h in a.hexes]
+        st = self.state
+        dug = {uid for uid, phase in st.dug_in.items() if phase == st.phase_index}
+        why = dig_problem(st, u, a.kind, hexes, dug)
+        if why:
+            raise RuleViolation("C 18", why)
+        dig(st, u, a.kind, hexes, res)
+        st.dug_in[u.id] = st.phase_index
+
+    @handles(EnterTunnel)
+    def _enter_tunnel(self, a: EnterTunnel, dice, res: Resolution) -> None:
+        mp = self._mp("C 18")
+        self._mover(mp)
+        u = self.state.unit(a.unit)
+        if u.side is not mp.side:
+            raise RuleViolation("C 18", f"{u.id} is not a {mp.side.value} unit")
+        why = tunnel_problem(self.state, u)
+        if why:
+            raise RuleViolation("C 18", why)
+        u.in_tunnel = True
+        res.add("C 18", f"{u.id} goes into the tunnel complex in {self.state.label(u.hex)}")
 
     @handles(EndMoves)
     def _end_moves(self, a: EndMoves, dice, res: Resolution) -> None:
@@ -454,6 +511,7 @@ class Game(BaseGame):
                 if r.status in ("moving", "resumable"):
                     mp.stop(r.unit)
             res.add("C 8", f"{mp.side.value} movement ends")
+            recover_routed(self.state, mp.side, res)
         elif self.phase.kind == "direct fire" and self.fire_side is self.phase_side():
             res.add("C 10", f"the {self.fire_side.value} player ends its direct fire; the "
                             f"{self.fire_side.enemy.value} player fires")

@@ -18,11 +18,18 @@ snapshot copies.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..core import Resolution
+from ..core.actions import Action
 from ..core.errors import RuleViolation
 from ..core.game import Prompt
+
+
+@dataclass(frozen=True)
+class EndPhase(Action):
+    """End your part of the phase: the moving player's movement, one side's fire, or a played phase's step."""
 
 
 class PhasePlay:

@@ -38,9 +38,11 @@ class CitadelState:
     fire_phase_start: int = 0     # phase index where the current fire phase began (its steps fire as one, C 9)
     player_turn_start: int = 0    # phase index of the current player turn's movement phase
     charts: tuple | None = None   # (fire CRT, range table, TEC) of the game's ruleset; None: the shipped ones
+    melee_crt: object = None      # the Melee Combat Table of the game's ruleset; None: the shipped one
     # layers over the read-only map, changed by play
     works: dict[Hex, str] = field(default_factory=dict)      # C 18: trench, tunnel or weapons_pit per hex
     control: dict[str, Side] = field(default_factory=dict)   # C 12.B.4: strongpoint -> who last held or passed
+    dug_in: dict[str, int] = field(default_factory=dict)     # C 18: battalion -> phase index it last dug in
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
 
@@ -63,7 +65,7 @@ class CitadelState:
 
     def copy(self) -> "CitadelState":
         """An independent copy; the map and the charts, which never change, are shared."""
-        return copy_sharing(self, "map", "charts")
+        return copy_sharing(self, "map", "charts", "melee_crt")
 
     def tables(self) -> tuple:
         """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""
@@ -71,6 +73,13 @@ class CitadelState:
             from .charts import default_charts
             self.charts = default_charts()
         return self.charts
+
+    def mct(self):
+        """The Melee Combat Table this game is played with (C 11)."""
+        if self.melee_crt is None:
+            from .charts import Ruleset
+            self.melee_crt = Ruleset.default().chart("melee_crt")
+        return self.melee_crt
 
     # -- lookups
     def unit(self, uid: str) -> UnitState:

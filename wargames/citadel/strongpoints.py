@@ -39,7 +39,7 @@ def strongpoint_hexes(state) -> dict[str, list[Hex]]:
     return out
 
 
-@implements("C 12.B.4")
+@implements("C 12")
 def note_passage(state, side: Side, h: Hex) -> None:
     """A unit of ``side`` stands in or passes through ``h``: if it is a strongpoint hex, ``side`` controls it."""
     name = strongpoint_at(state, h)

@@ -29,6 +29,7 @@ from .movement import MovementPhase
 from .entrench import dig, dig_problem, tunnel_problem
 from .melee import MeleePlay, recover_routed
 from .play import EndPhase, PhasePlay
+from .returnphase import ReturnPlay
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -123,20 +124,21 @@ class AllocateLoss(Action):
 
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS)
+           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
 PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
     "VM melee": (MeleePlay,), "French melee": (MeleePlay,),
+    "VM return": (ReturnPlay,), "French return": (ReturnPlay,),
 }
 
 #: Rules of later chapters that own the phases this edition steps over.
-NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "return": "C 12"}
+NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 
 
 # --------------------------------------------------------------------------- the game
 
-class Game(MeleePlay, BaseGame):
+class Game(MeleePlay, ReturnPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
@@ -343,6 +345,9 @@ class Game(MeleePlay, BaseGame):
 
     def check_action(self, action: Action) -> None:
         """Moves and fire are checked by the rules' own checks; other actions are tried on a copy."""
+        play = self._play() if self.pending is None else None
+        if play is not None and play.play_check(self, action):
+            return
         if isinstance(action, Move) and self.pending is None and self._movement() is not None:
             mp = self._movement()
             self._mover(mp)

@@ -608,6 +608,16 @@ class MeleePlay(PhasePlay):
         able = run.advancers(st)
         return [Advance(()), *(Advance((i,)) for i in able), Advance(tuple(able))]
 
+    def play_check(self, action) -> bool:
+        if not isinstance(action, Melee) or MeleePlay._run(self) is not None:
+            return False
+        if any(self.state.unit(i).side is not self.phase_side() for i in action.attackers):
+            raise RuleViolation("C 11", f"only {self.phase_side().value} units attack in this melee phase")
+        why = melee_problem(self.state, action.attackers, self.state.map.hex(action.target))
+        if why:
+            raise RuleViolation("C 11", why)
+        return True
+
     def play_end(self, res: Resolution) -> None:
         if MeleePlay._run(self) is not None:
             raise RuleViolation("C 11", "a melee is still being resolved: answer its prompt first")

@@ -537,6 +537,7 @@ class MovementPhase:
             for u in members:
                 u.hex = old[u.id]
             raise
+        st.hq_zones[regiment] = target          # the headquarters marker goes with its regiment (C 8, C 12.B.3)
         for u in members:
             rec = self._record(u)
             rec.start = u.hex

@@ -48,6 +48,10 @@ class PhasePlay:
     def play_candidates(self) -> list:
         return []
 
+    def play_check(self, action) -> bool:
+        """A fast legality check of ``action`` (raise RuleViolation); False to let Game try it on a copy."""
+        return False
+
     def play_end(self, res: Resolution) -> None:
         """The player answers the prompt with EndPhase: finish this play (``self.play_done(res)``) or refuse."""
         raise RuleViolation("C 7", "this step cannot be ended now: answer the prompt")

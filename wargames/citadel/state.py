@@ -43,6 +43,8 @@ class CitadelState:
     works: dict[Hex, str] = field(default_factory=dict)      # C 18: trench, tunnel or weapons_pit per hex
     control: dict[str, Side] = field(default_factory=dict)   # C 12.B.4: strongpoint -> who last held or passed
     dug_in: dict[str, int] = field(default_factory=dict)     # C 18: battalion -> phase index it last dug in
+    hq_zones: dict[str, str] = field(default_factory=dict)   # C 12.B.3: regiment -> zone of its HQ marker
+    returned: list[str] = field(default_factory=list)        # C 12: units that fell back this return phase
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
 

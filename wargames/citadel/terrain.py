@@ -12,20 +12,24 @@ from pathlib import Path
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.mapdata import MapData, load_map
-from ..core.schema import Str, place
+from ..core.schema import Bool, Str, place
 from ..core.yamlio import read_yaml
 
 TERRAINS = ("clear", "full_jungle", "partial_jungle", "hill", "swamp", "monsoon_swamp", "airfield")
-FEATURES = ("road", "trench", "tunnel", "weapons_pit", "strongpoint", "armor_bunker")
+FEATURES = ("road", "trench", "tunnel", "weapons_pit", "strongpoint", "armor_bunker",
+            "revetment", "runway_end")
 HEXSIDE_FEATURES = ("river", "barbed_wire", "drainage_ditch", "hill", "full_jungle")
 MONSOON_DATE = dt.date(1954, 4, 19)
 MAPS = Path(__file__).parent / "data" / "maps"
 
 
-#: Citadel's own per-hex fields: the jungle zone of a full jungle hex (C 8 strategic movement) and the name of
-#: a strongpoint hex (AM-1).
+#: Citadel's own per-hex fields: the jungle zone of a full jungle hex (C 8 strategic movement), the name of
+#: a strongpoint hex (C 14.A: a code "AM-1", a name "Francoise", or both "Weime, I-5"), a village's name (Sc 2).
 HEX_ATTRS = {"zone": Str(pattern=r"Z\d{1,2}", what="a jungle zone such as 'Z1'"),
-             "strongpoint": Str(pattern=r"[A-Z][A-Za-z]{0,11}-\d{1,2}", what="a strongpoint name such as 'AM-1'")}
+             "strongpoint": Str(pattern=r"[A-Z][A-Za-z]{0,11}-\d{1,2}|[A-Z][a-z]{1,15}(, [A-Z]{1,2}-\d{1,2})?",
+                                what="a strongpoint name such as 'AM-1', 'Francoise' or 'Weime, I-5'"),
+             "village": Str(pattern=r"[A-Z][A-Za-z' ]{1,30}", what="a village name such as 'Ban Me'"),
+             "take_off_cone": Bool()}
 
 
 def load_citadel_map(path: str | Path) -> MapData:

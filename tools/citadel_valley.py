@@ -371,11 +371,17 @@ def write_valley(path: Path):
 
 
 def write_excerpt(path: Path):
-    head = [ln for ln in (MAPS / "anne_marie.yaml").read_text(encoding="utf-8").splitlines()
-             if ln.startswith("#")]
+    head = [
+        "# An excerpt of Citadel's North map around Anne-Marie, as data (the printed map is absent from the text).",
+        "# Cut by tools/citadel_valley.py from valley.yaml (north sheet, columns 03-20, rows 07-22) with plain",
+        "# labels; edit the script, not this file. Labels are XXYY, even columns shifted down half a hex",
+        "# (\"even-q\"; C 8 Movement Example, checked in tests). Facts the Movement Example fixes are tagged",
+        "# `example` or `text`: the 17 path hexes are clear, the four battalions leave the jungle, AM-1 (1316) and",
+        "# AM-2 (1414) are strongpoints; 1918 is the runway's end (C 28.D). Everything else is reconstructed.",
+    ]
     (c0, c1), (r0, r1) = WINDOW
     data = {"name": excerpt["name"], "sheet": "north", "layout": excerpt["layout"],
-            "provenance": excerpt["provenance"], "fill": {"cols": [c0, c1], "rows": [r0, r1], "terrain": "clear"},
+            "provenance": {"kind": "reconstructed", "source": HIST}, "fill": {"cols": [c0, c1], "rows": [r0, r1], "terrain": "clear"},
             "hexes": {}, "hexsides": []}
     for p in sorted((p for p in hexes if in_window(p)), key=lambda p: (p[0], p[1])):
         e = hex_entry(p, None)

@@ -55,7 +55,7 @@ def load_citadel_map(path: str | Path) -> MapData:
     return m
 
 
-@implements("C 14.A")
+@implements("C 14")
 def strongpoints(m: MapData) -> dict[str, list[Hex]]:
     """Every strongpoint of the map and its hexes (C 14.A). Hexes share a strongpoint when they carry the same
     name; unnamed strongpoint hexes that touch form one strongpoint, named by its first hex's label (the

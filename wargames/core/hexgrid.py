@@ -149,6 +149,89 @@ class OffsetLayout:
         return f"{col:0{self.col_digits}d}{self.separator}{row:0{self.row_digits}d}"
 
 
+@dataclass(frozen=True)
+class SheetedLayout:
+    """Several printed sheets joined into one map, each reusing ``base``'s labels.
+
+    ``sheets`` gives each sheet's letter and row offset, north to south, e.g. ``(("N", 0), ("S", 33))``:
+    the south sheet's row 01 lies just below the north sheet's row 33. A joined label names its sheet,
+    ``"N1316"`` or ``"S0512"``. Columns are shared, so shifting rows keeps the even-q parity. Hex maths
+    (``to_hex``, ``to_offset``) uses the joined rows; labels and parsing go through the sheets. A sheet's
+    rows run from 01 up to the next sheet's offset (the first sheet may also use row 00).
+    """
+
+    base: OffsetLayout
+    sheets: tuple[tuple[str, int], ...]
+
+    def __post_init__(self) -> None:
+        letters = [s for s, _ in self.sheets]
+        offsets = [o for _, o in self.sheets]
+        if not self.sheets or len(set(letters)) != len(letters) or offsets != sorted(set(offsets)):
+            raise ValueError(f"sheets need distinct letters and increasing row offsets, not {self.sheets!r}")
+        if any(not re.fullmatch(r"[A-Z]{1,2}", s) for s in letters):
+            raise ValueError(f"a sheet letter is one or two capitals, not {letters!r}")
+
+    # the label form of the printed sheets
+    parity = property(lambda self: self.base.parity)
+    col_digits = property(lambda self: self.base.col_digits)
+    row_digits = property(lambda self: self.base.row_digits)
+    separator = property(lambda self: self.base.separator)
+
+    def to_hex(self, col: int, row: int) -> Hex:
+        return self.base.to_hex(col, row)
+
+    def to_offset(self, h: Hex) -> tuple[int, int]:
+        return self.base.to_offset(h)
+
+    def span(self, letter: str) -> tuple[int, int | None]:
+        """The printed rows of a sheet: (first, last), last None for the bottom sheet."""
+        i = [s for s, _ in self.sheets].index(letter)
+        last = self.sheets[i + 1][1] - self.sheets[i][1] if i + 1 < len(self.sheets) else None
+        return (0 if i == 0 else 1), last
+
+    def offset(self, letter: str) -> int:
+        return dict(self.sheets)[letter]
+
+    def sheet_hex(self, letter: str, col: int, row: int) -> Hex:
+        """The hex printed as (col, row) on sheet ``letter``."""
+        return self.base.to_hex(col, row + self.offset(letter))
+
+    def parse(self, label: str, source: str = "hex label") -> Hex:
+        """Turn ``"N1316"`` into a hex; a malformed label, an unknown sheet or a row past its sheet raise
+        :class:`DataError`."""
+        text = str(label).strip()
+        m = re.match(r"^([A-Z]{1,2})(.*)$", text)
+        letters = "/".join(s for s, _ in self.sheets)
+        if not m or not self.base._pattern.match(m.group(2)):
+            example = self.sheets[0][0] + "0" * self.col_digits + self.separator + "0" * self.row_digits
+            raise DataError(source, repr(label), f"not a hex label of the form {example!r} (sheet {letters}, "
+                                                 f"then the printed number)")
+        letter, rest = m.groups()
+        if letter not in dict(self.sheets):
+            raise DataError(source, repr(label), f"names sheet {letter!r}, not one of this map's ({letters})")
+        col, row = self.base.to_offset(self.base.parse(rest, source=source))
+        first, last = self.span(letter)
+        if row < first or (last is not None and row > last):
+            digits = self.row_digits
+            upto = f"{last:0{digits}d}" if last is not None else "on"
+            raise DataError(source, repr(label), f"row {row:0{digits}d} is not on sheet {letter} "
+                                                 f"(rows {first:0{digits}d}-{upto})")
+        return self.sheet_hex(letter, col, row)
+
+    def split(self, h: Hex) -> tuple[str, int, int]:
+        """The sheet letter and printed (col, row) of a hex."""
+        col, row = self.base.to_offset(h)
+        letter, off = self.sheets[0]
+        for s, o in self.sheets[1:]:
+            if row - o >= 1:
+                letter, off = s, o
+        return letter, col, row - off
+
+    def label(self, h: Hex) -> str:
+        letter, col, row = self.split(h)
+        return letter + self.base.label(self.base.to_hex(col, row))
+
+
 @lru_cache(maxsize=None)
 def _label_pattern(col_digits: int, row_digits: int, separator: str) -> re.Pattern:
     sep = re.escape(separator)

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from .charts import PROVENANCE, Provenance, file_provenance
 from .errors import DataError
-from .hexgrid import Hex, OffsetLayout, hexside
+from .hexgrid import Hex, OffsetLayout, SheetedLayout, hexside
 from .schema import (Convert, Either, Int, IntRange, Invalid, List, Map, Opt, Record, Schema, Str, Tuple,
                      load_file, place)
 from .yamlio import immutable, read_yaml
@@ -47,7 +47,7 @@ class SideInfo:
 class MapData:
     name: str
     sheet: str
-    layout: OffsetLayout
+    layout: OffsetLayout | SheetedLayout
     hexes: dict[Hex, HexInfo]
     hexsides: dict[frozenset, SideInfo] = field(default_factory=dict)
     source: str = "<memory>"
@@ -117,15 +117,31 @@ def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: 
                       what="a hex {terrain, features, ...}")
     digits = Int(1, 4)
     fill = Record({"cols": IntRange(0, 9999), "rows": IntRange(0, 9999), "terrain": terrain},
-                  what="a fill rectangle {cols, rows, terrain}")
+                  {"sheet": Opt(Str(pattern=r"[A-Z]{1,2}", what="a sheet letter"))},
+                  what="a fill rectangle {cols, rows, terrain, sheet}")
+    sheet = Record({"letter": Str(pattern=r"[A-Z]{1,2}", what="a sheet letter such as 'N'"),
+                    "row_offset": Int(0, 9999)}, what="a sheet {letter, row_offset}")
     side = Record({"between": Tuple(label, label), "features": List(Str(sorted(side_features)), min_len=1,
                                                                      max_len=10, unique=True)},
                   {"provenance": Opt(PROVENANCE)}, what="a hexside {between, features}")
 
     def check(v: dict) -> None:
         lay = v["layout"]
+        if v["sheets"]:
+            try:
+                lay = v["layout"] = SheetedLayout(lay, tuple((s["letter"], s["row_offset"]) for s in v["sheets"]))
+            except ValueError as e:
+                raise Invalid("sheets", str(e)) from None
         for i, rect in enumerate(v["fill"]):
             where = "fill" if len(v["fill"]) == 1 else f"fill[{i}]"
+            if isinstance(lay, SheetedLayout):
+                if rect["sheet"] not in dict(lay.sheets):
+                    raise Invalid(f"{where}.sheet", f"must name one of the sheets ({'/'.join(dict(lay.sheets))})")
+                first, last = lay.span(rect["sheet"])
+                if rect["rows"][0] < first or (last is not None and rect["rows"][1] > last):
+                    raise Invalid(f"{where}.rows", f"goes past sheet {rect['sheet']}'s rows")
+            elif rect["sheet"] is not None:
+                raise Invalid(f"{where}.sheet", "names a sheet, but the map has no sheets section")
             for axis, digits_ in (("cols", lay.col_digits), ("rows", lay.row_digits)):
                 if rect[axis][1] >= 10 ** digits_:
                     raise Invalid(f"{where}.{axis}", f"goes past {10 ** digits_ - 1}, the highest "
@@ -145,6 +161,7 @@ def map_schema(terrains: Iterable[str], features: Iterable[str], side_features: 
         {"name": Str(min_len=1, max_len=200), "sheet": Str(min_len=1, max_len=40), "layout": layout},
         {"provenance": Opt(PROVENANCE), "notes": Opt(Str(), ""),
          "fill": Opt(Either(Convert(fill, lambda r: [r]), List(fill, max_len=100)), []),
+         "sheets": Opt(List(sheet, min_len=1, max_len=10), []),
          "hexes": Opt(Map(label, hex_spec, max_len=MAX_HEXES), {}),
          "hexsides": Opt(List(side, max_len=10 * MAX_HEXES), [])},
         check=check, what="a map")
@@ -161,23 +178,28 @@ def load_map(path: str | Path, terrains: Iterable[str], features: Iterable[str],
         layout: {parity: even-q, col_digits: 2, row_digits: 2}
         provenance: {kind: reconstructed, source: ...}      # default for every hex and hexside
         fill: {cols: [3, 22], rows: [6, 24], terrain: clear}  # optional rectangle, or a list of them
+        sheets:                                               # optional: printed sheets joined into one map
+          - {letter: N, row_offset: 0}                        # labels "N1316"; fills then name their sheet
+          - {letter: S, row_offset: 33}                       # S row 01 lies below N row 33
         hexes:
           "1316": {terrain: clear, features: [strongpoint], strongpoint: AM-1, provenance: ...}
         hexsides:
           - {between: ["1316", "1315"], features: [barbed_wire]}
 
-    ``attrs`` declares the game's own per-hex fields and their schemas.
+    ``attrs`` declares the game's own per-hex fields and their schemas. With ``sheets`` the map's layout is a
+    :class:`~wargames.core.hexgrid.SheetedLayout` and every label names its sheet.
     """
     file = str(path)
     raw = read_yaml(path) if data is None else data
     v = load_file(path, map_schema(terrains, features, side_features, attrs), raw)
-    layout: OffsetLayout = v["layout"]
+    layout = v["layout"]
     default = file_provenance(path, v["provenance"])
     hexes: dict[Hex, HexInfo] = {}
     for rect in v["fill"]:
+        shift = layout.offset(rect["sheet"]) if rect["sheet"] else 0
         for c in range(rect["cols"][0], rect["cols"][1] + 1):
             for r in range(rect["rows"][0], rect["rows"][1] + 1):
-                hexes[layout.to_hex(c, r)] = HexInfo(rect["terrain"], provenance=default)
+                hexes[layout.to_hex(c, r + shift)] = HexInfo(rect["terrain"], provenance=default)
 
     def parsed(lab: str, where: str) -> Hex:
         try:

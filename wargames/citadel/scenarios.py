@@ -5,7 +5,9 @@ The order of battle (``data/oob/french.yaml``, ``vietminh.yaml``, ``air.yaml``) 
 module reads them and turns the printed notation into concrete entries:
 
 - a French disposition such as ``"1(R1) and SAS(R1) companies of 8 French Parachute Battalion"`` becomes one
-  :class:`Placement` a counter, each with its inversion and step-loss marker (SR 1.A.5);
+  :class:`Placement` a counter, each with its inversion and step-loss marker (SR 1.A.5). The shipped files
+  write the same entry in a short form that names the formation by its order-of-battle id,
+  ``"8BPC: 1(R1), SAS(R1)"`` (so that they do not reproduce the booklet's lists); owners may type either;
 - a Vietminh regiment's ``"1; NL; 1; R7"`` becomes the state of each of its battalions, ``do`` taken from the
   previous scenario (SR 1.B.4);
 - the victory conditions are data that :func:`evaluate_victory` scores (SR 3 and each outline).
@@ -234,7 +236,25 @@ def parse_entry(text: str) -> ParsedEntry:
     return ParsedEntry(s)                 # a formation named alone, or "<designations> <formation name>"
 
 
+def _compact_entry(text: str, oob: OrderOfBattle) -> ParsedEntry | None:
+    """The shipped files' short form, which names the formation by its id: ``"6BPC (5)"`` is the whole battalion,
+    printed with five companies; ``"8BPC: 1(R1), SAS(R1)"`` lists members with the printed loss notation."""
+    s = _normalise(text)
+    fids = set(oob.formations.values())
+    m = re.fullmatch(r"(?P<fid>[\w-]+?) ?(?:\((?P<n>\d+)\))?", s)
+    if m and m.group("fid") in fids:
+        return ParsedEntry("#" + m.group("fid"), (), int(m.group("n")) if m.group("n") else None)
+    m = re.fullmatch(r"(?P<fid>[\w-]+): (?P<list>.+)", s)
+    if m:
+        if m.group("fid") not in fids:
+            raise ValueError(f"{m.group('fid')!r} is no formation id of the order of battle")
+        return ParsedEntry("#" + m.group("fid"), tuple(_items(m.group("list"))))
+    return None
+
+
 def _find_formation(entry: ParsedEntry, oob: OrderOfBattle) -> tuple[str, tuple]:
+    if entry.formation.startswith("#"):
+        return entry.formation[1:], entry.items
     name = entry.formation.lower()
     if name in oob.formations:
         return oob.formations[name], entry.items
@@ -249,7 +269,7 @@ def _find_formation(entry: ParsedEntry, oob: OrderOfBattle) -> tuple[str, tuple]
 def resolve_entry(text: str, oob: OrderOfBattle | None = None) -> list[Placement]:
     """The counters a printed unit entry places, each with its inversion and losses (SR 1.A.5, SR 2.1)."""
     oob = shipped_oob() if oob is None else oob
-    entry = parse_entry(text)
+    entry = _compact_entry(text, oob) or parse_entry(text)
     fid, items = _find_formation(entry, oob)
     if not items:
         members = oob.members(fid)

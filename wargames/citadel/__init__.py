@@ -7,9 +7,9 @@ Modules mirror the rulebook: :mod:`units` (Rules 3-4, Chart 2), :mod:`zoc` (5),
 :mod:`stacking` (6), :mod:`sequence` (7), :mod:`movement` (8), :mod:`fire` (9),
 :mod:`fire_types` (10), :mod:`terrain` (13, as needed), :mod:`charts` (the
 reconstructed fire CRT, range modifiers and TEC), :mod:`examples` (the printed
-worked examples).
+worked examples), :mod:`scenarios` (the orders of battle and the eight scenario outlines, SR 1-3).
 """
-from . import charts, fire, fire_types, game, movement, sequence, stacking, terrain, units, zoc  # noqa: F401 (registers rules)
+from . import charts, fire, fire_types, game, movement, scenarios, sequence, stacking, terrain, units, zoc  # noqa: F401 (registers rules)
 from .charts import check_constraints, load_fire_crt, load_range_table, load_terrain_effects
 from .examples import anne_marie_setup, replay_movement_example
 from .fire import FirePhase, PendingLosses, resolve_fire

@@ -285,3 +285,20 @@ def test_random_melees_keep_the_position_sound():
             acts = list(g.legal_actions)
             g.apply(EndPhase() if EndPhase() in acts else acts[seed % len(acts)])
         assert g.invariants() == []
+
+
+@pytest.mark.rule("C 11")
+def test_exact_melee_odds_run_the_games_procedure():
+    from fractions import Fraction
+    from wargames.citadel.melee import melee_odds, play_melee
+    g = _anne_marie({"1st Bn": "1413", "2nd Bn": "1514"})
+    h = g.state.map.hex("1414")
+    d = melee_odds(g.state, ["1st Bn", "2nd Bn"], h)
+    assert sum(d.values()) == 1 and g.state.unit("2/3BT").hex == h          # the game's state is untouched
+    # the defender (morale 3) routs when 2 x d6 plus the attacker's edge of +4 + 2 - 3 beats 3 by the margin:
+    routed = d.prob(lambda o: o.result == "defender routed")
+    by_hand = Fraction(sum(1 for dr in range(1, 7) for ar in range(1, 7) if (ar + 4 + 2) - (dr + 3) > 3), 36)
+    assert routed == by_hand
+    # one scripted line of the same procedure agrees with the distribution's support
+    one = play_melee(g.state.copy(), ["1st Bn", "2nd Bn"], h, ScriptedDice([6, 1, 6]))
+    assert one in d and one.result == "neither" and (one.attacker_losses, one.defender_losses) == (1, 1)

@@ -667,3 +667,84 @@ class MeleePlay(PhasePlay):
     @handles(Advance)
     def _advance(self, a: Advance, dice, res: Resolution) -> None:
         advance(self.state, MeleePlay._need(self, "advance"), a.units, res)
+
+
+# --------------------------------------------------------------------------- a whole melee, for odds and widgets
+
+@dataclass(frozen=True)
+class MeleeOutcome:
+    """What one melee came to, in the terms the odds tables use."""
+
+    result: str                  # "defender routed", "attacker routed", "both routed", "defender retreats",
+                                 # "attacker retreats", "hex taken", "held" ...
+    attacker_losses: int         # strength points lost by the attacker (routs and eliminations included)
+    defender_losses: int
+    taken: bool                  # the attacker stands in the hex at the end
+
+
+def _first(options: list) -> object:
+    return options[0]
+
+
+@implements("C 11")
+def play_melee(state, attacker_ids: Sequence[str], target: Hex, dice, res: Resolution | None = None,
+               choose=_first) -> MeleeOutcome:
+    """Fight one melee to its end, answering each decision with ``choose(options)`` (default: the first).
+
+    The procedure is the game's own (``declare`` and the prompt steps). ``choose`` gets the list of legal
+    answers: hexes for routs and retreats, unit ids for losses, tuples of unit ids for the advance (the last
+    option advances every attacker that can)."""
+    res = res if res is not None else Resolution()
+    before = {u.id: u.strength for u in state.units.values() if u.on_board}
+    side = state.unit(attacker_ids[0]).side
+    run = declare(state, attacker_ids, target, dice, res)
+    _drop_unmovable_routs(state, run, res)
+    if run.stage == "rout" and not run.routs:
+        _after_routs(state, run, dice, res)
+    while run.stage != "over":
+        if run.stage == "rout":
+            u = state.unit(run.routs[0])
+            rout_move(state, run, u.id, choose(retreat_hexes(state, u)), res, dice)
+        elif run.stage == "losses":
+            take_melee_loss(state, run, choose(run.loss_options(state, run.waiting(state)[0])), res)
+        elif run.stage == "retreat":
+            u = state.unit(run.retreats[0])
+            retreat_move(state, run, u.id, choose(retreat_hexes(state, u)), res)
+        else:
+            fit: list[UnitState] = []
+            for i in run.advancers(state):               # as many attackers as stacking lets in, in order
+                if not stacking_problem([*state.units_at(target, side), *fit, state.unit(i)]):
+                    fit.append(state.unit(i))
+            advance(state, run, choose([(), tuple(u.id for u in fit)]), res)
+
+    def lost(s: Side) -> int:
+        return sum(v - (state.unit(i).strength if state.unit(i).on_board else 0)
+                   for i, v in before.items() if state.unit(i).side is s)
+
+    routed_a = any(state.unit(i).routed for i in run.attackers)
+    routed_d = any(state.unit(i).routed for i in run.defenders)
+    taken = bool(state.units_at(target, side)) and not state.units_at(target, side.enemy)
+    if routed_a and routed_d:
+        what = "both routed"
+    elif routed_d:
+        what = "defender routed"
+    elif routed_a:
+        what = "attacker routed"
+    elif run.result.endswith("r") or run.result == "pre-melee rout":
+        what = "defender retreats" if not run.result.startswith("pre") else "pre-melee rout"
+    elif "r/" in run.result:
+        what = "attacker retreats"
+    else:
+        what = "neither"
+    return MeleeOutcome(what, lost(side), lost(side.enemy), taken)
+
+
+def melee_odds(state, attacker_ids: Sequence[str], target: Hex, choose=None):
+    """The exact distribution of :class:`MeleeOutcome` over every die, by the same procedure (advancing with
+    every attacker when the hex empties, unless ``choose`` says otherwise)."""
+    from ..core import enumerate_outcomes
+
+    def pick(options):
+        return options[-1] if options and isinstance(options[0], tuple) else options[0]
+
+    return enumerate_outcomes(lambda d: play_melee(state.copy(), attacker_ids, target, d, choose=choose or pick))

@@ -368,9 +368,12 @@ class Strongpoints:
         return frozenset(sp for sps in self.complexes.values() for sp in sps) | frozenset(self.independent)
 
     def code(self, name: str) -> str:
-        """A strongpoint's canonical code: ``"H7"`` -> ``"H-7"``; named positions as they are."""
+        """A strongpoint's name on the map as the scenarios write it: ``"H7"`` -> ``"H-7"``, ``"Junon"`` ->
+        ``"Juno"``, ``"I-5"`` -> ``"Weime, I-5"``."""
+        from .terrain import ALIASES
         m = re.fullmatch(r"([A-Z]{1,2})-?(\d)", name.strip())
-        return f"{m.group(1)}-{m.group(2)}" if m else name.strip()
+        t = f"{m.group(1)}-{m.group(2)}" if m else name.strip()
+        return ALIASES.get(t, t)
 
     def expand(self, names) -> set[str]:
         """Strongpoints meant by complex names and strongpoint codes (a complex stands for all its strongpoints)."""
@@ -386,16 +389,30 @@ class Strongpoints:
         return out
 
 
-@lru_cache(maxsize=4)
-def load_strongpoints(path: str | Path = SCENARIO_DIR / "strongpoints.yaml") -> Strongpoints:
-    code_list = List(Str(key=True, max_len=20))
-    schema = Record({"complexes": Map(Str(max_len=40), Record({"code": Str(max_len=3), "strongpoints": code_list,
-                                                                 "hill": code_list})),
-                     "independent": code_list})
-    v = load_file(path, schema)
-    cx = {name: tuple(c["strongpoints"]) for name, c in v["complexes"].items()}
-    hills = frozenset(h for c in v["complexes"].values() for h in c["hill"])
-    return Strongpoints(cx, {c["code"]: n for n, c in v["complexes"].items()}, hills, tuple(v["independent"]))
+def roster_from_map(m) -> Strongpoints:
+    """The strongpoint roster a map defines (C 14.A): complexes by alpha code, the hill strongpoints (any hex on
+    a hill) and the independent ones. Names are the map's ("Weime, I-5" is I-5 of Isabelle)."""
+    from .terrain import COMPLEXES, complex_of, strongpoints
+    cx: dict[str, list[str]] = {}
+    independent, hills = [], set()
+    for name, hexes in sorted(strongpoints(m).items()):
+        code = complex_of(name)
+        if code is None:
+            independent.append(name)
+        else:
+            cx.setdefault(COMPLEXES[code], []).append(name)
+        if any(m.terrain(h) == "hill" for h in hexes):
+            hills.add(name)
+    return Strongpoints({k: tuple(v) for k, v in cx.items()}, {c: n for c, n in COMPLEXES.items() if n in cx},
+                        frozenset(hills), tuple(independent))
+
+
+def load_strongpoints(m=None) -> Strongpoints:
+    """The roster of the valley map (default) or of ``m``, an owner's printed map."""
+    if m is None:
+        from .terrain import valley_map
+        m = valley_map()
+    return roster_from_map(m)
 
 
 def parse_place(text: str) -> tuple[str, list[str]]:

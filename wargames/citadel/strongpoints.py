@@ -1,42 +1,31 @@
-"""Rule 14: strongpoints and complexes, and who controls them (C 12.B.4, SR 1.A.2).
+"""Who controls each strongpoint (C 12.B.4, C 14, SR 1.A.2): a layer of the state over the read-only map.
 
-A strongpoint is named on the map (``strongpoint`` attribute of its one to three hexes); its complex is the
-letters before the dash (AM-1 and AM-2 make Anne-Marie). Control changes hands when a unit of the other side
-occupies a strongpoint hex or passes through one: the map stays read-only, and control is a layer of the state.
+The map names the strongpoints and their complexes (``terrain.strongpoints``, ``terrain.complex_of``).
+Control changes hands when a unit of the other side occupies a strongpoint hex or passes through one.
 """
 from __future__ import annotations
 
 from ..core import Hex, implements
+from .terrain import complex_of, strongpoints
 from .units import Side
 
-#: The complexes C 14.A names, by code.
-COMPLEXES = {"G": "Gabrielle", "B": "Beatrice", "C": "Claudine", "E": "Eliane", "H": "Huguette", "D": "Dominique",
-             "AM": "Anne-Marie", "I": "Isabelle"}
+
+def _index(state) -> dict[Hex, str]:
+    """Strongpoint name of every strongpoint hex (remembered per map)."""
+    memo = state.map.__dict__.get("_sp_index")
+    if memo is None:
+        memo = {h: name for name, hexes in strongpoints(state.map).items() for h in hexes}
+        state.map.__dict__["_sp_index"] = memo
+    return memo
 
 
 def strongpoint_at(state, h: Hex) -> str | None:
     """The name of the strongpoint a hex belongs to (None outside strongpoints)."""
-    info = state.map.info(h)
-    if "strongpoint" not in info.features:
-        return None
-    return info.attr("strongpoint") or state.label(h)
-
-
-@implements("C 14")
-def complex_of(name: str) -> str:
-    """A strongpoint's complex: the code before the dash (AM-1 -> AM); an unnamed or lone one is its own."""
-    code = name.split("-")[0] if "-" in name else name
-    return code
+    return _index(state).get(h)
 
 
 def strongpoint_hexes(state) -> dict[str, list[Hex]]:
-    """Every strongpoint on the map and its hexes."""
-    out: dict[str, list[Hex]] = {}
-    for h in sorted(state.map.hexes):
-        name = strongpoint_at(state, h)
-        if name is not None:
-            out.setdefault(name, []).append(h)
-    return out
+    return strongpoints(state.map)
 
 
 @implements("C 12")
@@ -59,7 +48,8 @@ def controller(state, name: str) -> Side:
     return state.control.get(name, Side.FRENCH)
 
 
+@implements("C 14")
 def complex_held(state, code: str, side: Side) -> bool:
-    """Whether ``side`` controls every strongpoint of the complex ``code`` (SR 3: capturing a complex)."""
+    """Whether ``side`` controls every strongpoint of the complex ``code`` (C 17, SR 3: a captured complex)."""
     names = [n for n in strongpoint_hexes(state) if complex_of(n) == code]
     return bool(names) and all(controller(state, n) is side for n in names)

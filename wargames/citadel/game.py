@@ -30,6 +30,7 @@ from .entrench import dig, dig_problem, tunnel_problem
 from .melee import MeleePlay, recover_routed
 from .play import EndPhase, PhasePlay
 from .returnphase import ReturnPlay
+from .setup import SetupPlay, scenario_state
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -124,12 +125,14 @@ class AllocateLoss(Action):
 
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS)
+           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS,
+           *SetupPlay.ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
 PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
     "VM melee": (MeleePlay,), "French melee": (MeleePlay,),
     "VM return": (ReturnPlay,), "French return": (ReturnPlay,),
+    "set-up": (SetupPlay,),
 }
 
 #: Rules of later chapters that own the phases this edition steps over.
@@ -138,17 +141,27 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 
 # --------------------------------------------------------------------------- the game
 
-class Game(MeleePlay, ReturnPlay, BaseGame):
+class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
     PLAY_RULE = "C 7"
     ACTIONS = ACTIONS
     SCENARIOS = {"anne_marie": "the Anne-Marie assault of the C 8 Movement Example, played as one day: four "
-                               "Vietminh battalions against two T'ai companies and five French batteries"}
+                               "Vietminh battalions against two T'ai companies and five French batteries",
+                 "scenario1": "Sc 1, A-Day: Beatrice and Gabrielle, 13-16 March 1954",
+                 "scenario2": "Sc 2, the Flak Raid: the French player turn of 28 March 1954",
+                 "scenario3": "Sc 3, the first battles for the Five Hills and the Huguettes, 30 March-3 April",
+                 "scenario4": "Sc 4, the second battle for the Five Hills, 4-10 April",
+                 "scenario5": "Sc 5, the second battle for the Huguettes (1), 12-18 April",
+                 "scenario6": "Sc 6, the second battle for the Huguettes (2), 19-23 April",
+                 "scenario7": "Sc 7, the fall of Dien Bien Phu, 1-7 May",
+                 "scenario8": "Sc 8, the whole battle, 13 March-7 May 1954"}
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
     POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
+    #: read at set-up from the scenario outline, never changed
+    outline = None
     NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)"}
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the
@@ -158,13 +171,18 @@ class Game(MeleePlay, ReturnPlay, BaseGame):
     @implements("C 2", "C 7")
     def setup(self, scenario: str) -> None:
         """The scenario's set-up at the start of its first Vietminh movement phase."""
-        state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per version of the file
+        self.outline = None
+        if scenario.startswith("scenario"):
+            state, self.outline = scenario_state(int(scenario[len("scenario"):]))
+            self.days_left = self.outline.days
+        else:
+            state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per file version
+            self.days_left = 1
         state.charts = self.ruleset.tables()
         state.melee_crt = self.ruleset.chart("melee_crt")
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
-        self.days_left = 1
         self.play_index: int | None = None
         self._open_phase(Resolution())
 
@@ -210,6 +228,10 @@ class Game(MeleePlay, ReturnPlay, BaseGame):
 
     def result(self) -> Outcome | None:
         st = self.state
+        if self.phase.id == "set-up":
+            return None
+        if self.outline is not None:
+            return self._scenario_result()
         for side in Side:
             if not st.on_board(side) and not [u for u in st.units.values() if u.side is side and u.off_board]:
                 return Outcome(side.enemy.value, "decisive", "C 2", f"no {side.value} unit is left on the map")
@@ -221,6 +243,23 @@ class Game(MeleePlay, ReturnPlay, BaseGame):
             return Outcome("Vietminh", "demonstration objective", "C 2",
                            f"the Vietminh hold {', '.join(held)} of Anne-Marie at the end of the day")
         return Outcome("French", "demonstration objective", "C 2", "Anne-Marie is still French at the end of the day")
+
+    @implements("C SR 3")
+    def _scenario_result(self) -> Outcome | None:
+        """SR 3: the scenario's victory at its end; an automatic Vietminh loss on casualties stops play at once."""
+        from .scenarios import evaluate_victory
+        st, v = self.state, self.outline.victory
+        limit = v.get("automatic_loss_over")
+        if limit is not None and st.vm_losses > limit:
+            return Outcome("French", "automatic victory", "C SR 3",
+                           f"Vietminh losses of {st.vm_losses} strength points exceed {limit}")
+        if self.days_left > 0:
+            return None
+        held = {name for name, side in st.control.items() if side is Side.VIETMINH}
+        aa = sum(1 for u in st.units.values() if u.side is Side.VIETMINH and u.eliminated
+                 and u.counter.type == "antiaircraft")
+        won = evaluate_victory(self.outline, held, st.vm_losses, aa)
+        return Outcome(won.winner, won.level or "victory", "C SR 3", won.reason)
 
     def position(self) -> dict:
         st = self.state
@@ -537,8 +576,11 @@ class Game(MeleePlay, ReturnPlay, BaseGame):
 
     def _advance(self, res: Resolution) -> None:
         """End the current phase (C 7); after the last phase of a day, one day of the scenario is over (C 2)."""
-        before = self.state.date
+        before, ended = self.state.date, self.phase.id
         self.seq.advance()
+        if self.outline is not None and self.outline.player_turn == ended.split()[0] and ended.endswith("return"):
+            self.days_left = 0                    # Sc 2 is one player turn: it ends with that turn's return phase
+            res.add("C SR 3", f"the scenario's {self.outline.player_turn} player turn is over")
         if self.state.date != before:
             self.days_left -= 1
             res.add("C 2", f"the day ends: {before.isoformat()} is over")

@@ -53,8 +53,14 @@ SEQUENCE: tuple[Phase, ...] = tuple([
 ])
 
 
+#: Before the first turn: the scenario's set-up (SR 2).
+SETUP = Phase("set-up", "Set-up", "Scenario set-up", None, "setup")
+
+
 @implements("C 7")
 def phase_named(phase_id: str) -> Phase:
+    if phase_id == SETUP.id:
+        return SETUP
     for p in SEQUENCE:
         if p.id == phase_id:
             return p
@@ -111,7 +117,10 @@ class CitadelGame:
         if current.kind == "melee":
             for u in st.units.values():
                 u.pinned, u.pinned_at = False, None
-        nxt_id, date = next_phase(st.phase, st.date)
+        if st.phase == SETUP.id:                 # the set-up ends where the scenario starts (SR 2, Sc 2)
+            nxt_id, date = st.start_phase, st.date
+        else:
+            nxt_id, date = next_phase(st.phase, st.date)
         nxt = phase_named(nxt_id)
         if nxt.fire_phase != current.fire_phase or date != st.date:
             st.fired.clear()

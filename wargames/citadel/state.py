@@ -45,6 +45,10 @@ class CitadelState:
     dug_in: dict[str, int] = field(default_factory=dict)     # C 18: battalion -> phase index it last dug in
     hq_zones: dict[str, str] = field(default_factory=dict)   # C 12.B.3: regiment -> zone of its HQ marker
     returned: list[str] = field(default_factory=list)        # C 12: units that fell back this return phase
+    setup: object = None          # SR 2: what is still to be placed (setup.SetupBook)
+    setup_stage: str = ""
+    start_phase: str = "weather"  # where play begins after the set-up (Sc 2 begins with the French movement)
+    reinforcements: dict[str, list[str]] = field(default_factory=dict)   # C 16: ISO date -> unit ids due
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
 

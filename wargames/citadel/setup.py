@@ -1,0 +1,382 @@
+"""Scenario Rule 2: setting a scenario up on the valley, every placement a player's decision.
+
+The order is the rule's: the French place the units of their dispositions (SR 2.1), the Vietminh place their
+works within the scenario's trench allowance (SR 2.2), then their units (SR 2.3). Aircraft go on the Air Chart
+with the air rules. The engine offers one placement at a time and refuses any that breaks a rule; a set-up
+stage ends when its last unit is placed (the works stage when the Vietminh player says so).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..core import Hex, Resolution, implements
+from ..core.actions import Action
+from ..core.errors import RuleViolation
+from ..core.game import Prompt, handles
+from .entrench import EQUIVALENTS, TRENCH_TERRAIN
+from .play import EndPhase, PhasePlay
+from .stacking import stacking_problem
+from .strongpoints import controller, strongpoint_at
+from .terrain import complex_of, strongpoints, villages
+from .units import Side, UnitClass, UnitState
+from .zoc import zone_of_control
+
+#: SR 2.3: a trench marker in partial jungle needs a battalion of at least this strength under it.
+GARRISON_STRENGTH = 6
+
+
+@dataclass
+class SetupBook:
+    """What is still to be placed, and where each unit may go (the disposition it belongs to)."""
+
+    french: list[str] = field(default_factory=list)          # unit ids, in the order of the dispositions
+    vietminh: list[str] = field(default_factory=list)
+    places: dict[str, str] = field(default_factory=dict)    # unit id -> its disposition's "at" (None: anywhere)
+    allowance: int = 0                                      # trench-hex equivalents (SR 1.B.5)
+
+
+# --------------------------------------------------------------------------- where units may go
+
+def place_hexes(state, where: str | None, side: Side) -> list[Hex]:
+    """The hexes a disposition's ``at`` names: a strongpoint, the French-held (or Vietminh-held) strongpoints of
+    a complex, a village, "on or adjacent to" a place, or (None) the whole map."""
+    m = state.map
+    if where is None or where.lower().startswith("any "):
+        return sorted(m.hexes)
+    text = where
+    around = text.lower().startswith("on or adjacent to ")
+    if around:
+        text = text[len("on or adjacent to "):]
+    sps = strongpoints(m)
+    from .scenarios import parse_place, roster_from_map
+    name, _ = parse_place(text)
+    roster = roster_from_map(m)
+    if name in roster.complexes:
+        names = [n for n in roster.complexes[name] if controller(state, n) is side]
+    elif name in villages(m):
+        hexes = [villages(m)[name]]
+        names = []
+    else:
+        names = [roster.code(name)]
+        if names[0] not in sps:
+            raise RuleViolation("C SR 2", f"{where!r} names no strongpoint, complex or village of the map")
+    hexes = [h for n in names for h in sps[n]] if names else hexes
+    if around:
+        hexes = sorted({n for h in hexes for n in [h, *m.neighbors(h)]})
+    return sorted(hexes)
+
+
+@implements("C SR 2")
+def french_place_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str | None:
+    """Why a French unit may not be set up in ``h`` (SR 2.1), or None."""
+    if h not in place_hexes(state, book.places.get(u.id), Side.FRENCH):
+        return f"{u.id} sets up in {book.places.get(u.id)}, and {state.label(h)} is not one of its hexes"
+    problem = stacking_problem([*state.units_at(h, Side.FRENCH), u])
+    return f"{state.label(h)}: {problem}" if problem else None
+
+
+def _vm_ground(state, h: Hex) -> bool:
+    """Jungle, works, or a strongpoint the Vietminh control (SR 2.3)."""
+    m = state.map
+    if m.terrain(h) in ("full_jungle", "partial_jungle") or h in state.works:
+        return True
+    name = strongpoint_at(state, h)
+    return name is not None and controller(state, name) is Side.VIETMINH
+
+
+def unmanned_trenches(state) -> list[Hex]:
+    """Trench markers in partial jungle without a Vietminh battalion of six strength points under them."""
+    return [h for h, k in sorted(state.works.items()) if k == "trench" and state.map.terrain(h) == "partial_jungle"
+            and not any(u.counter.is_battalion and u.strength >= GARRISON_STRENGTH
+                        for u in state.units_at(h, Side.VIETMINH))]
+
+
+@implements("C SR 2")
+def vietminh_place_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str | None:
+    """Why a Vietminh unit may not be set up in ``h`` (SR 2.3), or None."""
+    where = book.places.get(u.id)
+    if where is not None and h not in place_hexes(state, where, Side.VIETMINH):
+        return f"{u.id} sets up in {where}, and {state.label(h)} is not one of its hexes"
+    if where is None and not _vm_ground(state, h):
+        return (f"{state.label(h)} is not jungle, a trench, tunnel or pit, or a strongpoint the Vietminh "
+                f"control")
+    if h in zone_of_control(state, Side.FRENCH):
+        return f"{state.label(h)} is in a French zone of control"
+    problem = stacking_problem([*state.units_at(h, Side.VIETMINH), u])
+    if problem:
+        return f"{state.label(h)}: {problem}"
+    # keep enough strong battalions for every partial-jungle trench still without one (SR 2.3)
+    strong = u.counter.is_battalion and u.strength >= GARRISON_STRENGTH
+    need = [x for x in unmanned_trenches(state) if x != h or not strong]
+    spare = sum(1 for uid in book.vietminh if uid != u.id and state.unit(uid).counter.is_battalion
+                and state.unit(uid).strength >= GARRISON_STRENGTH)
+    if len(need) > spare:
+        return (f"the trench markers in partial jungle at {', '.join(state.label(x) for x in need)} each need a "
+                f"battalion of {GARRISON_STRENGTH} strength points, and too few would be left")
+    return None
+
+
+def _root_zone(state, h: Hex) -> str | None:
+    """The jungle zone a partial-jungle root traces back to: that of the full jungle beside it."""
+    zones = sorted({state.map.info(n).attr("zone") for n in state.map.neighbors(h)
+                    if state.map.terrain(n) == "full_jungle"} - {None})
+    return zones[0] if zones else None
+
+
+def _systems(state, works: dict[Hex, str]) -> list[tuple[set, set]]:
+    """Connected systems of works and the zones of their partial-jungle roots."""
+    left, out = set(works), []
+    while left:
+        start = left.pop()
+        group, todo = {start}, [start]
+        while todo:
+            x = todo.pop()
+            for n in state.map.neighbors(x):
+                if n in left:
+                    left.remove(n)
+                    group.add(n)
+                    todo.append(n)
+        roots = {_root_zone(state, x) for x in group if state.map.terrain(x) == "partial_jungle"}
+        out.append((group, roots))
+    return out
+
+
+@implements("C SR 2", "C 18")
+def works_problem(state, book: SetupBook, kind: str, hexes: Sequence[Hex]) -> str | None:
+    """Why these works may not be set up (SR 2.2), or None."""
+    if kind not in EQUIVALENTS:
+        return f"{kind!r} is not a kind of work (trench, tunnel, weapons_pit)"
+    if not hexes or len(set(hexes)) != len(hexes):
+        return "name each hex once"
+    works = dict(state.works)
+    for h in hexes:
+        m = state.map
+        if h in works:
+            return f"{state.label(h)} already has a {works[h].replace('_', ' ')}"
+        if state.units_at(h, Side.FRENCH):
+            return f"{state.label(h)} holds a French unit"
+        terr = m.terrain(h)
+        root = kind == "trench" and terr == "partial_jungle"
+        if kind == "tunnel" and terr != "hill":
+            return f"a tunnel complex is built only on a hill, and {state.label(h)} is {terr}"
+        if kind != "tunnel" and not root and terr not in TRENCH_TERRAIN and "strongpoint" not in m.info(h).features:
+            return f"{state.label(h)} is {terr.replace('_', ' ')}: no trench may be dug there"
+        if not root and not any(n in works for n in m.neighbors(h)):
+            return f"{state.label(h)} does not join a line of works leading back to partial jungle"
+        if kind == "weapons_pit" and not any(works.get(n) == "trench" for n in m.neighbors(h)):
+            return f"a weapons pit goes next to a trench marker, and {state.label(h)} has none beside it"
+        works[h] = kind
+    total = sum(EQUIVALENTS[k] for k in works.values())
+    if total > book.allowance:
+        return f"{total} trench-hex equivalents would exceed the scenario's {book.allowance}"
+    for group, roots in _systems(state, works):
+        if len(roots) == 1:
+            size = sum(EQUIVALENTS[works[x]] for x in group)
+            if 2 * size > book.allowance:
+                return (f"the works tracing back only to jungle zone {next(iter(roots)) or '(none)'} would count "
+                        f"{size} equivalents, more than half of the scenario's {book.allowance}")
+    return None
+
+
+# --------------------------------------------------------------------------- the set-up through Game
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Set a unit up in a hex (SR 2.1, SR 2.3)."""
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class PlaceWorks(Action):
+    """Set Vietminh works up: a line of trench hexes, a tunnel or a weapons pit (SR 2.2)."""
+    kind: str
+    hexes: tuple[str, ...]
+
+
+def _stage(game) -> str:
+    book: SetupBook = game.state.setup
+    if book.french:
+        return "French"
+    return "works" if game.state.setup_stage == "works" else "Vietminh"
+
+
+class SetupPlay(PhasePlay):
+    """The set-up phase of a scenario (SR 2): French units, Vietminh works, Vietminh units."""
+
+    ACTIONS = (Place, PlaceWorks)
+
+    def play_open(self, res: Resolution) -> bool:
+        st = self.state
+        st.setup_stage = "French" if st.setup.french else "works"
+        res.add("C SR 2", "set-up: the French player places the units of the dispositions" if st.setup.french
+                else "set-up: the Vietminh player places works")
+        SetupPlay._next(self, res)
+        return st.setup_stage != "done"
+
+    def play_prompt(self) -> Prompt:
+        st, stage = self.state, _stage(self)
+        if stage == "French":
+            uid = st.setup.french[0]
+            return Prompt("French", "C SR 2", f"set up the French units ({len(st.setup.french)} left; next "
+                                              f"{uid} in {st.setup.places.get(uid)})", "set-up")
+        if stage == "works":
+            used = sum(EQUIVALENTS[k] for k in st.works.values())
+            return Prompt("Vietminh", "C SR 2", f"place trenches, tunnels and weapons pits ({used} of "
+                                                f"{st.setup.allowance} trench equivalents), or end", "set-up")
+        return Prompt("Vietminh", "C SR 2", f"set up the Vietminh units ({len(st.setup.vietminh)} left)", "set-up")
+
+    def play_candidates(self) -> list:
+        st, stage = self.state, _stage(self)
+        book = st.setup
+        if stage == "French":
+            uid = book.french[0]
+            return [Place(uid, st.label(h)) for h in place_hexes(st, book.places.get(uid), Side.FRENCH)]
+        if stage == "works":
+            out = []
+            for h in sorted({n for w in st.works for n in st.map.neighbors(w)} - set(st.works)):
+                out += [PlaceWorks(k, (st.label(h),)) for k in ("trench", "tunnel", "weapons_pit")]
+            out += [PlaceWorks("trench", (st.label(h),)) for h in sorted(st.map.hexes)
+                    if st.map.terrain(h) == "partial_jungle" and h not in st.works][:40]
+            return out + [EndPhase()]
+        uid = book.vietminh[0]
+        where = book.places.get(uid)
+        hexes = place_hexes(st, where, Side.VIETMINH)
+        if where is None:
+            hexes = [h for h in hexes if _vm_ground(st, h)]
+        zoc = zone_of_control(st, Side.FRENCH)
+        return [Place(uid, st.label(h)) for h in hexes if h not in zoc][:120]
+
+    def play_check(self, action) -> bool:
+        if isinstance(action, Place):
+            SetupPlay._check_place(self, action)
+            return True
+        if isinstance(action, PlaceWorks):
+            SetupPlay._check_works(self, action)
+            return True
+        return False
+
+    def _check_place(self, a: Place) -> tuple[UnitState, Hex]:
+        st, stage = self.state, _stage(self)
+        book = st.setup
+        u = st.unit(a.unit)
+        h = st.map.hex(a.hex)
+        todo = book.french if stage == "French" else book.vietminh if stage == "Vietminh" else []
+        if u.id not in todo:
+            raise RuleViolation("C SR 2", f"{u.id} is not waiting to be set up now (the {stage} stage)")
+        why = (french_place_problem if stage == "French" else vietminh_place_problem)(st, book, u, h)
+        if why:
+            raise RuleViolation("C SR 2", why)
+        return u, h
+
+    def _check_works(self, a: PlaceWorks) -> list[Hex]:
+        st = self.state
+        if _stage(self) != "works":
+            raise RuleViolation("C SR 2", "works are set up after the French units and before the Vietminh ones")
+        hexes = [st.map.hex(x) for x in a.hexes]
+        why = works_problem(st, st.setup, a.kind, hexes)
+        if why:
+            raise RuleViolation("C SR 2", why)
+        return hexes
+
+    @handles(Place)
+    def _place(self, a: Place, dice, res: Resolution) -> None:
+        u, h = SetupPlay._check_place(self, a)
+        st = self.state
+        u.hex = h
+        (st.setup.french if u.side is Side.FRENCH else st.setup.vietminh).remove(u.id)
+        res.add("C SR 2", f"{u.id} sets up in {st.label(h)}")
+        SetupPlay._next(self, res)
+
+    @handles(PlaceWorks)
+    def _works(self, a: PlaceWorks, dice, res: Resolution) -> None:
+        hexes = SetupPlay._check_works(self, a)
+        for h in hexes:
+            self.state.works[h] = a.kind
+        res.add("C SR 2", f"{a.kind.replace('_', ' ')} set up in {', '.join(a.hexes)}")
+
+    def play_end(self, res: Resolution) -> None:
+        if _stage(self) != "works":
+            raise RuleViolation("C SR 2", "every unit of the set-up must be placed")
+        self.state.setup_stage = "Vietminh"
+        res.add("C SR 2", "the Vietminh works are in place; the Vietminh player sets up his units")
+        SetupPlay._next(self, res)
+
+    def _next(self, res: Resolution) -> None:
+        st = self.state
+        if st.setup_stage == "French" and not st.setup.french:
+            st.setup_stage = "works"
+            res.add("C SR 2", "the French units are in place; the Vietminh player places works")
+        if st.setup_stage == "works" and st.setup.allowance == 0:
+            st.setup_stage = "Vietminh"
+            res.add("C SR 2", "the scenario allows no Vietminh works: the Vietminh player sets up his units")
+        if st.setup_stage == "Vietminh" and not st.setup.vietminh:
+            from .strongpoints import note_occupation
+            note_occupation(st)
+            res.add("C SR 2", "the Vietminh units are in place: the scenario begins")
+            st.setup_stage = "done"
+            if self.play_index is not None and self._play() is SetupPlay and self.phase.id == "set-up":
+                self.play_done(res)
+
+
+# --------------------------------------------------------------------------- a scenario's opening position
+
+@implements("C SR 2", "C SR 1")
+def scenario_state(number: int, m=None):
+    """The state at the start of a scenario's set-up, and its outline: every counter the scenario uses, at its
+    printed strength, waiting to be placed; reinforcements off the map until their date (C 16)."""
+    from .scenarios import absent_at_start, load_scenario_outline, roster_from_map, shipped_oob, vm_strengths
+    from .state import CitadelState
+    from .terrain import valley_map
+    from .sequence import SETUP
+    m = valley_map() if m is None else m
+    oob = shipped_oob()
+    outline = load_scenario_outline(number, oob)
+    book = SetupBook(allowance=outline.information["vm_trenches"])
+    chosen: dict[str, tuple] = {}                  # counter id -> (inverted, losses)
+
+    def take(p, at, side_list):
+        if p.counter in chosen:
+            raise RuleViolation("C SR 2", f"{outline.source}: {p.counter} is set up twice")
+        chosen[p.counter] = (p.inverted, p.losses)
+        book.places[p.counter] = at
+        side_list.append(p.counter)
+
+    for g in outline.french:
+        for p in g.placements:
+            take(p, g.at, book.french)
+    absent = absent_at_start(outline)
+    if outline.partial_setup:
+        for g in outline.vietminh:
+            for p in g.placements:
+                take(p, g.at, book.vietminh)
+    else:
+        for cid, p in vm_strengths(outline, oob).items():
+            take(p, None, book.vietminh)
+        regiments = set(outline.information["vm_regiments"])
+        for cid, c in sorted(oob.counters.items()):
+            if (c.side is Side.VIETMINH and c.cls is UnitClass.HEAVY_WEAPONS and cid not in absent
+                    and (c.regiment is None or c.regiment in regiments) and cid not in chosen):
+                take(type(p)(cid), None, book.vietminh)
+    placements = [(oob.counters[cid], None) for cid in chosen]
+    later = {}
+    for when, ps in {**outline.french_reinforcements, **outline.vm_reinforcements}.items():
+        for p in ps:
+            if p.counter not in chosen:
+                placements.append((oob.counters[p.counter], None))
+                later.setdefault(when.isoformat(), []).append(p.counter)
+    st = CitadelState.build(m, placements, date=outline.start, phase=SETUP.id)
+    for cid, (inverted, losses) in chosen.items():
+        u = st.unit(cid)
+        u.inverted, u.losses = inverted, losses
+    roster = roster_from_map(m)
+    held = roster.expand(outline.information["vm_strongpoints"])
+    for g in outline.french + outline.vietminh:
+        held |= {roster.code(x) for x in getattr(g, "vm_held", [])}
+    for name in held:
+        st.control[name] = Side.VIETMINH
+    st.setup = book
+    st.reinforcements = later
+    st.start_phase = "French movement" if outline.player_turn == "French" else "weather"
+    return st, outline

@@ -374,10 +374,11 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
             z = m.info(h).attr("zone")
             if z is not None and m.terrain(h) == "full_jungle":
                 zones.setdefault(z, []).append(h)
+        taken = {u.hex for u in st.on_board()}
         for reg in sorted({u.counter.regiment for u in st.on_board(Side.VIETMINH) if u.counter.regiment}):
             members = sorted(u.id for u in st.on_board(Side.VIETMINH) if u.counter.regiment == reg)
             for z, hexes in zones.items():
-                free = [h for h in hexes if not st.units_at(h)]
+                free = [h for h in hexes if h not in taken]
                 if len(free) >= len(members):
                     out.append(StrategicMove(reg, tuple((uid, st.label(h)) for uid, h in zip(members, free))))
         return out
@@ -387,7 +388,20 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
         play = self._play() if self.pending is None else None
         if play is not None and play.play_check(self, action):
             return
-        if isinstance(action, Move) and self.pending is None and self._movement() is not None:
+        mp = self._movement() if self.pending is None else None
+        if isinstance(action, (Dig, EnterTunnel)) and mp is not None:
+            self._check_works_action(action)
+        elif isinstance(action, (StrategicMove, ExitBoard, Reenter, Stop)) and mp is not None:
+            self._mover(mp)
+            if isinstance(action, StrategicMove):
+                mp.strategic_plan(action.regiment, dict(action.placements))
+            elif isinstance(action, ExitBoard):
+                mp.exit_board(action.unit, dry=True)
+            elif isinstance(action, Reenter):
+                mp.reenter(action.unit, action.hex, dry=True)
+            else:
+                mp.stop(action.unit, dry=True)
+        elif isinstance(action, Move) and self.pending is None and self._movement() is not None:
             mp = self._movement()
             self._mover(mp)
             mp.plan_move(list(action.units), list(action.path))
@@ -440,32 +454,33 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
     def _reenter(self, a: Reenter, dice, res: Resolution) -> None:
         res.extend(self._mp().reenter(a.unit, a.hex))
 
-    @handles(Dig)
-    def _dig(self, a: Dig, dice, res: Resolution) -> None:
+    def _check_works_action(self, a: Dig | EnterTunnel) -> None:
+        """The checks of C 18 for digging and for going into a tunnel, in the moving player's movement phase."""
         mp = self._mp("C 18")
         self._mover(mp)
-        if mp.side is not Side.VIETMINH:
-            raise RuleViolation("C 18", "only the Vietminh dig, in their own movement phase")
-        u = self.state.unit(a.battalion)
-        hexes = [self.state.map.hex(h) for h in a.hexes]
         st = self.state
-        dug = {uid for uid, phase in st.dug_in.items() if phase == st.phase_index}
-        why = dig_problem(st, u, a.kind, hexes, dug)
+        if isinstance(a, Dig):
+            if mp.side is not Side.VIETMINH:
+                raise RuleViolation("C 18", "only the Vietminh dig, in their own movement phase")
+            dug = {uid for uid, phase in st.dug_in.items() if phase == st.phase_index}
+            why = dig_problem(st, st.unit(a.battalion), a.kind, [st.map.hex(h) for h in a.hexes], dug)
+        else:
+            u = st.unit(a.unit)
+            why = f"{u.id} is not a {mp.side.value} unit" if u.side is not mp.side else tunnel_problem(st, u)
         if why:
             raise RuleViolation("C 18", why)
-        dig(st, u, a.kind, hexes, res)
-        st.dug_in[u.id] = st.phase_index
+
+    @handles(Dig)
+    def _dig(self, a: Dig, dice, res: Resolution) -> None:
+        self._check_works_action(a)
+        st = self.state
+        dig(st, st.unit(a.battalion), a.kind, [st.map.hex(h) for h in a.hexes], res)
+        st.dug_in[a.battalion] = st.phase_index
 
     @handles(EnterTunnel)
     def _enter_tunnel(self, a: EnterTunnel, dice, res: Resolution) -> None:
-        mp = self._mp("C 18")
-        self._mover(mp)
+        self._check_works_action(a)
         u = self.state.unit(a.unit)
-        if u.side is not mp.side:
-            raise RuleViolation("C 18", f"{u.id} is not a {mp.side.value} unit")
-        why = tunnel_problem(self.state, u)
-        if why:
-            raise RuleViolation("C 18", why)
         u.in_tunnel = True
         res.add("C 18", f"{u.id} goes into the tunnel complex in {self.state.label(u.hex)}")
 

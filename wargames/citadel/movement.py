@@ -355,7 +355,7 @@ class MovementPhase:
         self.log.extend(res)
         return res
 
-    def stop(self, uid: str) -> None:
+    def stop(self, uid: str, dry: bool = False) -> None:
         """The owner ends a unit's movement (C 8, end of movement item 1)."""
         rec = self.records.get(uid)
         if rec is None or rec.status == "done":
@@ -366,6 +366,8 @@ class MovementPhase:
         from .stacking import check_stacking
         u = self.state.unit(uid)
         check_stacking(self.state, u.hex, self.side, [u], rule="C 6")
+        if dry:
+            return
         rec.status, rec.end_reason = "done", "the owner stopped it"
 
     # ------------------------------------------------------------------ opportunity fire
@@ -488,8 +490,8 @@ class MovementPhase:
 
     # ------------------------------------------------------------------ strategic movement
     @implements("C 8")
-    def strategic_move(self, regiment: str, placements: dict[str, str]) -> Resolution:
-        """Move every surviving unit of one Vietminh regiment from its jungle zone to another (C 8)."""
+    def strategic_plan(self, regiment: str, placements: dict[str, str]):
+        """Check a strategic move (C 8) without making it: (members, destinations, origin zone, target zone)."""
         st, m = self.state, self.state.map
         if self.side is not Side.VIETMINH:
             raise RuleViolation("C 8", "only the Vietminh conduct strategic movement")
@@ -524,6 +526,20 @@ class MovementPhase:
         target = new_zones.pop()
         if target == origin:
             raise RuleViolation("C 8", f"strategic movement goes to another zone, not back into {origin}")
+        from .stacking import stacking_problem
+        ids = {u.id for u in members}
+        for h in set(dests.values()):
+            arriving = [u for u in members if dests[u.id] == h]
+            problem = stacking_problem([x for x in st.units_at(h, Side.VIETMINH) if x.id not in ids] + arriving)
+            if problem:
+                raise RuleViolation("C 6", f"hex {st.label(h)}: {problem}")
+        return members, dests, origin, target
+
+    @implements("C 8")
+    def strategic_move(self, regiment: str, placements: dict[str, str]) -> Resolution:
+        """Move every surviving unit of one Vietminh regiment from its jungle zone to another (C 8)."""
+        st = self.state
+        members, dests, origin, target = self.strategic_plan(regiment, placements)
         res = Resolution()
         from .stacking import check_stacking
         old = {u.id: u.hex for u in members}
@@ -549,7 +565,7 @@ class MovementPhase:
         return res
 
     @implements("C 8")
-    def exit_board(self, uid: str) -> Resolution:
+    def exit_board(self, uid: str, dry: bool = False) -> Resolution:
         """A Vietminh weapons battery not assigned to a regiment leaves the map (C 8)."""
         st = self.state
         u = st.unit(uid)
@@ -566,6 +582,8 @@ class MovementPhase:
             raise RuleViolation("C 8", f"{uid} is paused under opportunity fire and may not leave the map")
         if self.window_open:
             raise RuleViolation("C 8", "opportunity fire is being resolved; movement continues after it")
+        if dry:
+            return Resolution()
         u.off_board, u.exited_at = True, st.phase_index
         self._note_moved(u)
         self.exited.add(uid)
@@ -575,7 +593,7 @@ class MovementPhase:
         return res
 
     @implements("C 8")
-    def reenter(self, uid: str, at: str) -> Resolution:
+    def reenter(self, uid: str, at: str, dry: bool = False) -> Resolution:
         """Bring an exited battery back on any full jungle hex, in a later movement phase (C 8)."""
         st = self.state
         u = st.unit(uid)
@@ -593,6 +611,8 @@ class MovementPhase:
             raise RuleViolation("C 8", f"{at} is not a full jungle hex")
         from .stacking import check_stacking
         check_stacking(st, h, Side.VIETMINH, [u])
+        if dry:
+            return Resolution()
         u.off_board, u.hex = False, h
         self._record(u).start = h
         self._note_moved(u)

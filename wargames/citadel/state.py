@@ -98,7 +98,7 @@ class CitadelState:
         return [u for u in self.units.values() if u.on_board and (side is None or u.side is side)]
 
     def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
-        return [u for u in self.on_board(side) if u.hex == h]
+        return [u for u in self.units.values() if u.hex == h and u.on_board and (side is None or u.side is side)]
 
     def ground_units(self, side: Side | None = None) -> list[UnitState]:
         return self.on_board(side)

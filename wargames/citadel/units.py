@@ -6,6 +6,7 @@ inversion, pin, rout, disablement, elimination.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
@@ -14,6 +15,7 @@ from ..core.errors import DataError
 from ..core.schema import At, Convert, Int, Invalid, List, Opt, Record, Str
 from ..core.sequence import Side as BaseSide
 from ..core.state import CounterState
+from ..core.yamlio import immutable
 
 
 class Side(BaseSide):
@@ -39,6 +41,7 @@ CRITICAL_LOSS_LEVEL = {"company": 1, "battalion": 5}
 
 
 @implements("C 4", "C Chart 2")
+@immutable
 @dataclass(frozen=True)
 class Counter:
     """A printed counter (Chart 2).
@@ -105,6 +108,12 @@ class UnitState(CounterState):
     off_board: bool = False    # weapons batteries that exited for strategic movement (C 8)
     in_tunnel: bool = False    # a 75mm recoilless rifle under a tunnel marker (C 18)
     exited_at: int | None = None
+
+    def __deepcopy__(self, memo) -> "UnitState":
+        """Every field is an immutable value (a frozen counter, a hex, numbers, flags): a shallow copy is deep."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        return new
 
     @property
     def strength(self) -> int:

@@ -26,7 +26,12 @@ from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
+from .optional import LaunchRockets, RocketHex, RocketSalvoPlay
 from .play import PhasePlay
+from .replacements import (FrenchReinforcementPlay, FrenchReplacementPlay, PlaceReinforcement, ReinforcementHandlers,
+                           ReplacementHandlers, TaiDesertionPlay, TakeReplacement, VietminhReplacementPlay,
+                           placement_candidates)
+from .supply import Desert, FrenchDeliveryPlay, GeneralSupplyPlay, VietminhReceiptsPlay
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -95,9 +100,11 @@ class Reenter(Action):
 
 @dataclass(frozen=True)
 class Fire(Action):
-    """Units fire together at an enemy-held hex in a fire phase (C 9, C 10)."""
+    """Units fire together at an enemy-held hex in a fire phase (C 9, C 10); ``strengths`` lists (unit, strength
+    points) for units firing less than they have (C 22)."""
     firers: tuple[str, ...]
     target: str
+    strengths: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,10 +119,17 @@ class EndPhase(Action):
 
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Fire, AllocateLoss, EndPhase)
+           Fire, AllocateLoss, EndPhase, Desert, TakeReplacement, PlaceReinforcement, LaunchRockets, RocketHex)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
-PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {}
+#: Supply deliveries and receipts come last in their phases: they arrive at the end of them (C 23).
+PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
+    "weather": (GeneralSupplyPlay, TaiDesertionPlay),
+    "supply and transport": (FrenchReplacementPlay, FrenchReinforcementPlay, FrenchDeliveryPlay),
+    "strategic bombing": (VietminhReplacementPlay, VietminhReceiptsPlay),
+    # the rocket salvo's later hexes (C 35) are prompted as a play of the Vietminh indirect fire steps
+    "VM turn: VM indirect fire": (RocketSalvoPlay,), "French turn: VM indirect fire": (RocketSalvoPlay,),
+}
 
 #: Rules of later chapters that own the phases this edition steps over.
 NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": "C 11", "return": "C 12"}
@@ -123,7 +137,8 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": 
 
 # --------------------------------------------------------------------------- the game
 
-class Game(BaseGame):
+class Game(GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers, ReinforcementHandlers, RocketSalvoPlay,
+           BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
@@ -134,7 +149,13 @@ class Game(BaseGame):
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
     POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
-    NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)"}
+    NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)",
+                   "C 17": "the demonstration scenario is one day that starts after its weather phase",
+                   "C 20": "the demonstration scenario is one day that starts after its weather phase",
+                   "C 21": "the demonstration scenario is one day that starts after its weather phase",
+                   "C 16": "the demonstration scenario schedules no reinforcements",
+                   "C 34": "an optional rule (Ruleset reading battalion_mortars)",
+                   "C 35": "an optional rule from May 6 (Ruleset reading rockets); the demonstration is March 17"}
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the
     #: day ends, they hold a hex of Anne-Marie (AM-1: 1316, 1416; AM-2: 1414) with no French unit left in it.
@@ -145,6 +166,8 @@ class Game(BaseGame):
         """The scenario's set-up at the start of its first Vietminh movement phase."""
         state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per version of the file
         state.charts = self.ruleset.tables()
+        state.readings = dict(self.ruleset.readings)
+        self.play_dice = self.dice
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
@@ -217,6 +240,9 @@ class Game(BaseGame):
                "pending": None if self.pending is None else {
                    "hex": self.pending.hex, "targets": list(self.pending.targets), "taken": self.pending.taken,
                    "remaining": self.pending.remaining}}
+        if st.supply is not None:
+            out["supply"] = st.supply.to_dict()
+        out["reserves"] = st.reserves.to_dict()
         mp = self._movement()
         if mp is not None:
             out["movement"] = {"step": mp.step, "window_open": mp.window_open, "fired": sorted(mp.fired),
@@ -256,8 +282,9 @@ class Game(BaseGame):
             return play.play_candidates(self)
         mp = self._movement()
         if mp is not None:
-            return self._movement_candidates(mp)
-        out = []
+            return self._movement_candidates(mp) + (placement_candidates(st, Side.VIETMINH)
+                                                    if mp.side is Side.VIETMINH else [])
+        out = self.rocket_candidates()
         fp = self._fire_phase()
         firers = [u for u in st.units.values() if u.side is self.fire_side and u.hex is not None and not u.off_board]
         for h in sorted({u.hex for u in st.on_board(self.fire_side.enemy)}):
@@ -412,14 +439,14 @@ class Game(BaseGame):
         if len(set(a.firers)) != len(a.firers):
             raise RuleViolation("C 9.5", "a unit fires once in a fire phase")
         fp = self._fire_phase()
-        problems = fp.problems(list(a.firers), self.state.map.hex(a.target))
+        problems = fp.problems(list(a.firers), self.state.map.hex(a.target), dict(a.strengths))
         if problems:
             raise RuleViolation(*problems[0])
         return fp
 
     @handles(Fire)
     def _fire(self, a: Fire, dice, res: Resolution) -> None:
-        out = self._check_fire(a).fire(list(a.firers), a.target, dice)
+        out = self._check_fire(a).fire(list(a.firers), a.target, dice, strengths=dict(a.strengths))
         res.extend(out)
         self.pending = out.result["pending_losses"]
 
@@ -446,6 +473,9 @@ class Game(BaseGame):
         if mp is not None:
             if mp.window_open:
                 raise RuleViolation("C 8", "opportunity fire is open: the firing player ends it (EndFire)")
+            due = self.vm_reinforcements_left()
+            if due:
+                raise RuleViolation("C 16", f"the reinforcements due today must be placed first: {', '.join(due)}")
             paused = [r.unit for r in mp.records.values() if r.status == "paused"]
             if paused:
                 raise RuleViolation("C 8", f"{', '.join(paused)} paused at a vulnerability point: end the step's "
@@ -466,6 +496,10 @@ class Game(BaseGame):
     def phase_side(self) -> Side:
         """The phasing player (whose player turn it is)."""
         return Side.VIETMINH if "Vietminh" in self.phase.segment else Side.FRENCH
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        self.play_dice = dice           # plays roll, in play_open, with the dice of the action that opened them
+        super()._dispatch(action, dice, res)
 
     # ------------------------------------------------------------------ the sequence of play
     def _next_phase(self, res: Resolution) -> None:

@@ -524,7 +524,7 @@ class Game(GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers, Reinforceme
                 return
             if p.kind in ("direct fire", "indirect fire"):
                 self.fire_side = self.phase_side() if p.kind == "direct fire" else p.side
-                if any(isinstance(c, Fire) for c in self.candidates()):
+                if any(isinstance(c, (Fire, LaunchRockets)) for c in self.candidates()):
                     res.add("C 10", f"{p.name}: the {self.fire_side.value} player fires")
                     return
                 if p.kind == "direct fire" and self.fire_side is self.phase_side():

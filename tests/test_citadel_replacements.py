@@ -49,7 +49,7 @@ def test_infantry_take_replacements_only_below_the_critical_loss_level_and_never
 def test_french_replacements_at_a_prompt_in_the_supply_phase_within_the_caps():
     g = Game.new()
     st = g.state
-    st.reserves.french_left = {"infantry": 1, "heavy weapons": 1}
+    R.reserves_of(st).french_left = {"infantry": 1, "heavy weapons": 1}
     st.unit("105-A").losses = 2
     c = st.unit("1/3BT")
     c.inverted, c.losses = True, 1
@@ -61,12 +61,12 @@ def test_french_replacements_at_a_prompt_in_the_supply_phase_within_the_caps():
     with pytest.raises(RuleViolation, match="critical loss level"):
         g.apply(TakeReplacement("1/3BT", 2))
     g.apply(TakeReplacement("105-A", 1))
-    assert g.state.unit("105-A").strength == 3 and g.state.reserves.french_left["heavy weapons"] == 0
+    assert g.state.unit("105-A").strength == 3 and R.reserves_of(g.state).french_left["heavy weapons"] == 0
     with pytest.raises(RuleViolation):
         g.apply(TakeReplacement("1st Bn"))                   # not French
     g.apply(TakeReplacement("1/3BT"))
     assert g.state.unit("1/3BT").inverted and g.state.unit("1/3BT").strength == 2   # never flips back
-    assert g.state.reserves.french_left["infantry"] == 0
+    assert R.reserves_of(g.state).french_left["infantry"] == 0
     assert g.phase.id != "supply and transport"            # nothing more could be taken: the play ended
 
 
@@ -87,7 +87,7 @@ def test_vietminh_replacements_from_april_1_accumulate_with_one_weapons_point_a_
     g = Game.new()
     st = g.state
     at_phase(g, "strategic bombing", date=dt.date(1954, 3, 31))
-    assert g.state.reserves.vm_pool == 0                    # not before April 1
+    assert R.reserves_of(g.state).vm_pool == 0                    # not before April 1
     g = Game.new()
     st = g.state
     vm105 = add(g, "VM105", VM, "0912", name="105mm battery", size="company", type="howitzer", ordnance="105",
@@ -95,18 +95,18 @@ def test_vietminh_replacements_from_april_1_accumulate_with_one_weapons_point_a_
     vm105.losses = 2
     bn = st.unit("2nd Bn")
     bn.inverted, bn.losses = True, 3
-    st.reserves.vm_pool = 2                                  # two saved from earlier days
+    R.reserves_of(st).vm_pool = 2                                  # two saved from earlier days
     at_phase(g, "strategic bombing", date=dt.date(1954, 4, 2))
-    assert g.state.reserves.vm_pool == 5 and g.prompt.side == "Vietminh"
+    assert R.reserves_of(g.state).vm_pool == 5 and g.prompt.side == "Vietminh"
     with pytest.raises(RuleViolation, match="one replacement a day"):
         g.apply(TakeReplacement("VM105", 2))
     g.apply(TakeReplacement("VM105"))
-    assert g.state.reserves.vm_pool == 4                    # deducted from the pool
+    assert R.reserves_of(g.state).vm_pool == 4                    # deducted from the pool
     assert TakeReplacement("VM105") not in g.legal_actions   # one heavy weapons point a day
     g.apply(TakeReplacement("2nd Bn", 3))
-    assert g.state.unit("2nd Bn").losses == 0 and g.state.reserves.vm_pool == 1
+    assert g.state.unit("2nd Bn").losses == 0 and R.reserves_of(g.state).vm_pool == 1
     assert g.phase.id != "strategic bombing"
-    assert g.state.reserves.vm_pool == 1                    # the rest is saved
+    assert R.reserves_of(g.state).vm_pool == 1                    # the rest is saved
 
 
 @pytest.mark.rule("C 15")
@@ -116,7 +116,7 @@ def test_vietminh_may_save_their_points():
     at_phase(g, "strategic bombing", date=dt.date(1954, 4, 1))
     assert g.prompt.rule == "C 15"
     g.apply(EndPhase())
-    assert g.state.reserves.vm_pool == 3
+    assert R.reserves_of(g.state).vm_pool == 3
 
 
 # --------------------------------------------------------------------------- C 16
@@ -127,7 +127,7 @@ def test_vietminh_reinforcements_on_full_jungle_next_to_a_map_edge_in_their_move
     st = g.state
     vm = add(g, "121/1", VM, None, name="121 Heavy Weapons platoon", size="platoon", type="infantry weapons",
              ordnance="75", strength=2)
-    st.reserves.schedule = {st.date: ("121/1",)}
+    R.reserves_of(st).schedule = {st.date: ("121/1",)}
     hexes = R.vm_reinforcement_hexes(st)
     assert hexes and all(st.map.terrain(h) == "full_jungle" and any(n not in st.map for n in h.neighbors())
                          for h in hexes)
@@ -147,7 +147,7 @@ def test_french_reinforcements_next_to_a_french_unit_outside_vietminh_zocs_in_th
     g = Game.new()
     st = g.state
     company(g, "1/5BPVN", None, name="1st Company, 5th Vietnamese Parachute Battalion", parent="5BPVN")
-    st.reserves.schedule = {st.date: ("1/5BPVN",)}
+    R.reserves_of(st).schedule = {st.date: ("1/5BPVN",)}
     at_phase(g, "supply and transport")
     st = g.state
     assert g.prompt.rule == "C 16" and g.prompt.side == "French"

@@ -6,8 +6,9 @@ import pytest
 from wargames.citadel import Counter, EndFire, EndPhase, Fire, Game, Ruleset, Side, UnitClass, UnitState
 from wargames.citadel import supply as S
 from wargames.citadel.fire import resolve_fire, take_loss
-from wargames.citadel.optional import LaunchRockets, RocketHex, organic_mortars
-from wargames.citadel.supply import Desert
+from wargames.citadel.optional import organic_mortars
+from wargames.citadel.rockets import LaunchRockets, RocketHex
+from wargames.citadel.supply_play import Desert
 from wargames.core import Resolution, ScriptedDice
 from wargames.core.errors import RuleViolation
 

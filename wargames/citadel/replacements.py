@@ -31,6 +31,7 @@ from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from ..core.game import Prompt, handles
 from ..core.schema import AnyValue, Convert, Int, List, Map, Opt, Record, Str
+from .fire import take_loss
 from .play import PhasePlay
 from .stacking import stacking_problem
 from .strongpoints import COMPLEXES, complex_held, complex_of, strongpoint_at
@@ -93,6 +94,13 @@ def reserves_from_sections(replacements: Mapping | None, reinforcements: Mapping
     return r
 
 
+def reserves_of(state) -> Reserves:
+    """The state's replacement pools and schedule, made (empty, with the full French totals) on first use."""
+    if state.reserves is None:
+        state.reserves = Reserves()
+    return state.reserves
+
+
 # --------------------------------------------------------------------------- C 15: replacements
 
 def _kind(u: UnitState) -> str:
@@ -127,7 +135,7 @@ def _check_replacement(state, side: Side, uid: str, points: int) -> UnitState:
         raise RuleViolation("C 15", f"{uid} can absorb only {room} point(s)"
                             + (" without rising above its critical loss level" if u.counter.cls is UnitClass.INFANTRY
                                else ""))
-    res_ = state.reserves
+    res_ = reserves_of(state)
     if side is Side.FRENCH:
         left = res_.french_left[_kind(u)]
         if points > left:
@@ -149,7 +157,7 @@ def take_replacement(state, side: Side, uid: str, points: int, res: Resolution) 
     u = _check_replacement(state, side, uid, points)
     before = u.strength
     u.losses -= points
-    r = state.reserves
+    r = reserves_of(state)
     if side is Side.FRENCH:
         r.french_left[_kind(u)] -= points
         left = f"{r.french_left[_kind(u)]} French {_kind(u)} point(s) left"
@@ -198,13 +206,12 @@ class FrenchReplacementPlay(PhasePlay):
         return bool(replacement_candidates(st, Side.FRENCH))
 
     def play_prompt(self) -> Prompt:
-        left = self.state.reserves.french_left
+        left = reserves_of(self.state).french_left
         return Prompt(Side.FRENCH.value, "C 15", f"take replacements ({left['infantry']} infantry, "
                                                   f"{left['heavy weapons']} heavy weapons left), or end", "replacements")
 
     def play_candidates(self) -> list:
-        from .game import EndPhase
-        return replacement_candidates(self.state, Side.FRENCH) + [EndPhase()]
+        return replacement_candidates(self.state, Side.FRENCH) + [self.END_PHASE()]
 
     def play_end(self, res: Resolution) -> None:
         res.add("C 15", "the French take no more replacements today")
@@ -219,7 +226,7 @@ class VietminhReplacementPlay(PhasePlay):
     @implements("C 15")
     def play_open(self, res: Resolution) -> bool:
         st = self.state
-        r = st.reserves
+        r = reserves_of(st)
         if st.date >= VM_REPLACEMENTS_FROM and r.vm_gained_on != st.date:
             r.vm_pool += VM_REPLACEMENTS_A_DAY
             r.vm_gained_on = st.date
@@ -228,15 +235,14 @@ class VietminhReplacementPlay(PhasePlay):
         return r.vm_pool > 0 and bool(replacement_candidates(st, Side.VIETMINH))
 
     def play_prompt(self) -> Prompt:
-        return Prompt(Side.VIETMINH.value, "C 15", f"use replacements ({self.state.reserves.vm_pool} points), or "
+        return Prompt(Side.VIETMINH.value, "C 15", f"use replacements ({reserves_of(self.state).vm_pool} points), or "
                                                     f"save them", "replacements")
 
     def play_candidates(self) -> list:
-        from .game import EndPhase
-        return replacement_candidates(self.state, Side.VIETMINH) + [EndPhase()]
+        return replacement_candidates(self.state, Side.VIETMINH) + [self.END_PHASE()]
 
     def play_end(self, res: Resolution) -> None:
-        res.add("C 15", f"the Vietminh save {self.state.reserves.vm_pool} replacement point(s)")
+        res.add("C 15", f"the Vietminh save {reserves_of(self.state).vm_pool} replacement point(s)")
         self.play_done(res)
 
 
@@ -268,7 +274,7 @@ def _airlift(state) -> bool:
 def due_reinforcements(state, side: Side) -> list[str]:
     """Units of ``side`` scheduled for today or earlier that have not arrived (only the French ones can wait,
     in the Red River Delta, for a later flight: C 16)."""
-    r = state.reserves
+    r = reserves_of(state)
     out = []
     for day, units in sorted(r.schedule.items()):
         if day > state.date or (day < state.date and not (side is Side.FRENCH and _airlift(state))):
@@ -317,7 +323,7 @@ def land_reinforcement(state, uid: str, label: str, res: Resolution) -> None:
     if not _stack_ok(state, u, h):
         raise RuleViolation("C 6", f"{uid} would break stacking in {label}")
     u.hex = h
-    state.reserves.arrived.add(uid)
+    reserves_of(state).arrived.add(uid)
     res.add("C 16", f"reinforcement {uid} arrives in {label}", unit=uid)
 
 
@@ -469,7 +475,6 @@ def roll_tai_desertion(state, dice, res: Resolution) -> None:
         if d < morale:
             res.add("C 17", f"{u.id}: roll {d} below morale {morale}: stays", unit=u.id, roll=d)
         elif d == morale:
-            from .fire import take_loss
             res.add("C 17", f"{u.id}: roll {d} equals morale {morale}: one strength point deserts", unit=u.id, roll=d)
             take_loss(state, u, dice, res)
         else:

@@ -44,7 +44,7 @@ class CitadelState:
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
     supply: "Supply | None" = None    # C 20-24: stocks (supply.py); None: played without Section I
-    reserves: "Reserves" = field(default_factory=lambda: _reserves())   # C 15-16: replacement pools, schedule
+    reserves: "Reserves | None" = None  # C 15-16: replacement pools and schedule (replacements.py; made on use)
     readings: dict = field(default_factory=dict)             # the ruleset's readings, for the optional rules
     rockets: dict = field(default_factory=dict)              # C 35: the day's rocket salvo (optional.py)
 
@@ -98,7 +98,3 @@ class CitadelState:
     def infantry_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
         return [u for u in self.units_at(h, side) if u.counter.cls is UnitClass.INFANTRY]
 
-
-def _reserves():
-    from .replacements import Reserves
-    return Reserves()

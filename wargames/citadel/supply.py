@@ -23,8 +23,6 @@ from typing import Mapping, Sequence
 from ..core import Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
-from ..core.game import Prompt, handles
-from ..core.actions import Action
 from ..core.schema import Int, Map, Opt, Record, Str
 from .play import PhasePlay
 from .units import Side, UnitClass, UnitState
@@ -149,108 +147,6 @@ def roll_desertion(state, side: Side, dice, res: Resolution) -> int:
     return n
 
 
-def desert(state, uid: str, dice, res: Resolution) -> None:
-    """One strength point of ``uid`` deserts (C 21): a step loss, flipping or eliminating as fire would."""
-    from .fire import take_loss
-    u = state.unit(uid)
-    state.supply.deserted.setdefault(u.side, []).append(uid)
-    res.add("C 21", f"one strength point of {uid} deserts", unit=uid)
-    take_loss(state, u, dice, res)
-
-
-def settle_desertion(state, dice, res: Resolution) -> Side | None:
-    """Apply every desertion the owner has no choice about; return the side that must choose next, if any.
-
-    When the points to lose are at least the units that can lose one, every such unit loses one and the rest
-    has no effect (reading: like losses nobody can take in C 9.2)."""
-    sup = state.supply
-    for side in (Side.FRENCH, Side.VIETMINH):
-        n = sup.desertion.get(side, 0)
-        if n <= 0:
-            continue
-        units = desertion_candidates(state, side)
-        if len(units) <= n:
-            if len(units) < n:
-                res.add("C 21", f"{n} points should desert but only {len(units)} {side.value} unit(s) can lose one: "
-                                f"the other {n - len(units)} have no effect", arithmetic=f"min({n}, {len(units)})")
-            for uid in units:
-                desert(state, uid, dice, res)
-            sup.desertion[side] = 0
-            continue
-        return side
-    return None
-
-
-@dataclass(frozen=True)
-class Desert(Action):
-    """The owner names the unit(s) that lose a strength point to supply desertion (C 21)."""
-    units: tuple[str, ...]
-
-
-class GeneralSupplyPlay(PhasePlay):
-    """Weather phase: each side spends its GSP; a side that goes short rolls for desertion and chooses (C 21)."""
-
-    ACTIONS = (Desert,)
-
-    def play_open(self, res: Resolution) -> bool:
-        st = self.state
-        if not in_force(st):
-            return False
-        st.supply.deserted, st.supply.desertion = {}, {}
-        for side in (Side.FRENCH, Side.VIETMINH):
-            if spend_general_supply(st, side, res):
-                st.supply.desertion[side] = roll_desertion(st, side, self.play_dice, res)
-        return settle_desertion(st, self.play_dice, res) is not None
-
-    def play_prompt(self) -> Prompt:
-        st = self.state
-        side = _deserting_side(st)
-        n = st.supply.desertion[side]
-        per = "company" if side is Side.FRENCH else "battalion"
-        return Prompt(side.value, "C 21", f"choose {n} combat infantry unit(s) to lose a strength point to desertion "
-                                          f"(at most one per {per})", "desertion")
-
-    def play_candidates(self) -> list:
-        return [Desert((uid,)) for uid in desertion_candidates(self.state, _deserting_side(self.state))]
-
-    @handles(Desert)
-    def _desert(self, a: Desert, dice, res: Resolution) -> None:
-        st = self.state
-        if self._play() is not GeneralSupplyPlay:
-            raise RuleViolation("C 21", "no desertion for want of supply is waiting to be chosen")
-        side = _deserting_side(st)
-        n = st.supply.desertion[side]
-        if not a.units:
-            raise RuleViolation("C 21", "name at least one unit")
-        if len(a.units) > n:
-            raise RuleViolation("C 21", f"only {n} more strength point(s) desert")
-        if len(set(a.units)) != len(a.units):
-            raise RuleViolation("C 21", "at most one strength point deserts from a unit")
-        allowed = desertion_candidates(st, side)
-        for uid in a.units:
-            u = st.unit(uid)
-            if u.side is not side:
-                raise RuleViolation("C 21", f"{uid} is not a {side.value} unit; the owner loses its own units")
-            if uid not in allowed:
-                raise RuleViolation("C 21", f"{uid} is not a combat infantry unit on the map that may still lose a "
-                                            f"point to desertion today")
-        for uid in a.units:
-            desert(st, uid, dice, res)
-        st.supply.desertion[side] = n - len(a.units)
-        if settle_desertion(st, dice, res) is None:
-            self.play_done(res)
-
-    def play_end(self, res: Resolution) -> None:
-        raise RuleViolation("C 21", "the deserting strength points must be chosen first")
-
-
-def _deserting_side(state) -> Side:
-    for side in (Side.FRENCH, Side.VIETMINH):
-        if state.supply.desertion.get(side, 0) > 0:
-            return side
-    raise RuleViolation("C 21", "no desertion for want of supply is waiting to be chosen")
-
-
 # --------------------------------------------------------------------------- C 22: ammunition
 
 @implements("C 22")
@@ -310,6 +206,18 @@ def firing_strengths(state, firer_ids: Sequence[str], asked: Mapping[str, int] |
                                         f"{KINDS[kind]} are left")
         left[(u.side, kind)] = have - want
         out[uid] = want
+    return out
+
+
+def strengths_asked(pairs) -> dict[str, int]:
+    """The ``strengths`` of a Fire action, (unit, strength points) pairs, as a mapping; RuleViolation if malformed."""
+    out: dict[str, int] = {}
+    for p in pairs:
+        if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and type(p[1]) is int):
+            raise RuleViolation("C 22", f"strengths lists [unit, strength points] pairs, not {p!r}")
+        if p[0] in out:
+            raise RuleViolation("C 22", f"{p[0]} is given a strength twice")
+        out[p[0]] = p[1]
     return out
 
 
@@ -436,13 +344,12 @@ def dump_check(state, u: UnitState, dice, res: Resolution) -> None:
     the ammunition dump roll (1-4 nothing, 5 the 120mm dump, 6 the 105mm dump; a second die gives the points
     lost). Reading: the one roll a phase is made when the first such point is lost (fire in a phase is
     simultaneous, so nothing depends on the moment)."""
-    from .sequence import phase_named
     if not in_force(state) or u.side is not Side.FRENCH:
         return
     c = u.counter
     if not (c.cls is UnitClass.HEAVY_WEAPONS and c.type == "howitzer" and c.ordnance == "105"):
         return
-    if not phase_named(state.phase).group.endswith("indirect fire phase"):
+    if " turn: " not in state.phase:          # the steps of an indirect fire phase (sequence.py ids)
         return
     sup = state.supply
     if sup.dump_roll_at == state.fire_phase_start:

@@ -9,7 +9,8 @@ Modules mirror the rulebook: :mod:`units` (Rules 3-4, Chart 2), :mod:`zoc` (5),
 reconstructed fire CRT, range modifiers and TEC), :mod:`examples` (the printed
 worked examples), :mod:`scenarios` (the orders of battle and the eight scenario outlines, SR 1-3).
 """
-from . import charts, fire, fire_types, game, movement, scenarios, sequence, stacking, terrain, units, zoc  # noqa: F401 (registers rules)
+from . import (charts, fire, fire_types, game, movement, optional, replacements, rockets, scenarios, sequence,  # noqa: F401
+               stacking, supply, supply_play, terrain, units, zoc)  # (registers rules)
 from .charts import check_constraints, load_fire_crt, load_range_table, load_terrain_effects
 from .examples import anne_marie_setup, replay_movement_example
 from .fire import FirePhase, PendingLosses, resolve_fire

@@ -16,6 +16,7 @@ from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_prove
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Ruleset as BaseRuleset
 from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
+from .optional import READINGS as OPTIONAL_READINGS
 from .terrain import TERRAINS
 
 DATA = Path(__file__).parent / "data" / "charts"
@@ -241,6 +242,7 @@ class Ruleset(BaseRuleset):
 
     GAME = "citadel"
     DEFAULTS = DATA
+    READINGS = OPTIONAL_READINGS      # Section III's optional rules, off unless switched on (optional.py)
     CHARTS = {"fire_crt": ("fire_crt.yaml", load_fire_crt),
               "range_modifiers": ("range_modifiers.yaml", load_range_table),
               "terrain_effects": ("terrain_effects.yaml", load_terrain_effects),

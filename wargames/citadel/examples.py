@@ -20,6 +20,8 @@ from ..core.mapdata import MapData
 from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
 from ..core.yamlio import load_once, read_yaml
 from .movement import MovementPhase
+from .replacements import REINFORCEMENTS_SECTION, REPLACEMENTS_SECTION, reserves_from_sections
+from .supply import SUPPLY_SECTION, supply_from_section
 from .stacking import stacking_problem
 from .state import CitadelState, START_DATE
 from .terrain import MAPS, load_citadel_map
@@ -81,7 +83,10 @@ SCENARIO = Record(
                        max_len=2000)},
     {"date": Opt(Either(Convert(Str(max_len=40), _date), Convert(AnyValue(), _date, "a date such as 1954-03-17")),
                  dt.date(1954, 3, 17)),
-     "notes": Opt(Str(), "")},
+     "notes": Opt(Str(), ""),
+     # C 20-23, C 15, C 16: stocks, French replacement caps and the reinforcement schedule (all optional)
+     "supply": Opt(SUPPLY_SECTION, None), "replacements": Opt(REPLACEMENTS_SECTION, None),
+     "reinforcements": Opt(REINFORCEMENTS_SECTION, None)},
     check=_known_counters, what="a scenario {name, map, counters, placements, date}")
 
 
@@ -118,8 +123,16 @@ def load_scenario(path: str | Path) -> CitadelState:
     except Invalid as e:
         raise place(DataError(str(path), e.path, e.reason), raw) from None
     placements = v["placements"]
-    return CitadelState.build(m, [(c, placements.get(c.id)) for c in v["counters"]], date=v["date"],
-                              phase="VM movement")
+    for day, units in (v["reinforcements"] or {}).items():
+        for uid in units:
+            if uid not in {c.id for c in v["counters"]} or placements.get(uid) is not None:
+                raise place(DataError(str(path), f"reinforcements.{day}", f"{uid!r} must be a counter of the "
+                                                                         f"scenario with no placement"), raw)
+    state = CitadelState.build(m, [(c, placements.get(c.id)) for c in v["counters"]], date=v["date"],
+                               phase="VM movement")
+    state.supply = supply_from_section(v["supply"])
+    state.reserves = reserves_from_sections(v["replacements"], v["reinforcements"])
+    return state
 
 
 def anne_marie_setup(path: str | Path | None = None) -> CitadelState:

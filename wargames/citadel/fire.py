@@ -9,7 +9,7 @@ reach their strength (C 9.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
@@ -18,22 +18,38 @@ from .charts import FireResult
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
 from .entrench import silenced_in_trench, works_at
+from .optional import mortar_problems, organic_mortars
+from .supply import consume_ammunition, dump_check, firing_strengths, silenced_mortar
 from .terrain import effective_terrain
 from .units import Side, UnitClass, UnitState
 
 
+def unit_range_key(state: CitadelState, u: UnitState) -> str:
+    """The range-table row a unit fires on now: a battalion's own 82mm mortars (C 34) or its weapon's."""
+    return "mortar_82" if organic_mortars(state, u) is not None else range_key(u.counter)
+
+
+def full_strength(state: CitadelState, u: UnitState) -> int:
+    """What a unit can fire: its strength before this fire phase's losses (fire is simultaneous, C 9), or a
+    battalion's own mortars (C 34)."""
+    mortars = organic_mortars(state, u)
+    return mortars if mortars is not None else state.strength_at_start.get(u.id, u.strength)
+
+
 @implements("C 9")
-def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, res: Resolution) -> int:
-    """Each unit's strength times its range modifier, then summed (C 9)."""
+def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, res: Resolution,
+                  fired: Mapping[str, int] | None = None) -> int:
+    """Each unit's strength times its range modifier, then summed (C 9); ``fired`` gives the strength points a
+    unit fires when that is less than it has (C 22)."""
     _, ranges, _ = state.tables()
     total = 0
     for uid in firer_ids:
         u = state.unit(uid)
         rng = u.hex.distance(target)
-        key = range_key(u.counter)
+        key = unit_range_key(state, u)
         mult = ranges.multiplier(key, rng)
         band = ranges.band(key, rng)
-        strength = state.strength_at_start.get(uid, u.strength)   # fire in a fire phase is simultaneous (C 9)
+        strength = fired[uid] if fired and uid in fired else full_strength(state, u)
         part = strength * mult
         total += part
         res.add("C 9", f"{uid}: {strength} SP x{mult} at range {rng} = {part}",
@@ -113,6 +129,7 @@ def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) ->
     if c.cls is UnitClass.TANK:
         tank_loss(u, dice, res)
         return
+    dump_check(state, u, dice, res)
     u.losses += 1
     level = c.critical_loss_level
     if level and not u.inverted and u.losses >= level:
@@ -231,24 +248,35 @@ def allocate_losses(state: CitadelState, targets: Sequence[UnitState], losses: i
 @implements("C 9")
 def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dice: Dice, *,
                  targets: Sequence[str] | None = None, allocation: Sequence[str] | None = None,
-                 res: Resolution | None = None) -> Resolution:
-    """Resolve one fire at a hex: strength, column, terrain shift, die, losses and pins. Mutates ``state``."""
+                 res: Resolution | None = None, strengths: Mapping[str, int] | None = None,
+                 extra_factors: int = 0) -> Resolution:
+    """Resolve one fire at a hex: strength, column, terrain shift, die, losses and pins. Mutates ``state``.
+
+    ``strengths`` names units firing fewer strength points than they have (C 22); ``extra_factors`` are fire
+    factors that come from no unit (Vietminh rockets, C 35)."""
     crt, _, _ = state.tables()
     res = res or Resolution()
-    if not firer_ids:
+    if not firer_ids and not extra_factors:
         raise RuleViolation("C 9", "at least one unit must fire")
-    sides = {state.unit(f).side for f in firer_ids}
+    sides = {state.unit(f).side for f in firer_ids} or {Side.VIETMINH}
     if len(sides) != 1:
         raise RuleViolation("C 9", "units of both sides cannot combine their fire")
     side = sides.pop()
+    fired = firing_strengths(state, firer_ids, strengths, {f: full_strength(state, state.unit(f)) for f in firer_ids})
     hit = [state.unit(t) for t in targets] if targets is not None else state.units_at(target, side.enemy)
     if not hit:
         raise RuleViolation("C 9", f"there are no enemy units in {state.label(target)} to fire at")
-    small_arms_only = all(weapon_type(state.unit(f).counter) == SMALL_ARMS for f in firer_ids)
+    small_arms_only = bool(firer_ids) and not extra_factors and all(
+        weapon_type(state.unit(f).counter) == SMALL_ARMS and organic_mortars(state, state.unit(f)) is None
+        for f in firer_ids)
     if small_arms_only and any(u.counter.cls is UnitClass.TANK for u in hit):
         res.add("C 19.C", "tanks are immune to small arms fire: neither losses nor pins reach them")
         hit = [u for u in hit if u.counter.cls is not UnitClass.TANK]
-    total = fire_strength(state, firer_ids, target, res)
+    total = fire_strength(state, firer_ids, target, res, fired)
+    if extra_factors:
+        total += extra_factors
+        res.add("C 35", f"{extra_factors} rocket factors{' added' if firer_ids else ''}: total {total}", result=total)
+    consume_ammunition(state, fired, res)
     col = crt.column_for(total)
     res.add("C 9", f"total {total} -> column {crt.columns[col].label}", result=crt.columns[col].label, total=total)
     shift = terrain_shift(state, target, res, hit)
@@ -297,8 +325,9 @@ class FirePhase:
         self.state, self.kind, self.side = state, kind, side
         self.movement_phase_index = movement_phase_index
 
-    def problems(self, firer_ids: Sequence[str], target: Hex) -> list[tuple[str, str]]:
-        """Every (rule, reason) that forbids this fire; empty when it is legal."""
+    def problems(self, firer_ids: Sequence[str], target: Hex,
+                 strengths: Mapping[str, int] | None = None) -> list[tuple[str, str]]:
+        """Every (rule, reason) that forbids this fire; empty when it is legal. ``strengths``: partial fire (C 22)."""
         from .fire_types import fire_mode, line_of_sight, spotted
         st = self.state
         _, ranges, _ = st.tables()
@@ -327,13 +356,20 @@ class FirePhase:
             if silenced_in_trench(st, f):
                 out.append(("C 18", f"{f.id} is a Vietminh weapons unit in a trench and may not fire there "
                                     f"(a weapons pit or a tunnel would let it)"))
-            if SMALL_ARMS == weapon_type(f.counter) and "strongpoint" in st.map.info(target).features:
+            mortars = organic_mortars(st, f)
+            if mortars is not None:
+                out += mortar_problems(st, f, self.movement_phase_index)
+            if silenced_mortar(st, f):
+                out.append(("C 21", f"{f.id}: its side is out of general supply today, so its light mortars may not "
+                                    f"fire"))
+            if (SMALL_ARMS == weapon_type(f.counter) and mortars is None
+                    and "strongpoint" in st.map.info(target).features):
                 out.append(("C 14.B", f"{f.id} fires small arms, and small arms may not fire at units in the "
                                       f"strongpoint {st.label(target)}"))
             try:
                 rng = f.hex.distance(target)
-                mode = fire_mode(f.counter, rng, ranges)
-                ranges.multiplier(range_key(f.counter), rng)
+                mode = "indirect" if mortars is not None else fire_mode(f.counter, rng, ranges)
+                ranges.multiplier(unit_range_key(st, f), rng)
             except RuleViolation as e:
                 out.append((e.rule, f"{f.id}: {e.reason}"))
                 continue
@@ -352,6 +388,10 @@ class FirePhase:
             ok, why = spotted(st, target, side)
             if not ok:
                 out.append(("C 10", why))
+        try:
+            firing_strengths(st, firer_ids, strengths, {f.id: full_strength(st, f) for f in firers})
+        except RuleViolation as e:
+            out.append((e.rule, e.reason))
         hit = st.units_at(target, side.enemy)
         if not hit:
             out.append(("C 9", f"there are no enemy units in {st.label(target)}"))
@@ -361,14 +401,14 @@ class FirePhase:
         return out
 
     def fire(self, firer_ids: Sequence[str], target: str | Hex, dice: Dice,
-             allocation: Sequence[str] | None = None) -> Resolution:
+             allocation: Sequence[str] | None = None, strengths: Mapping[str, int] | None = None) -> Resolution:
         st = self.state
         h = target if isinstance(target, Hex) else st.map.hex(target)
-        problems = self.problems(firer_ids, h)
+        problems = self.problems(firer_ids, h, strengths)
         if problems:
             rule, reason = problems[0]
             raise RuleViolation(rule, reason)
-        res = resolve_fire(st, list(firer_ids), h, dice, allocation=allocation)
+        res = resolve_fire(st, list(firer_ids), h, dice, allocation=allocation, strengths=strengths)
         for f in firer_ids:
             st.fired_in_fire_phase[f] = st.phase_index
         return res

@@ -29,8 +29,15 @@ from .movement import MovementPhase
 from .entrench import dig, dig_problem, tunnel_problem
 from .melee import MeleePlay, recover_routed
 from .play import EndPhase, PhasePlay
+from .replacements import (FrenchReinforcementPlay, FrenchReplacementPlay, PlaceReinforcement, ReinforcementHandlers,
+                           ReplacementHandlers, TaiDesertionPlay, TakeReplacement, VietminhReplacementPlay,
+                           placement_candidates)
+from .replacements import reserves_of
 from .returnphase import ReturnPlay
+from .rockets import LaunchRockets, RocketHex, RocketSalvoPlay
 from .setup import SetupPlay, scenario_state
+from .supply import FrenchDeliveryPlay, VietminhReceiptsPlay, strengths_asked
+from .supply_play import Desert, GeneralSupplyPlay
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
@@ -113,9 +120,11 @@ class EnterTunnel(Action):
 
 @dataclass(frozen=True)
 class Fire(Action):
-    """Units fire together at an enemy-held hex in a fire phase (C 9, C 10)."""
+    """Units fire together at an enemy-held hex in a fire phase (C 9, C 10); ``strengths`` lists (unit, strength
+    points) for units firing less than they have (C 22)."""
     firers: tuple[str, ...]
     target: str
+    strengths: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,14 +134,20 @@ class AllocateLoss(Action):
 
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS,
-           *SetupPlay.ACTIONS)
+           Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, Desert, TakeReplacement, PlaceReinforcement, LaunchRockets,
+           RocketHex, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS, *SetupPlay.ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
+#: Supply deliveries and receipts come last in their phases: they arrive at the end of them (C 23).
 PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
+    "set-up": (SetupPlay,),
+    "weather": (GeneralSupplyPlay, TaiDesertionPlay),
+    "supply and transport": (FrenchReplacementPlay, FrenchReinforcementPlay, FrenchDeliveryPlay),
+    "strategic bombing": (VietminhReplacementPlay, VietminhReceiptsPlay),
+    # the rocket salvo's later hexes (C 35) are prompted as a play of the Vietminh indirect fire steps
+    "VM turn: VM indirect fire": (RocketSalvoPlay,), "French turn: VM indirect fire": (RocketSalvoPlay,),
     "VM melee": (MeleePlay,), "French melee": (MeleePlay,),
     "VM return": (ReturnPlay,), "French return": (ReturnPlay,),
-    "set-up": (SetupPlay,),
 }
 
 #: Rules of later chapters that own the phases this edition steps over.
@@ -141,7 +156,8 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 
 # --------------------------------------------------------------------------- the game
 
-class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
+class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers,
+           ReinforcementHandlers, RocketSalvoPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
@@ -159,10 +175,14 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
                  "scenario8": "Sc 8, the whole battle, 13 March-7 May 1954"}
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
+    END_PHASE = EndPhase         # the shared action that ends a play (rule modules offer it without importing game)
     POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
     #: read at set-up from the scenario outline, never changed
     outline = None
-    NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)"}
+    NOT_IN_PLAY = {"C 19.C": "the demonstration scenario has no tanks (the tank loss roll is tested directly)",
+                   "C 17": "the demonstration scenario is one day that starts after its weather phase",
+                   "C 20": "the demonstration scenario is one day that starts after its weather phase",
+}
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the
     #: day ends, they hold a hex of Anne-Marie (AM-1: 1316, 1416; AM-2: 1414) with no French unit left in it.
@@ -180,6 +200,8 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
             self.days_left = 1
         state.charts = self.ruleset.tables()
         state.melee_crt = self.ruleset.chart("melee_crt")
+        state.readings = dict(self.ruleset.readings)
+        self.play_dice = self.dice
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
@@ -272,6 +294,9 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
                "pending": None if self.pending is None else {
                    "hex": self.pending.hex, "targets": list(self.pending.targets), "taken": self.pending.taken,
                    "remaining": self.pending.remaining}}
+        if st.supply is not None:
+            out["supply"] = st.supply.to_dict()
+        out["reserves"] = reserves_of(st).to_dict()
         mp = self._movement()
         if mp is not None:
             out["movement"] = {"step": mp.step, "window_open": mp.window_open, "fired": sorted(mp.fired),
@@ -311,8 +336,9 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
             return play.play_candidates(self)
         mp = self._movement()
         if mp is not None:
-            return self._movement_candidates(mp)
-        out = []
+            return self._movement_candidates(mp) + (placement_candidates(st, Side.VIETMINH)
+                                                    if mp.side is Side.VIETMINH else [])
+        out = self.rocket_candidates()
         fp = self._fire_phase()
         firers = [u for u in st.units.values() if u.side is self.fire_side and u.hex is not None and not u.off_board]
         for h in sorted({u.hex for u in st.on_board(self.fire_side.enemy)}):
@@ -528,14 +554,14 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
         if len(set(a.firers)) != len(a.firers):
             raise RuleViolation("C 9.5", "a unit fires once in a fire phase")
         fp = self._fire_phase()
-        problems = fp.problems(list(a.firers), self.state.map.hex(a.target))
+        problems = fp.problems(list(a.firers), self.state.map.hex(a.target), strengths_asked(a.strengths))
         if problems:
             raise RuleViolation(*problems[0])
         return fp
 
     @handles(Fire)
     def _fire(self, a: Fire, dice, res: Resolution) -> None:
-        out = self._check_fire(a).fire(list(a.firers), a.target, dice)
+        out = self._check_fire(a).fire(list(a.firers), a.target, dice, strengths=strengths_asked(a.strengths))
         res.extend(out)
         self.pending = out.result["pending_losses"]
 
@@ -562,6 +588,9 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
         if mp is not None:
             if mp.window_open:
                 raise RuleViolation("C 8", "opportunity fire is open: the firing player ends it (EndFire)")
+            due = self.vm_reinforcements_left()
+            if due:
+                raise RuleViolation("C 16", f"the reinforcements due today must be placed first: {', '.join(due)}")
             paused = [r.unit for r in mp.records.values() if r.status == "paused"]
             if paused:
                 raise RuleViolation("C 8", f"{', '.join(paused)} paused at a vulnerability point: end the step's "
@@ -583,6 +612,10 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
     def phase_side(self) -> Side:
         """The phasing player (whose player turn it is)."""
         return Side.VIETMINH if "Vietminh" in self.phase.segment else Side.FRENCH
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        self.play_dice = dice           # plays roll, in play_open, with the dice of the action that opened them
+        super()._dispatch(action, dice, res)
 
     # ------------------------------------------------------------------ the sequence of play
     def _next_phase(self, res: Resolution) -> None:
@@ -610,7 +643,7 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, BaseGame):
                 return
             if p.kind in ("direct fire", "indirect fire"):
                 self.fire_side = self.phase_side() if p.kind == "direct fire" else p.side
-                if any(isinstance(c, Fire) for c in self.candidates()):
+                if any(isinstance(c, (Fire, LaunchRockets)) for c in self.candidates()):
                     res.add("C 10", f"{p.name}: the {self.fire_side.value} player fires")
                     return
                 if p.kind == "direct fire" and self.fire_side is self.phase_side():

@@ -51,6 +51,10 @@ class CitadelState:
     reinforcements: dict[str, list[str]] = field(default_factory=dict)   # C 16: ISO date -> unit ids due
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
+    supply: "Supply | None" = None    # C 20-24: stocks (supply.py); None: played without Section I
+    reserves: "Reserves | None" = None  # C 15-16: replacement pools and schedule (replacements.py; made on use)
+    readings: dict = field(default_factory=dict)             # the ruleset's readings, for the optional rules
+    rockets: dict = field(default_factory=dict)              # C 35: the day's rocket salvo (optional.py)
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
@@ -108,3 +112,4 @@ class CitadelState:
 
     def infantry_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
         return [u for u in self.units_at(h, side) if u.counter.cls is UnitClass.INFANTRY]
+

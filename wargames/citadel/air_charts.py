@@ -198,8 +198,9 @@ class AirCharts:
 
 
 def default_air_charts() -> AirCharts:
-    from .charts import Ruleset
-    return AirCharts.of(Ruleset.default())
+    """The shipped Air Chart tables, each a copy of its own (read once per version of each file)."""
+    from ..core.yamlio import load_once
+    return AirCharts(*(load_once(loader, DATA / file) for file, loader in AIR_CHARTS.values()))
 
 
 # --------------------------------------------------------------------------- constraints (catalog C-3 items 4-9)

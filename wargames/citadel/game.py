@@ -22,16 +22,21 @@ from ..core.actions import Action
 from ..core.errors import RuleViolation
 from ..core.yamlio import load_once
 from ..core.game import Game as BaseGame, Outcome, Prompt, handles
+
+from .air_charts import AirCharts
 from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
 from .movement import MovementPhase
 from .play import PhasePlay
+from .airplay import (AIR_ACTIONS, AIR_PLAYS, AAPlay, load_air_scenario, AttackPlay, AvailabilityPlay, BombingPlay, MaintenancePlay,
+                      PlacementPlay, TransportPlay, WeatherPlay)
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
 
 CHARTS = DATA           # the shipped charts (the Ruleset's defaults)
+AIR_SCENARIOS = ("anne_marie_air",)     # scenario files that add an Air Chart to a base scenario (air.py)
 
 
 # --------------------------------------------------------------------------- actions
@@ -112,10 +117,10 @@ class EndPhase(Action):
 
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
-           Fire, AllocateLoss, EndPhase)
+           Fire, AllocateLoss, EndPhase, *AIR_ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
-PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {}
+PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {**AIR_PLAYS}
 
 #: Rules of later chapters that own the phases this edition steps over.
 NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": "C 11", "return": "C 12"}
@@ -123,14 +128,17 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28", "melee": 
 
 # --------------------------------------------------------------------------- the game
 
-class Game(BaseGame):
+class Game(WeatherPlay, MaintenancePlay, AvailabilityPlay, PlacementPlay, AAPlay, AttackPlay, TransportPlay,
+           BombingPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
     PLAY_RULE = "C 7"
     ACTIONS = ACTIONS
     SCENARIOS = {"anne_marie": "the Anne-Marie assault of the C 8 Movement Example, played as one day: four "
-                               "Vietminh battalions against two T'ai companies and five French batteries"}
+                               "Vietminh battalions against two T'ai companies and five French batteries",
+                 "anne_marie_air": "the same assault over two days with the advanced rules' air power: a small "
+                                   "French Air Chart against two Vietminh antiaircraft batteries"}
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
     POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
@@ -143,12 +151,18 @@ class Game(BaseGame):
     @implements("C 2", "C 7")
     def setup(self, scenario: str) -> None:
         """The scenario's set-up at the start of its first Vietminh movement phase."""
-        state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per version of the file
+        path = SCENARIO_DIR / f"{scenario}.yaml"
+        days = 1
+        if scenario in AIR_SCENARIOS:                  # a base scenario plus an Air Chart (C 25-C 33)
+            state, days = load_once(load_air_scenario, path)
+        else:
+            state = load_once(load_scenario, path)     # read once per version of the file
         state.charts = self.ruleset.tables()
+        state.air_charts = AirCharts.of(self.ruleset)
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
-        self.days_left = 1
+        self.days_left = days
         self.play_index: int | None = None
         self._open_phase(Resolution())
 
@@ -217,6 +231,8 @@ class Game(BaseGame):
                "pending": None if self.pending is None else {
                    "hex": self.pending.hex, "targets": list(self.pending.targets), "taken": self.pending.taken,
                    "remaining": self.pending.remaining}}
+        if st.air is not None:
+            out["air"] = st.air.to_dict()
         mp = self._movement()
         if mp is not None:
             out["movement"] = {"step": mp.step, "window_open": mp.window_open, "fired": sorted(mp.fired),
@@ -525,6 +541,14 @@ class Game(BaseGame):
                 return True
         self.play_index = None
         return False
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        """Handlers and the plays they open share the action's dice (``play_dice``)."""
+        outer, self.play_dice = getattr(self, "play_dice", None), dice
+        try:
+            super()._dispatch(action, dice, res)
+        finally:
+            self.play_dice = outer
 
     def play_done(self, res: Resolution) -> None:
         """The current play is over: open the phase's next play, or go on to the next phase."""

@@ -43,6 +43,8 @@ class CitadelState:
     control: dict[str, Side] = field(default_factory=dict)   # C 12.B.4: strongpoint -> who last held or passed
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
+    air: object | None = None     # C 25-C 33: the Air Chart (air.AirState); None: the basic game, no aircraft
+    air_charts: object | None = None   # the Air Chart's tables (air_charts.AirCharts); None: the shipped ones
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
@@ -63,7 +65,7 @@ class CitadelState:
 
     def copy(self) -> "CitadelState":
         """An independent copy; the map and the charts, which never change, are shared."""
-        return copy_sharing(self, "map", "charts")
+        return copy_sharing(self, "map", "charts", "air_charts")
 
     def tables(self) -> tuple:
         """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""

@@ -734,7 +734,7 @@ def test_an_air_scenario_with_an_unknown_type_names_the_field(tmp_path):
 def test_the_may_1_maintenance_phase_brings_the_naval_rotation():
     g = game(available={"SB2C": 1, "F6F": 1})
     g.state.date = dt.date(1954, 4, 30)
-    to_phase(g, "transport availability")
-    assert g.state.date == dt.date(1954, 5, 1)
+    while g.state.date != dt.date(1954, 5, 1):
+        g.apply(EndPhase())
     assert any("naval rotation: SB2C-1, F6F-1 leave play; F4U-1, F4U-2, F4U-3, F4U-4 arrive" in r.text()
                for r in g.resolutions)

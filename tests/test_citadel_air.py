@@ -262,6 +262,10 @@ def test_storm_over_the_delta_grounds_only_delta_based_aircraft():
     assert "storm over the Red River delta" in air.weather_problem(st, ["F8F-1"], "valley")
     assert air.weather_problem(st, ["SB2C-1"], "valley") is None            # carriers: always clear
     assert air.weather_problem(st, ["Cricket-1"], "valley") is None         # based at Dien Bien Phu
+    st.air.weather["valley"] = "storm"
+    assert "storm over Dien Bien Phu" in air.weather_problem(st, ["SB2C-1"], "valley")
+    with pytest.raises(RuleViolation, match="storm over Dien Bien Phu"):
+        air.place_sortie(st, "spotting", ["Cricket-1"], "0910", "low", "N", Resolution())
 
 
 @pytest.mark.rule("C 27")
@@ -408,6 +412,8 @@ def test_fractional_attack_totals_are_rounded_down():
     g2 = game(available={"SB2C": 1})
     g2.state.air_charts.air_units["SB2C"] = dataclasses.replace(g2.state.air_charts.air_units["SB2C"], attack=21)
     assert air.attack_total(g2.state, ["SB2C-1"], "medium", Resolution()) == 10
+    g2.state.air_charts.air_units["SB2C"] = dataclasses.replace(g2.state.air_charts.air_units["SB2C"], attack=15)
+    assert air.attack_total(g2.state, ["SB2C-1"], "high", Resolution()) == 3            # 3.75, not 4
 
 
 @pytest.mark.rule("C 26", "C 26.A", "C 13")

@@ -637,10 +637,6 @@ class TransportPlay(PhasePlay):
             st.stage = ""
             self.play_done(res)
 
-    def _waiting(self) -> bool:
-        st = _air(self)
-        return bool(st.landing or any(s.mission == "flak" and not s.done and s.aircraft for s in st.sorties))
-
     def _resolve(self, res: Resolution) -> None:
         st = _air(self)
         st.stage = "resolve"

@@ -18,6 +18,7 @@ from ..core.game import Ruleset as BaseRuleset
 from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
 from .optional import READINGS as OPTIONAL_READINGS
 from .terrain import TERRAINS
+from .air_charts import AIR_CHARTS
 
 DATA = Path(__file__).parent / "data" / "charts"
 
@@ -246,7 +247,8 @@ class Ruleset(BaseRuleset):
     CHARTS = {"fire_crt": ("fire_crt.yaml", load_fire_crt),
               "range_modifiers": ("range_modifiers.yaml", load_range_table),
               "terrain_effects": ("terrain_effects.yaml", load_terrain_effects),
-              "melee_crt": ("melee_crt.yaml", load_melee_crt)}
+              "melee_crt": ("melee_crt.yaml", load_melee_crt),
+              **AIR_CHARTS}      # the Air Chart's tables and the air counters (air_charts.py)
 
     def tables(self) -> tuple[ColumnTable, RangeTable, TerrainEffects]:
         return self.chart("fire_crt"), self.chart("range_modifiers"), self.chart("terrain_effects")

@@ -302,6 +302,10 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
         if pinned:
             res.add("C 9", f"pinned: {', '.join(pinned)}", result=pinned)
     pending = None
+    if result.losses and side is Side.VIETMINH and state.air is not None:
+        from .air import destroyed_on_ground, revetment_hex
+        if target == revetment_hex(state):
+            destroyed_on_ground(state, result.losses, res)      # C 31: aircraft there take the losses too
     if result.losses:
         pending = allocate_losses(state, hit, result.losses, side, dice, res, small_arms_only, allocation)
     for f in firer_ids:
@@ -345,6 +349,9 @@ class FirePhase:
             if not (f.on_board or (f.eliminated and f.hex is not None and not f.off_board)):
                 out.append(("C 9", f"{f.id} is not on the map"))
                 continue
+            if f.counter.type == "antiaircraft" and f.side is Side.VIETMINH:
+                out.append(("C 9", f"{f.id}: Vietminh antiaircraft units fire only at aircraft (C 28)"))
+                continue
             if f.id in st.fired:
                 out.append(("C 9.5", f"{f.id} has already fired this fire phase"))
             if f.pinned and (f.pinned_at is None or f.pinned_at < st.fire_phase_start):
@@ -384,6 +391,10 @@ class FirePhase:
                 if not los.result:
                     out.append(("C 10", f"{f.id} has no line of sight to {st.label(target)}: "
                                         + "; ".join(s.text for s in los.steps if s.text.startswith("blocked"))))
+        if self.kind == "indirect" and side is Side.FRENCH:
+            from .air import air_attacked
+            if air_attacked(st, target):
+                out.append(("C 26.A", f"aircraft attack {st.label(target)} this phase: no French indirect fire there"))
         if self.kind == "indirect":
             ok, why = spotted(st, target, side)
             if not ok:

@@ -113,7 +113,10 @@ def line_of_sight(state: CitadelState, a: Hex, b: Hex) -> Resolution:
 
 @implements("C 10")
 def spotted(state: CitadelState, target: Hex, firing_side: Side) -> tuple[bool, str]:
-    """Whether a target hex is spotted for indirect fire by ground units (C 10, conditions 1-3)."""
+    """Whether a target hex is spotted for indirect fire by ground units (C 10, conditions 1-3, and C 26.C)."""
+    from .air import air_spotted
+    if air_spotted(state, target, firing_side):
+        return True, f"{state.label(target)} was spotted from the air this player turn (C 26.C)"
     if not is_jungle(state.map, target):
         return True, f"{state.label(target)} is not a jungle hex (spotting condition 1)"
     for u in state.on_board(firing_side):

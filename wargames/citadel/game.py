@@ -22,6 +22,8 @@ from ..core.actions import Action
 from ..core.errors import RuleViolation
 from ..core.yamlio import load_once
 from ..core.game import Game as BaseGame, Outcome, Prompt, handles
+
+from .air_charts import AirCharts
 from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
 from .fire import FirePhase, PendingLosses, settle_forced, take_pick
@@ -38,11 +40,14 @@ from .rockets import LaunchRockets, RocketHex, RocketSalvoPlay
 from .setup import SetupPlay, scenario_state
 from .supply import FrenchDeliveryPlay, VietminhReceiptsPlay, strengths_asked
 from .supply_play import Desert, GeneralSupplyPlay
+from .airplay import (AIR_ACTIONS, AIR_PLAYS, AAPlay, load_air_scenario, AttackPlay, AvailabilityPlay, BombingPlay,
+                      MaintenancePlay, PlacementPlay, TransportPlay, WeatherPlay)
 from .sequence import CitadelGame, phase_named
 from .stacking import stacking_problem
 from .units import Side, UnitClass
 
 CHARTS = DATA           # the shipped charts (the Ruleset's defaults)
+AIR_SCENARIOS = ("anne_marie_air",)     # scenario files that add an Air Chart to a base scenario (air.py)
 
 
 # --------------------------------------------------------------------------- actions
@@ -135,15 +140,17 @@ class AllocateLoss(Action):
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
            Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, Desert, TakeReplacement, PlaceReinforcement, LaunchRockets,
-           RocketHex, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS, *SetupPlay.ACTIONS)
+           RocketHex, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS, *SetupPlay.ACTIONS, *AIR_ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
-#: Supply deliveries and receipts come last in their phases: they arrive at the end of them (C 23).
+#: The air missions of a phase come first; supply deliveries and receipts come last in their phases: they
+#: arrive at the end of them (C 23).
 PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
+    **AIR_PLAYS,
     "set-up": (SetupPlay,),
-    "weather": (GeneralSupplyPlay, TaiDesertionPlay),
-    "supply and transport": (FrenchReplacementPlay, FrenchReinforcementPlay, FrenchDeliveryPlay),
-    "strategic bombing": (VietminhReplacementPlay, VietminhReceiptsPlay),
+    "weather": (WeatherPlay, GeneralSupplyPlay, TaiDesertionPlay),
+    "supply and transport": (TransportPlay, FrenchReplacementPlay, FrenchReinforcementPlay, FrenchDeliveryPlay),
+    "strategic bombing": (BombingPlay, VietminhReplacementPlay, VietminhReceiptsPlay),
     # the rocket salvo's later hexes (C 35) are prompted as a play of the Vietminh indirect fire steps
     "VM turn: VM indirect fire": (RocketSalvoPlay,), "French turn: VM indirect fire": (RocketSalvoPlay,),
     "VM melee": (MeleePlay,), "French melee": (MeleePlay,),
@@ -157,7 +164,8 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 # --------------------------------------------------------------------------- the game
 
 class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers,
-           ReinforcementHandlers, RocketSalvoPlay, BaseGame):
+           ReinforcementHandlers, RocketSalvoPlay, WeatherPlay, MaintenancePlay, AvailabilityPlay, PlacementPlay, AAPlay,
+           AttackPlay, TransportPlay, BombingPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"
@@ -172,7 +180,9 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
                  "scenario5": "Sc 5, the second battle for the Huguettes (1), 12-18 April",
                  "scenario6": "Sc 6, the second battle for the Huguettes (2), 19-23 April",
                  "scenario7": "Sc 7, the fall of Dien Bien Phu, 1-7 May",
-                 "scenario8": "Sc 8, the whole battle, 13 March-7 May 1954"}
+                 "scenario8": "Sc 8, the whole battle, 13 March-7 May 1954",
+                 "anne_marie_air": "the same assault over two days with the advanced rules' air power: a small "
+                                   "French Air Chart against two Vietminh antiaircraft batteries"}
     DEFAULT_SCENARIO = "anne_marie"
     RULESET = Ruleset
     END_PHASE = EndPhase         # the shared action that ends a play (rule modules offer it without importing game)
@@ -192,19 +202,23 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
     def setup(self, scenario: str) -> None:
         """The scenario's set-up at the start of its first Vietminh movement phase."""
         self.outline = None
+        days = 1
         if scenario.startswith("scenario"):
             state, self.outline = scenario_state(int(scenario[len("scenario"):]))
-            self.days_left = self.outline.days
+            days = self.outline.days
+        elif scenario in AIR_SCENARIOS:                # a base scenario plus an Air Chart (C 25-C 33)
+            state, days = load_once(load_air_scenario, SCENARIO_DIR / f"{scenario}.yaml")
         else:
             state = load_once(load_scenario, SCENARIO_DIR / f"{scenario}.yaml")   # read once per file version
-            self.days_left = 1
         state.charts = self.ruleset.tables()
         state.melee_crt = self.ruleset.chart("melee_crt")
+        state.air_charts = AirCharts.of(self.ruleset)
         state.readings = dict(self.ruleset.readings)
         self.play_dice = self.dice
         self.seq = CitadelGame(state)
         self.fire_side: Side | None = None
         self.pending: PendingLosses | None = None
+        self.days_left = days
         self.play_index: int | None = None
         self._open_phase(Resolution())
 
@@ -297,6 +311,8 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
         if st.supply is not None:
             out["supply"] = st.supply.to_dict()
         out["reserves"] = reserves_of(st).to_dict()
+        if st.air is not None:
+            out["air"] = st.air.to_dict()
         mp = self._movement()
         if mp is not None:
             out["movement"] = {"step": mp.step, "window_open": mp.window_open, "fired": sorted(mp.fired),
@@ -613,10 +629,6 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
         """The phasing player (whose player turn it is)."""
         return Side.VIETMINH if "Vietminh" in self.phase.segment else Side.FRENCH
 
-    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
-        self.play_dice = dice           # plays roll, in play_open, with the dice of the action that opened them
-        super()._dispatch(action, dice, res)
-
     # ------------------------------------------------------------------ the sequence of play
     def _next_phase(self, res: Resolution) -> None:
         self._advance(res)
@@ -678,6 +690,14 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
                 return True
         self.play_index = None
         return False
+
+    def _dispatch(self, action: Action, dice, res: Resolution) -> None:
+        """Handlers and the plays they open share the action's dice (``play_dice``)."""
+        outer, self.play_dice = getattr(self, "play_dice", None), dice
+        try:
+            super()._dispatch(action, dice, res)
+        finally:
+            self.play_dice = outer
 
     def play_done(self, res: Resolution) -> None:
         """The current play is over: open the phase's next play, or go on to the next phase."""

@@ -55,6 +55,8 @@ class CitadelState:
     reserves: "Reserves | None" = None  # C 15-16: replacement pools and schedule (replacements.py; made on use)
     readings: dict = field(default_factory=dict)             # the ruleset's readings, for the optional rules
     rockets: dict = field(default_factory=dict)              # C 35: the day's rocket salvo (optional.py)
+    air: object | None = None     # C 25-C 33: the Air Chart (air.AirState); None: the basic game, no aircraft
+    air_charts: object | None = None   # the Air Chart's tables (air_charts.AirCharts); None: the shipped ones
 
     @classmethod
     def build(cls, m: MapData, placements: Iterable[tuple[Counter, str | None]], **kw) -> "CitadelState":
@@ -75,7 +77,7 @@ class CitadelState:
 
     def copy(self) -> "CitadelState":
         """An independent copy; the map and the charts, which never change, are shared."""
-        return copy_sharing(self, "map", "charts", "melee_crt")
+        return copy_sharing(self, "map", "charts", "melee_crt", "air_charts")
 
     def tables(self) -> tuple:
         """The fire CRT, range table and terrain effects this game is played with (C 9, C 13)."""

@@ -16,9 +16,13 @@ WORK = Path(tempfile.mkdtemp(prefix="hostile-saves-"))
 
 @cache
 def save_sample(name: str) -> Path:
-    """A save of a game played for 15 random legal actions from its default scenario."""
+    """A save of a game played for 15 random legal actions from its default scenario, and on until some action
+    has rolled a die (the tampering tests change one)."""
     cls = game_class(name)
-    game = play(cls.new(seed=3), RandomBot(4), max_actions=15)
+    bot = RandomBot(4)
+    game = play(cls.new(seed=3), bot, max_actions=15)
+    while not any(h.dice for h in game.history) and len(game.history) < 400 and game.outcome() is None:
+        game = play(game, bot, max_actions=1)
     return game.write(WORK / f"{name}-save.json")
 
 

@@ -20,6 +20,7 @@ from .state import CitadelState
 from .entrench import silenced_in_trench, works_at
 from .optional import mortar_problems, organic_mortars
 from .supply import consume_ammunition, dump_check, firing_strengths, silenced_mortar
+from .tanks import tank_fire_parts
 from .terrain import effective_terrain
 from .units import Side, UnitClass, UnitState
 
@@ -36,6 +37,30 @@ def full_strength(state: CitadelState, u: UnitState) -> int:
     return mortars if mortars is not None else state.strength_at_start.get(u.id, u.strength)
 
 
+@implements("C 19.A")
+def fire_parts(state: CitadelState, u: UnitState, target: Hex, strength: int) -> list[tuple[str, int]]:
+    """(range-table row, strength points) of what one unit fires at a hex: a tank's small arms and recoilless
+    rifle (C 19.A), or the unit's one weapon."""
+    if u.counter.cls is UnitClass.TANK:
+        return tank_fire_parts(state, u, target)
+    return [(unit_range_key(state, u), strength)]
+
+
+def reaches(state: CitadelState, u: UnitState, target: Hex) -> bool:
+    """Whether any weapon of the unit reaches the hex."""
+    _, ranges, _ = state.tables()
+    rng = u.hex.distance(target)
+    return any(ranges.band(key, rng) is not None for key, _ in fire_parts(state, u, target, 1))
+
+
+def all_small_arms(state: CitadelState, firer_ids: Sequence[str], target: Hex) -> bool:
+    """Whether a fire is small arms alone (tanks are immune to it, C 19.C); a tank firing its recoilless rifle
+    or a battalion firing its mortars (C 34) is not."""
+    return bool(firer_ids) and all(
+        organic_mortars(state, state.unit(f)) is None
+        and all(key == "small_arms" for key, _ in fire_parts(state, state.unit(f), target, 1)) for f in firer_ids)
+
+
 @implements("C 9")
 def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, res: Resolution,
                   fired: Mapping[str, int] | None = None) -> int:
@@ -46,21 +71,25 @@ def fire_strength(state: CitadelState, firer_ids: Sequence[str], target: Hex, re
     for uid in firer_ids:
         u = state.unit(uid)
         rng = u.hex.distance(target)
-        key = unit_range_key(state, u)
-        mult = ranges.multiplier(key, rng)
-        band = ranges.band(key, rng)
         strength = fired[uid] if fired and uid in fired else full_strength(state, u)
-        part = strength * mult
-        total += part
-        res.add("C 9", f"{uid}: {strength} SP x{mult} at range {rng} = {part}",
-                arithmetic=f"{strength} x {mult} = {part}", result=part, unit=uid, range=rng,
-                multiplier=mult, provenance=band.provenance.kind)
+        for key, sp in fire_parts(state, u, target, strength):
+            band = ranges.band(key, rng)
+            if band is None and u.counter.cls is UnitClass.TANK:
+                res.add("C 19.A", f"{uid}: its {key.replace('_', ' ')} does not reach {rng} hexes")
+                continue
+            mult = ranges.multiplier(key, rng)
+            part = sp * mult
+            total += part
+            what = f" ({key.replace('_', ' ')}, C 19.A)" if u.counter.cls is UnitClass.TANK else ""
+            res.add("C 9", f"{uid}{what}: {sp} SP x{mult} at range {rng} = {part}",
+                    arithmetic=f"{sp} x {mult} = {part}", result=part, unit=uid, range=rng,
+                    multiplier=mult, provenance=band.provenance.kind)
     if len(firer_ids) > 1:
         res.add("C 9", f"total fire strength {total}", result=total)
     return total
 
 
-@implements("C 9", "C 13")
+@implements("C 9", "C 13", "C 19.F")
 def terrain_shift(state: CitadelState, target: Hex, res: Resolution, targets: Sequence[UnitState] = ()) -> int:
     """Columns to shift for the target hex's terrain plus any strongpoint (C 9, C 13, C 14.B)."""
     _, _, tec = state.tables()
@@ -266,9 +295,7 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     hit = [state.unit(t) for t in targets] if targets is not None else state.units_at(target, side.enemy)
     if not hit:
         raise RuleViolation("C 9", f"there are no enemy units in {state.label(target)} to fire at")
-    small_arms_only = bool(firer_ids) and not extra_factors and all(
-        weapon_type(state.unit(f).counter) == SMALL_ARMS and organic_mortars(state, state.unit(f)) is None
-        for f in firer_ids)
+    small_arms_only = not extra_factors and all_small_arms(state, firer_ids, target)
     if small_arms_only and any(u.counter.cls is UnitClass.TANK for u in hit):
         res.add("C 19.C", "tanks are immune to small arms fire: neither losses nor pins reach them")
         hit = [u for u in hit if u.counter.cls is not UnitClass.TANK]
@@ -376,7 +403,11 @@ class FirePhase:
             try:
                 rng = f.hex.distance(target)
                 mode = "indirect" if mortars is not None else fire_mode(f.counter, rng, ranges)
-                ranges.multiplier(unit_range_key(st, f), rng)
+                if f.counter.cls is UnitClass.TANK:
+                    if not reaches(st, f, target):
+                        raise RuleViolation("C 19.A", f"none of its guns reaches {rng} hexes")
+                else:
+                    ranges.multiplier(unit_range_key(st, f), rng)
             except RuleViolation as e:
                 out.append((e.rule, f"{f.id}: {e.reason}"))
                 continue

@@ -8,8 +8,8 @@ from .state import CitadelState
 from .terrain import is_jungle
 from .units import Counter, Side, UnitClass
 
-SMALL_ARMS, RECOILLESS, MORTAR, HOWITZER, HMG = (
-    "small arms", "recoilless rifle", "mortar", "howitzer", "heavy machine gun")
+SMALL_ARMS, RECOILLESS, MORTAR, HOWITZER, HMG, TANK_GUNS = (
+    "small arms", "recoilless rifle", "mortar", "howitzer", "heavy machine gun", "tank guns")
 
 
 @implements("C 10")
@@ -18,7 +18,7 @@ def weapon_type(c: Counter) -> str:
     if c.cls is UnitClass.INFANTRY:
         return SMALL_ARMS
     if c.cls is UnitClass.TANK:
-        raise RuleViolation("C 19.A", "tank fire (small arms plus one 75mm recoilless rifle) is not implemented yet")
+        return TANK_GUNS                  # small arms and a 75mm recoilless rifle (C 19.A, tanks.tank_fire_parts)
     if c.type in ("infantry weapons", "airborne infantry weapons"):
         if c.ordnance == "75":
             return RECOILLESS
@@ -36,8 +36,8 @@ def weapon_type(c: Counter) -> str:
 def range_key(c: Counter) -> str:
     """The row of the range-modifier table a counter uses."""
     t = weapon_type(c)
-    return {SMALL_ARMS: "small_arms", HMG: "heavy_machine_gun", RECOILLESS: "recoilless_rifle_75"}.get(
-        t, f"{t}_{c.ordnance}")
+    return {SMALL_ARMS: "small_arms", HMG: "heavy_machine_gun", RECOILLESS: "recoilless_rifle_75",
+            TANK_GUNS: "recoilless_rifle_75"}.get(t, f"{t}_{c.ordnance}")
 
 
 @implements("C 10")

@@ -38,6 +38,7 @@ from .replacements import reserves_of
 from .returnphase import ReturnPlay
 from .rockets import LaunchRockets, RocketHex, RocketSalvoPlay
 from .setup import SetupPlay, scenario_state
+from .tanks import TankRepairPlay
 from .supply import FrenchDeliveryPlay, VietminhReceiptsPlay, strengths_asked
 from .supply_play import Desert, GeneralSupplyPlay
 from .airplay import (AIR_ACTIONS, AIR_PLAYS, AAPlay, load_air_scenario, AttackPlay, AvailabilityPlay, BombingPlay,
@@ -140,7 +141,8 @@ class AllocateLoss(Action):
 
 ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, StrategicMove, ExitBoard, Reenter,
            Dig, EnterTunnel, Fire, AllocateLoss, EndPhase, Desert, TakeReplacement, PlaceReinforcement, LaunchRockets,
-           RocketHex, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS, *SetupPlay.ACTIONS, *AIR_ACTIONS)
+           RocketHex, *MeleePlay.ACTIONS, *ReturnPlay.ACTIONS, *SetupPlay.ACTIONS, *AIR_ACTIONS,
+           *TankRepairPlay.ACTIONS)
 
 #: The plays that run in each phase played by a rule module, in order (play.py); phase ids as in sequence.py.
 #: The air missions of a phase come first; supply deliveries and receipts come last in their phases: they
@@ -148,6 +150,7 @@ ACTIONS = (Move, AnnounceCrossing, Stop, EndMoves, OpportunityFire, EndFire, Str
 PLAYS: dict[str, tuple[type[PhasePlay], ...]] = {
     **AIR_PLAYS,
     "set-up": (SetupPlay,),
+    "tank repair": (TankRepairPlay,),
     "weather": (WeatherPlay, GeneralSupplyPlay, TaiDesertionPlay),
     "supply and transport": (TransportPlay, FrenchReplacementPlay, FrenchReinforcementPlay, FrenchDeliveryPlay),
     "strategic bombing": (BombingPlay, VietminhReplacementPlay, VietminhReceiptsPlay),
@@ -165,7 +168,7 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 
 class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers,
            ReinforcementHandlers, RocketSalvoPlay, WeatherPlay, MaintenancePlay, AvailabilityPlay, PlacementPlay, AAPlay,
-           AttackPlay, TransportPlay, BombingPlay, BaseGame):
+           AttackPlay, TransportPlay, BombingPlay, TankRepairPlay, BaseGame):
     """Citadel, Rules 1-10, from a scenario's set-up to the end of its last day."""
 
     NAME = "citadel"

@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
-from .fire import resolve_fire
+from .fire import reaches, resolve_fire
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
 from .entrench import works_at
@@ -409,7 +409,10 @@ class MovementPhase:
         except RuleViolation as e:
             return e.reason
         rng = f.hex.distance(vp.hex)
-        if rng > ranges.max_range(key):
+        if f.counter.cls is UnitClass.TANK:
+            if not reaches(self.state, f, vp.hex):
+                return f"the VP is {rng} hexes away, beyond the reach of its guns (C 19.A)"
+        elif rng > ranges.max_range(key):
             return f"the VP is {rng} hexes away, beyond its range of {ranges.max_range(key)}"
         if weapon_type(f.counter) == SMALL_ARMS and "strongpoint" in self.state.map.info(vp.hex).features:
             return "small arms may not fire at units in a strongpoint (C 14.B)"

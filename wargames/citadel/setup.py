@@ -42,8 +42,11 @@ def place_hexes(state, where: str | None, side: Side) -> list[Hex]:
     """The hexes a disposition's ``at`` names: a strongpoint, the French-held (or Vietminh-held) strongpoints of
     a complex, a village, "on or adjacent to" a place, or (None) the whole map."""
     m = state.map
-    if where is None or where.lower().startswith("any "):
+    if where is None:
         return sorted(m.hexes)
+    if where.lower().startswith("any "):            # "Any full jungle hex" (Sc 2)
+        kind = where.lower()[4:].removesuffix(" hex").replace(" ", "_")
+        return sorted(h for h in m.hexes if m.terrain(h) == kind or kind not in ("full_jungle", "partial_jungle"))
     text = where
     around = text.lower().startswith("on or adjacent to ")
     if around:
@@ -73,7 +76,7 @@ def french_place_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str | 
     if h not in place_hexes(state, book.places.get(u.id), Side.FRENCH):
         return f"{u.id} sets up in {book.places.get(u.id)}, and {state.label(h)} is not one of its hexes"
     problem = stacking_problem([*state.units_at(h, Side.FRENCH), u])
-    return f"{state.label(h)}: {problem}" if problem else None
+    return f"{state.label(h)}: {problem}" if problem else room_problem(state, book, u, h)
 
 
 def _vm_ground(state, h: Hex) -> bool:
@@ -101,7 +104,8 @@ def vietminh_place_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str 
     if where is None and not _vm_ground(state, h):
         return (f"{state.label(h)} is not jungle, a trench, tunnel or pit, or a strongpoint the Vietminh "
                 f"control")
-    if h in zone_of_control(state, Side.FRENCH):
+    named = where is not None and not where.lower().startswith("any ")
+    if not named and h in zone_of_control(state, Side.FRENCH):      # a place the scenario names is where it says
         return f"{state.label(h)} is in a French zone of control"
     problem = stacking_problem([*state.units_at(h, Side.VIETMINH), u])
     if problem:
@@ -109,12 +113,11 @@ def vietminh_place_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str 
     # keep enough strong battalions for every partial-jungle trench still without one (SR 2.3)
     strong = u.counter.is_battalion and u.strength >= GARRISON_STRENGTH
     need = [x for x in unmanned_trenches(state) if x != h or not strong]
-    spare = sum(1 for uid in book.vietminh if uid != u.id and state.unit(uid).counter.is_battalion
-                and state.unit(uid).strength >= GARRISON_STRENGTH)
+    spare = _free_garrisons(state, book) - (1 if strong and not named else 0)
     if len(need) > spare:
         return (f"the trench markers in partial jungle at {', '.join(state.label(x) for x in need)} each need a "
                 f"battalion of {GARRISON_STRENGTH} strength points, and too few would be left")
-    return None
+    return room_problem(state, book, u, h) if named else None
 
 
 def _root_zone(state, h: Hex) -> str | None:
@@ -167,6 +170,11 @@ def works_problem(state, book: SetupBook, kind: str, hexes: Sequence[Hex]) -> st
         if kind == "weapons_pit" and not any(works.get(n) == "trench" for n in m.neighbors(h)):
             return f"a weapons pit goes next to a trench marker, and {state.label(h)} has none beside it"
         works[h] = kind
+    roots = sum(1 for x, k in works.items() if k == "trench" and state.map.terrain(x) == "partial_jungle")
+    free = _free_garrisons(state, book)
+    if roots > free:
+        return (f"{roots} trench markers in partial jungle would each need a battalion of {GARRISON_STRENGTH} "
+                f"strength points, and only {free} can be set up there (SR 2.3)")
     total = sum(EQUIVALENTS[k] for k in works.values())
     if total > book.allowance:
         return f"{total} trench-hex equivalents would exceed the scenario's {book.allowance}"
@@ -177,6 +185,13 @@ def works_problem(state, book: SetupBook, kind: str, hexes: Sequence[Hex]) -> st
                 return (f"the works tracing back only to jungle zone {next(iter(roots)) or '(none)'} would count "
                         f"{size} equivalents, more than half of the scenario's {book.allowance}")
     return None
+
+
+def _free_garrisons(state, book: SetupBook) -> int:
+    """Vietminh battalions of six strength points or more still to be set up wherever the rules allow."""
+    return sum(1 for uid in book.vietminh if state.unit(uid).counter.is_battalion
+               and state.unit(uid).strength >= GARRISON_STRENGTH
+               and (book.places.get(uid) is None or book.places[uid].lower().startswith("any ")))
 
 
 # --------------------------------------------------------------------------- the set-up through Game
@@ -245,8 +260,17 @@ class SetupPlay(PhasePlay):
         hexes = place_hexes(st, where, Side.VIETMINH)
         if where is None:
             hexes = [h for h in hexes if _vm_ground(st, h)]
-        zoc = zone_of_control(st, Side.FRENCH)
-        return [Place(uid, st.label(h)) for h in hexes if h not in zoc][:120]
+        zoc = zone_of_control(st, Side.FRENCH) if where is None or where.lower().startswith("any ") else frozenset()
+        u, out = st.unit(uid), []
+        named = where is not None and not where.lower().startswith("any ")
+        strong = u.counter.is_battalion and u.strength >= GARRISON_STRENGTH
+        need = unmanned_trenches(st)
+        if strong and not named and len(need) > _free_garrisons(st, book) - 1:
+            hexes = need                  # the last strong battalions go under the unmanned trench markers
+        for h in hexes:                   # a spread of legal hexes (any other legal hex is accepted too)
+            if h not in zoc and not stacking_problem([*st.units_at(h, Side.VIETMINH), u]):
+                out.append(Place(uid, st.label(h)))
+        return out[::max(1, len(out) // 80)]
 
     def play_check(self, action) -> bool:
         if isinstance(action, Place):
@@ -380,3 +404,60 @@ def scenario_state(number: int, m=None):
     st.reinforcements = later
     st.start_phase = "French movement" if outline.player_turn == "French" else "weather"
     return st, outline
+
+
+# --------------------------------------------------------------------------- room for the rest of a disposition
+
+def _fits(units: Sequence[UnitState], here: dict) -> bool:
+    """Whether ``units`` can still be stacked into the hexes ``here`` (hex -> friendly units already in it) by
+    the limits of C 6: one battalion, or a battalion's companies, or two companies of different parents; six
+    weapons units; tanks without limit. Exact for these limits with whole battalions kept together."""
+    from math import ceil
+    groups: dict[str, int] = {}
+    for u in units:
+        if u.counter.cls is UnitClass.INFANTRY:
+            key = f"(own) {u.id}" if u.counter.size == "battalion" or not u.counter.parent else u.counter.parent
+            groups[key] = groups.get(key, 0) + 1
+    empty = pairable = 0
+    for inside in here.values():
+        inf = [x for x in inside if x.counter.cls is UnitClass.INFANTRY]
+        parents = {x.counter.parent or f"(own) {x.id}" for x in inf}
+        if not inf:
+            empty += 1
+        elif len(parents) == 1 and inf[0].counter.size == "company" and next(iter(parents)) in groups:
+            groups.pop(next(iter(parents)))          # the rest of that battalion joins its companies
+        elif len(inf) == 1 and inf[0].counter.size == "company":
+            pairable += 1
+    big = sum(1 for n in groups.values() if n >= 2) + sum(1 for k in groups if k.startswith("(own)")
+                                                           and any(u.id == k[6:] and u.counter.size == "battalion"
+                                                                   for u in units))
+    singles = sum(1 for k, n in groups.items() if n == 1 and not (
+        k.startswith("(own)") and any(u.id == k[6:] and u.counter.size == "battalion" for u in units)))
+    singles = max(0, singles - pairable)
+    weapons = sum(1 for u in units if u.counter.cls is UnitClass.HEAVY_WEAPONS)
+    room = sum(6 - sum(1 for x in inside if x.counter.cls is UnitClass.HEAVY_WEAPONS) for inside in here.values())
+    return big + ceil(singles / 2) <= empty and weapons <= room
+
+
+def _hexes_needed(units: Sequence[UnitState], occupied: dict) -> int:
+    """The fewest empty hexes that hold ``units`` by the limits of C 6 (see :func:`_fits`)."""
+    n = 0
+    while not _fits(units, {**occupied, **{("empty", i): [] for i in range(n)}}):
+        n += 1
+    return n
+
+
+@implements("C SR 2")
+def room_problem(state, book: SetupBook, u: UnitState, h: Hex) -> str | None:
+    """Why placing ``u`` in ``h`` would leave too little room for the rest of its disposition (C 6), or None."""
+    where = book.places.get(u.id)
+    hexes = place_hexes(state, where, u.side)
+    rest = [state.unit(x) for x in (book.french if u.side is Side.FRENCH else book.vietminh)
+            if x != u.id and book.places.get(x) == where]
+    if not rest or len(hexes) > 60:
+        return None
+    here = {x: [*state.units_at(x, u.side)] for x in hexes}
+    here[h] = [*here.get(h, []), u]
+    if not _fits(rest, here):
+        return f"{u.id} in {state.label(h)} would leave too little room in {where} for the rest of its units (C 6)"
+    return None

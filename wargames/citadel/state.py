@@ -44,6 +44,7 @@ class CitadelState:
     control: dict[str, Side] = field(default_factory=dict)   # C 12.B.4: strongpoint -> who last held or passed
     dug_in: dict[str, int] = field(default_factory=dict)     # C 18: battalion -> phase index it last dug in
     hq_zones: dict[str, str] = field(default_factory=dict)   # C 12.B.3: regiment -> zone of its HQ marker
+    repairable: list[str] = field(default_factory=list)      # C 19.E: tanks one repair roll of 1 may fix
     returned: list[str] = field(default_factory=list)        # C 12: units that fell back this return phase
     setup: object = None          # SR 2: what is still to be placed (setup.SetupBook)
     setup_stage: str = ""

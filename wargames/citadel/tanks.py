@@ -14,7 +14,7 @@ from .units import Side, UnitClass, UnitState
 TANK_RECOILLESS_SP = 1
 
 
-@implements("C 19.G")
+@implements("C 19", "C 19.G")
 def tank_crossing_problem(state, u: UnitState, a: Hex, b: Hex) -> str | None:
     """Why a tank may not cross from ``a`` to ``b``: no full jungle hexside, no river unless a road crosses it."""
     side = state.map.side(a, b)
@@ -78,3 +78,47 @@ def repair(state, uid: str, res: Resolution) -> None:
         raise RuleViolation("C 19.E", f"{uid} is not a disabled tank in the Armor bunker")
     u.disabled = False
     res.add("C 19.E", f"{uid} is repaired and operational again")
+
+
+# --------------------------------------------------------------------------- the tank repair phase through Game
+
+from dataclasses import dataclass                      # noqa: E402  (the play section of this module)
+
+from ..core.actions import Action                      # noqa: E402
+from ..core.game import Prompt, handles               # noqa: E402
+from .play import PhasePlay                            # noqa: E402
+
+
+@dataclass(frozen=True)
+class RepairTank(Action):
+    """After a repair roll of 1, the French player names the disabled tank in the Armor bunker to repair."""
+    unit: str
+
+
+class TankRepairPlay(PhasePlay):
+    """The tank repair phase (C 19.E): one roll; on a 1 the French player picks the tank when there is a choice."""
+
+    ACTIONS = (RepairTank,)
+
+    def play_open(self, res: Resolution) -> bool:
+        waiting = repair_roll(self.state, self.play_dice, res)
+        self.state.repairable = waiting
+        if len(waiting) == 1:
+            repair(self.state, waiting[0], res)
+            self.state.repairable = []
+        return bool(self.state.repairable)
+
+    def play_prompt(self) -> Prompt:
+        return Prompt("French", "C 19.E", f"choose the tank to repair ({', '.join(self.state.repairable)})",
+                      "repair")
+
+    def play_candidates(self) -> list:
+        return [RepairTank(u) for u in self.state.repairable]
+
+    @handles(RepairTank)
+    def _repair(self, a: RepairTank, dice, res: Resolution) -> None:
+        if a.unit not in self.state.repairable:
+            raise RuleViolation("C 19.E", f"{a.unit} is not a disabled tank in the Armor bunker waiting for repair")
+        repair(self.state, a.unit, res)
+        self.state.repairable = []
+        self.play_done(res)

@@ -615,7 +615,7 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
                 raise RuleViolation("C 8", f"{', '.join(paused)} paused at a vulnerability point: end the step's "
                                            f"moves so the enemy may fire first")
             for r in mp.records.values():
-                if r.status in ("moving", "resumable"):
+                if r.status in ("moving", "resumable") and self.state.unit(r.unit).on_board:
                     mp.stop(r.unit)
             res.add("C 8", f"{mp.side.value} movement ends")
             recover_routed(self.state, mp.side, res)

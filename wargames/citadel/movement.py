@@ -358,7 +358,7 @@ class MovementPhase:
     def stop(self, uid: str, dry: bool = False) -> None:
         """The owner ends a unit's movement (C 8, end of movement item 1)."""
         rec = self.records.get(uid)
-        if rec is None or rec.status == "done":
+        if rec is None or rec.status == "done" or not self.state.unit(uid).on_board:
             raise RuleViolation("C 8", f"{uid} is not moving")
         if rec.status == "paused":
             raise RuleViolation("C 8", f"{uid} is paused at a vulnerability point; it may stop after the "

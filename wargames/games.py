@@ -19,13 +19,14 @@ def sections(name: str):
 
 def rules_reached(name: str, actions: int, seeds=(1, 2)) -> set[str]:
     """Rule ids whose code ran in carried-out actions of random whole games played from a scenario start: each
-    scenario once for each seed, and once more for each of the game's rule variants (``Game.VARIANTS``)."""
+    scenario (``Game.REACH_SCENARIOS``, by default all) once for each seed, and once more for each of the game's
+    rule variants (``Game.VARIANTS``)."""
     from .core.fuzz import fuzz
     found: set[str] = set()
     cls = game_class(name)
     plays = [(seed, None) for seed in seeds] + [(seeds[0], cls.RULESET(readings=dict(r)))
                                                 for r in cls.VARIANTS.values()]
-    for scenario in cls.SCENARIOS:
+    for scenario in cls.REACH_SCENARIOS or cls.SCENARIOS:
         for seed, ruleset in plays:
             # legal play only: this asks which rules play reaches, not whether refusals and saves hold
             found |= fuzz(cls, actions, seed=seed, scenario=scenario, illegal_rate=0.0, round_trip_rate=0.0,

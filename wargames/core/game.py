@@ -298,6 +298,9 @@ class Game:
     NOT_IN_PLAY: ClassVar[Mapping[str, str]] = {}
     #: Rule variants that random play also tries: name -> Ruleset readings (rules switched off by default).
     VARIANTS: ClassVar[Mapping[str, Mapping[str, object]]] = {}
+    #: The scenarios whose random play measures which rules are reached (``wargames.games.rules_reached``);
+    #: empty: all of them. ``make fuzz`` always plays every scenario.
+    REACH_SCENARIOS: ClassVar[tuple[str, ...]] = ()
     #: Actions that close a phase, and how often random play (wargames.core.fuzz) picks one when it may.
     PASS_ACTIONS: ClassVar[tuple[type, ...]] = ()
     PASS_RATE: ClassVar[float] = 0.0

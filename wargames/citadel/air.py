@@ -148,14 +148,22 @@ def air_type(state, aid: str) -> AirType:
 
 
 def revetment_hex(state) -> Hex | None:
+    """The revetment hex: the one the map marks (feature or attribute), else our reconstructed 1917 (C 31)."""
     m = state.map
     for h in sorted(m.hexes):
-        if m.info(h).attr("revetment"):
+        if "revetment" in m.info(h).features or m.info(h).attr("revetment"):
             return h
     try:
         return m.hex(REVETMENT)
     except DataError:
         return None
+
+
+def runway_end_hex(state) -> Hex:
+    """The runway's north-west end, 1918 (C 28.D): the hex the map marks, else the printed label."""
+    m = state.map
+    marked = [h for h in sorted(m.hexes) if "runway_end" in m.info(h).features]
+    return marked[0] if marked else m.hex(RUNWAY_END)
 
 
 def facing_vector(facing: str) -> Hex:
@@ -185,10 +193,10 @@ def in_takeoff_cone(state, h: Hex) -> bool:
     """Whether ``h`` lies in the take-off pattern (C 28.D): the hexes a map marks ``takeoff_cone``, or else the
     60-degree cone opening north-west from the runway end, its edges included (reading)."""
     m = state.map
-    marked = [x for x in m.hexes if m.info(x).attr("takeoff_cone")]
+    marked = [x for x in m.hexes if m.info(x).attr("takeoff_cone") or m.info(x).attr("take_off_cone")]
     if marked:
         return h in marked
-    end = m.hex(RUNWAY_END)
+    end = runway_end_hex(state)
     q, r = h.q - end.q, h.r - end.r
     s = -q - r
     return abs(r) <= min(-q, s)
@@ -407,11 +415,11 @@ def aa_problem(state, gun_unit: UnitState, sortie: Sortie, aircraft: Sequence[st
         return f"a {gun} gun cannot fire at {altitude} altitude (C 28.A)"
     rng = AA_RANGE[gun]
     if takeoff:
-        end = state.map.hex(RUNWAY_END)
+        end = runway_end_hex(state)
         if not in_takeoff_cone(state, gun_unit.hex):
             return f"{gun_unit.id} is not in the take-off pattern (C 28.D)"
         if gun_unit.hex.distance(end) > rng:
-            return f"{gun_unit.id} is out of range of the runway end {RUNWAY_END} (C 28.D)"
+            return f"{gun_unit.id} is out of range of the runway end {state.label(end)} (C 28.D)"
         return None
     cat = air_type(state, sortie.aircraft[0]).category
     hexes = [sortie.hex, *flight_path(cat, sortie.hex, sortie.facing)]

@@ -37,7 +37,7 @@ from .replacements import (FrenchReinforcementPlay, FrenchReplacementPlay, Place
 from .replacements import reserves_of
 from .returnphase import ReturnPlay
 from .rockets import LaunchRockets, RocketHex, RocketSalvoPlay
-from .setup import SetupPlay, scenario_state
+from .setup import SetupPlay, advanced_rules, scenario_state
 from .tanks import TankRepairPlay
 from .supply import FrenchDeliveryPlay, VietminhReceiptsPlay, strengths_asked
 from .supply_play import Desert, GeneralSupplyPlay
@@ -209,6 +209,8 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
         if scenario.startswith("scenario"):
             state, self.outline = scenario_state(int(scenario[len("scenario"):]))
             days = self.outline.days
+            if self.ruleset.readings.get("advanced_rules", True):
+                advanced_rules(state, self.outline)
         elif scenario in AIR_SCENARIOS:                # a base scenario plus an Air Chart (C 25-C 33)
             state, days = load_once(load_air_scenario, SCENARIO_DIR / f"{scenario}.yaml")
         else:

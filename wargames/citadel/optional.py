@@ -24,6 +24,8 @@ READINGS = {
     "battalion_mortars": Reading(False, "C 34", "Vietminh infantry battalions fire their organic 82mm mortars",
                                  (False, True)),
     "rockets": Reading(False, "C 35", "Vietminh rocket attacks from May 6", (False, True)),
+    "advanced_rules": Reading(True, "C 20", "the eight scenarios are played with Sections I and II (supply and "
+                              "air power), stocked from the Scenario Information Chart", (False, True)),
 }
 
 #: C 34: a battalion's mortars, full and flipped.

@@ -7,6 +7,7 @@ stage ends when its last unit is placed (the works stage when the Vietminh playe
 """
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -401,9 +402,29 @@ def scenario_state(number: int, m=None):
     for name in held:
         st.control[name] = Side.VIETMINH
     st.setup = book
-    st.reinforcements = later
     st.start_phase = "French movement" if outline.player_turn == "French" else "weather"
+    from .replacements import Reserves
+    caps = outline.information["french_replacements"]
+    st.reserves = Reserves(french_left={"infantry": caps["infantry"], "heavy weapons": caps["artillery"]},
+                           schedule={dt.date.fromisoformat(d): tuple(ids) for d, ids in later.items()})
     return st, outline
+
+
+@implements("C SR 1", "C Scenario Information Chart", "C 23", "C 25")
+def advanced_rules(state, outline) -> None:
+    """Sections I and II for a scenario: both sides' stocks and the French Air Chart from the Scenario
+    Information Chart (SR 1.B.1-3); reinforcements and replacements then come by air (C 15.B, C 16)."""
+    from .air import new_air_state
+    from .supply import SIDE_KINDS, Supply
+    info = outline.information
+    stocks = {Side.FRENCH: info["french_supply"], Side.VIETMINH: info["vm_supply"]}
+    state.supply = Supply({side: {k: int(stocks[side].get(k, 0)) for k in SIDE_KINDS[side]} for side in Side},
+                          airlift=True)
+    revetment = {"F8F": 2, "Cricket": 3} if outline.number == 1 else {}      # SR 2.4
+    available = {t: n - revetment.get(t, 0) for t, n in info["french_aircraft"].items()}
+    if any(n < 0 for n in available.values()):
+        raise RuleViolation("C SR 2", f"{outline.source}: too few aircraft for the revetment set-up of SR 2.4")
+    state.air = new_air_state(available, info.get("french_aircraft_aborted") or {}, revetment)
 
 
 # --------------------------------------------------------------------------- room for the rest of a disposition

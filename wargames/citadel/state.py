@@ -49,7 +49,6 @@ class CitadelState:
     setup: object = None          # SR 2: what is still to be placed (setup.SetupBook)
     setup_stage: str = ""
     start_phase: str = "weather"  # where play begins after the set-up (Sc 2 begins with the French movement)
-    reinforcements: dict[str, list[str]] = field(default_factory=dict)   # C 16: ISO date -> unit ids due
     vm_losses: int = 0            # SR 3: the Vietminh Cumulative Loss Scale (strength points lost)
     melee: dict = field(default_factory=dict)                # C 11: this melee phase's attacks (melee.py)
     supply: "Supply | None" = None    # C 20-24: stocks (supply.py); None: played without Section I

@@ -107,7 +107,7 @@ def test_scenario_3_vietminh_hold_the_three_northern_complexes_and_score_nothing
 
 # --------------------------------------------------------------------------- dates
 
-@pytest.mark.rule("C SR 1", "C Sc 1", "C Sc 8")
+@pytest.mark.rule("C SR 1", "C Sc 1", "C Sc 8", "C Turn Record Chart")
 def test_scenario_dates_and_printed_weekdays(outlines):
     d1 = S.days(outlines[1])
     assert d1 == [dt.date(1954, 3, 13) + dt.timedelta(days=i) for i in range(4)]

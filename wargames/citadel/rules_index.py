@@ -65,10 +65,10 @@ SECTIONS: tuple[Section, ...] = (
     Section("C 33", "Naval rotation"),
     Section("C 34", "Vietminh battalion weapons"),
     Section("C 35", "Vietminh rockets"),
-    Section("C SR 1", "How scenario data is presented", "planned", _LATER),
-    Section("C SR 2", "Setting up a scenario", "planned", _LATER),
-    Section("C SR 3", "Scenario victory", "planned", _LATER),
-    *(Section(f"C Sc {n}", title, "planned", _LATER) for n, title in (
+    Section("C SR 1", "How scenario data is presented"),
+    Section("C SR 2", "Setting up a scenario"),
+    Section("C SR 3", "Scenario victory"),
+    *(Section(f"C Sc {n}", title) for n, title in (
         (1, "Scenario 1: Beatrice and Gabrielle fall"), (2, "Scenario 2: the flak raid"),
         (3, "Scenario 3: first battles for the five hills and the Huguettes"),
         (4, "Scenario 4: second battle for the five hills"), (5, "Scenario 5: second battle for the Huguettes, part 1"),
@@ -82,8 +82,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("C TEC", "Terrain Effects Chart, fire and movement entries (absent; reconstructed)"),
     Section("C MCT", "Melee Combat Table (absent from the text; reconstructed)"),
     Section("C Air Chart", "Air chart: weather, antiaircraft, supply bombing, transport weights (absent; reconstructed)"),
-    Section("C Turn Record Chart", "Turn record chart (absent; dates are derivable)", "planned", _LATER),
-    Section("C Scenario Information Chart", "Scenario information chart (absent)", "planned", _LATER),
+    Section("C Turn Record Chart", "Turn record chart (absent; dates are derivable)"),
+    Section("C Scenario Information Chart", "Scenario information chart (absent)"),
 )
 
 

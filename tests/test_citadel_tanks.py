@@ -68,7 +68,8 @@ def test_tanks_in_the_armor_bunker_are_shifted_six_columns_other_units_four():
 
 @pytest.mark.rule("C 19.E")
 def test_a_repair_roll_of_one_offers_the_disabled_tanks_in_the_bunker():
-    g = Game.new("scenario1", seed=3)
+    from wargames.citadel.charts import Ruleset
+    g = Game.new("scenario1", ruleset=Ruleset.default(advanced_rules=False), seed=3)   # no weather or supply dice
 
     def tanks(st):
         _tank(st, "Conti", "N2228", disabled=True)

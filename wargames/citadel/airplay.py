@@ -280,6 +280,11 @@ class AvailabilityPlay(PhasePlay):
 
 # --------------------------------------------------------------------------- shared steps
 
+def _spread(items: list, n: int) -> list:
+    """At most ``n`` of ``items``, evenly spread (the offered sample; any other legal choice is accepted too)."""
+    return items[::max(1, -(-len(items) // n))]
+
+
 def _fly_candidates(game, missions=("tactical", "flak", "spotting")) -> list:
     st = game.state
     out = []
@@ -287,9 +292,9 @@ def _fly_candidates(game, missions=("tactical", "flak", "spotting")) -> list:
     aa_hexes = sorted({u.hex for u in air.aa_units(st)})
     for mission in missions:
         ids = air.able(st, mission)
-        groups = [(a,) for a in ids] + [tuple(a for a in ids if st.air.counters[a] == t)
-                                        for t in sorted({st.air.counters[a] for a in ids})]
-        hexes = aa_hexes if mission == "flak" else vm_hexes
+        groups = [(a,) for a in ids[:3]] + [tuple(a for a in ids if st.air.counters[a] == t)
+                                            for t in sorted({st.air.counters[a] for a in ids})]
+        hexes = _spread(aa_hexes if mission == "flak" else vm_hexes, 8)
         alts = ("low",) if mission in ("flak", "spotting") else ("low", "medium", "high")
         for g in dict.fromkeys(groups):
             for h in hexes:
@@ -297,6 +302,19 @@ def _fly_candidates(game, missions=("tactical", "flak", "spotting")) -> list:
                     for facing in ("N", "S"):
                         out.append(Fly(mission, g, st.label(h), alt, facing))
     return out
+
+
+def _dry_run(game, handler, action) -> bool:
+    """Check an air placement by making it on a copy of the Air Chart (placements change nothing else)."""
+    import copy
+    st = game.state
+    saved = st.air
+    st.air = copy.deepcopy(saved)
+    try:
+        handler(game, action, None, Resolution())
+    finally:
+        st.air = saved
+    return True
 
 
 def _aa_candidates(game) -> list:
@@ -447,6 +465,9 @@ class PlacementPlay(PhasePlay):
 
     def play_candidates(self) -> list:
         return _fly_candidates(self) + [_end(self)]
+
+    def play_check(self, action) -> bool:
+        return isinstance(action, Fly) and _dry_run(self, PlacementPlay._fly, action)
 
     def play_end(self, res: Resolution) -> None:
         res.add("C 26", "the French end aircraft placement")
@@ -609,8 +630,8 @@ class TransportPlay(PhasePlay):
             out = []
             ids = air.able(g, "transport")
             held = sorted({u.hex for u in g.on_board(Side.FRENCH)})
-            for a in ids:
-                for h in held:
+            for a in ids[:4]:
+                for h in _spread(held, 8):
                     out.append(Drop((a,), g.label(h), "low", "N", "gsp", 1))
             return out + _fly_candidates(self, ("flak",)) + [_end(self)]
         if st.stage == "aa":
@@ -644,6 +665,13 @@ class TransportPlay(PhasePlay):
             if s.mission == "transport" and not s.done:
                 air.drop(self.state, s, _dice(self), res)
         air.land_personnel(self.state, res)
+
+    def play_check(self, action) -> bool:
+        if isinstance(action, Drop):
+            return _dry_run(self, TransportPlay._drop, action)
+        if isinstance(action, Fly):
+            return _dry_run(self, PlacementPlay._fly, action)
+        return False
 
     @handles(Drop)
     def _drop(self, a: Drop, dice, res: Resolution) -> None:

@@ -37,10 +37,15 @@ def hq_zone(state, regiment: str | None) -> str | None:
     return max(sorted(counts), key=lambda z: counts[z]) if counts else None
 
 
-def _passable(state, u: UnitState, h: Hex, zone: str | None, zoc: set[Hex]) -> bool:
-    """A hex a returning unit may enter: no enemy unit, no enemy zone of control, and (Vietminh) no full jungle
-    outside its headquarters' zone (C 12.A.2, C 12.B.2-3)."""
-    if state.units_at(h, u.side.enemy) or h in zoc:
+def _blocked(state, side: Side) -> frozenset[Hex]:
+    """Hexes a returning unit of ``side`` may not enter: enemy units and their zones of control (C 12.A.2, B.2)."""
+    return frozenset(x.hex for x in state.on_board(side.enemy)) | zone_of_control(state, side.enemy)
+
+
+def _passable(state, u: UnitState, h: Hex, zone: str | None, blocked: frozenset) -> bool:
+    """A hex a returning unit may enter: not ``blocked``, and (Vietminh) no full jungle outside its headquarters'
+    zone (C 12.B.3)."""
+    if h in blocked:
         return False
     if u.side is Side.VIETMINH and state.map.terrain(h) == "full_jungle":
         return state.map.info(h).attr("zone") == zone
@@ -78,12 +83,12 @@ def return_path_problem(state, u: UnitState, path: Sequence[Hex]) -> str | None:
     if not path:
         return "give the path of hexes to the destination"
     zone = hq_zone(state, u.counter.regiment)
-    zoc = zone_of_control(state, u.side.enemy)
+    blocked = _blocked(state, u.side)
     cur = u.hex
     for h in path:
         if h not in state.map or not cur.is_adjacent(h):
             return f"{state.label(h)} does not follow on from {state.label(cur)}"
-        if not _passable(state, u, h, zone, zoc):
+        if not _passable(state, u, h, zone, blocked):
             return (f"{state.label(h)} is not free of {u.side.enemy.value} units and zones of control"
                     + (f", or is full jungle outside zone {zone} of its regiment's headquarters"
                        if u.side is Side.VIETMINH else ""))
@@ -91,21 +96,29 @@ def return_path_problem(state, u: UnitState, path: Sequence[Hex]) -> str | None:
     return destination_problem(state, u, path[-1])
 
 
-def return_paths(state, u: UnitState) -> dict[Hex, list[Hex]]:
-    """A shortest legal path to every hex ``u`` may return to."""
+def return_paths(state, u: UnitState, most: int | None = None) -> dict[Hex, list[Hex]]:
+    """A shortest legal path to every hex ``u`` may return to (to ``most`` of them, strongpoints first, when
+    given: the offered sample)."""
     zone = hq_zone(state, u.counter.regiment)
-    zoc = zone_of_control(state, u.side.enemy)
+    blocked = _blocked(state, u.side)
     prev: dict[Hex, Hex | None] = {u.hex: None}
     todo = deque([u.hex])
     while todo:
         h = todo.popleft()
         for n in state.map.neighbors(h):
-            if n not in prev and _passable(state, u, n, zone, zoc):
+            if n not in prev and _passable(state, u, n, zone, blocked):
                 prev[n] = h
                 todo.append(n)
+    ends = [h for h in prev if h != u.hex and (strongpoint_at(state, h) is not None
+                                                or (u.side is Side.VIETMINH and state.map.terrain(h) == "full_jungle"))]
+    if most is not None:
+        sps = [h for h in ends if strongpoint_at(state, h) is not None]
+        rest = [h for h in ends if strongpoint_at(state, h) is None]
+        room = max(0, most - len(sps))
+        ends = sps[:most] + (rest[::max(1, -(-len(rest) // room))][:room] if room else [])
     out = {}
-    for h in prev:
-        if h != u.hex and destination_problem(state, u, h) is None:
+    for h in ends:
+        if destination_problem(state, u, h) is None:
             path, x = [], h
             while x != u.hex:
                 path.append(x)
@@ -188,7 +201,7 @@ class ReturnPlay(PhasePlay):
         st, side, out = self.state, self.phase_side(), []
         for u in st.on_board(side):
             if u.counter.cls is UnitClass.INFANTRY and u.id not in st.returned:
-                for h, path in sorted(return_paths(st, u).items()):
+                for h, path in sorted(return_paths(st, u, most=6).items()):
                     out.append(ReturnMove(u.id, tuple(st.label(x) for x in path)))
         if side is Side.FRENCH:
             tanks = [u for u in st.on_board(side) if u.counter.cls is UnitClass.TANK and u.id not in st.returned]

@@ -302,3 +302,18 @@ def test_exact_melee_odds_run_the_games_procedure():
     # one scripted line of the same procedure agrees with the distribution's support
     one = play_melee(g.state.copy(), ["1st Bn", "2nd Bn"], h, ScriptedDice([6, 1, 6]))
     assert one in d and one.result == "neither" and (one.attacker_losses, one.defender_losses) == (1, 1)
+
+
+@pytest.mark.rule("C 11", "C 18", "C 13")
+def test_trench_and_full_jungle_shift_the_melee_for_the_defender():
+    g = _anne_marie({"1st Bn": "1413"})
+    st = g.state
+    clear, jungle = st.map.hex("1413"), st.map.hex("0910")
+    assert st.map.terrain(clear) == "clear" and st.map.terrain(jungle) == "full_jungle"
+    atk = [st.unit("2nd Bn")]
+    assert melee_shift(st, clear, atk, Resolution()) == 0
+    st.works[clear] = "trench"
+    assert melee_shift(st, clear, atk, Resolution()) == -1
+    st.works[clear] = "weapons_pit"                                   # a pit counts as a trench (C 18)
+    assert melee_shift(st, clear, atk, Resolution()) == -1
+    assert melee_shift(st, jungle, atk, Resolution()) == -1

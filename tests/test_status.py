@@ -97,7 +97,7 @@ def test_citadel_unwritten_rules_and_their_sidebar_note():
     assert st.written == (*range(1, 15), 18, 19, *range(25, 34))
     assert st.unwritten == (15, 16, 17, *range(20, 25), 34, 35)
     # The sidebar entry after the last chapter is static text: it must say what the registry says.
-    assert toc_titles()["book/citadel/later"] == f"Rules {ranges(st.unwritten)}: no chapter of their own yet"
+    assert toc_titles()["book/citadel/later"] == f"Rules {ranges(st.unwritten)}: not written yet"
     table = unwritten_markdown(st)
     ids = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
     assert ids == [s.id for s in sections("citadel") if rule_number(s.id) in st.unwritten]

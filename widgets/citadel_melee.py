@@ -45,7 +45,7 @@ TARGETS = {"1414": "AM-2 (1414)", "1316": "AM-1, west hex (1316)", "1416": "AM-1
 #: The attacker sets the page offers (the live widget takes any set).
 ATTACKER_SETS = [("1st Bn",), ("2nd Bn",), ("3rd Bn",), ("4th Bn",), ("1st Bn", "2nd Bn"), ("2nd Bn", "3rd Bn"),
                  ("1st Bn", "2nd Bn", "3rd Bn"), ("3rd Bn", "4th Bn")]
-DICE_LABELS = ["Defender's morale die", "Attacker's morale die", "Melee table die"]
+DICE_LABELS = ["Defender's die", "Attacker's die", "Table die"]     # the two morale checks, then the MCT
 DIE_NAMES = ["the defender's pre-melee morale check", "the attacker's pre-melee morale check",
              "the Melee Combat Table"]
 DEFAULT = ("1414", ("1st Bn",), (3, 4, 2))

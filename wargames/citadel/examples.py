@@ -23,7 +23,7 @@ from .movement import MovementPhase
 from .replacements import REINFORCEMENTS_SECTION, REPLACEMENTS_SECTION, reserves_from_sections
 from .supply import SUPPLY_SECTION, supply_from_section
 from .stacking import stacking_problem
-from .state import CitadelState, START_DATE
+from .state import CitadelState, START_DATE, battle_date
 from .terrain import MAPS, load_citadel_map
 from .units import COUNTERS, Side, UnitState
 
@@ -52,20 +52,6 @@ PRINTED_DICE = [6, 2, 3, 4, 1]
 
 
 #: The last day a scenario may start on: the fall of the camp (May 7, 1954).
-LAST_DATE = dt.date(1954, 5, 7)
-
-
-def _date(value) -> dt.date:
-    if isinstance(value, str):
-        try:
-            value = dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not a date such as 1954-03-17") from None
-    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-        raise ValueError("must be a date such as 1954-03-17")
-    if not START_DATE <= value <= LAST_DATE:
-        raise ValueError(f"must fall within the battle, {START_DATE} to {LAST_DATE}, not {value}")
-    return value
 
 
 def _known_counters(v: dict) -> None:
@@ -81,7 +67,7 @@ SCENARIO = Record(
      "counters": COUNTERS,
      "placements": Map(Str(min_len=1, max_len=40), Nullable(Str(key=True, max_len=12, what="a hex label")),
                        max_len=2000)},
-    {"date": Opt(Either(Convert(Str(max_len=40), _date), Convert(AnyValue(), _date, "a date such as 1954-03-17")),
+    {"date": Opt(Either(Convert(Str(max_len=40), battle_date), Convert(AnyValue(), battle_date, "a date such as 1954-03-17")),
                  dt.date(1954, 3, 17)),
      "notes": Opt(Str(), ""),
      # C 20-23, C 15, C 16: stocks, French replacement caps and the reinforcement schedule (all optional)

@@ -36,6 +36,7 @@ from .play import PhasePlay
 from .stacking import stacking_problem
 from .strongpoints import complex_held, strongpoint_at
 from .terrain import COMPLEXES, complex_of
+from .state import battle_date
 from .units import Side, UnitClass, UnitState
 from .zoc import in_enemy_zoc
 
@@ -48,14 +49,6 @@ TAI_BATTALIONS = {1: "2BT", 2: "3BT"}
 TAI_LIGHT_ROLLS = (3, 4)
 #: C 17: complexes the Vietminh must hold before T'ai units desert.
 TAI_COMPLEXES_NEEDED = 2
-
-
-def _date(value) -> dt.date:
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, str):
-        return dt.date.fromisoformat(value)
-    raise ValueError("must be a date such as 1954-03-14")
 
 
 @dataclass
@@ -81,7 +74,7 @@ REPLACEMENTS_SECTION = Record({}, {"infantry": Opt(Int(0, 100), 20), "heavy_weap
                                    "vietminh_pool": Opt(Int(0, 1000), 0)},
                               what="a replacements section {infantry, heavy_weapons}")
 #: The ``reinforcements:`` section: the days units arrive (the scenario outline, SR 1.A.3-4).
-REINFORCEMENTS_SECTION = Map(Convert(AnyValue(), _date, "a date such as 1954-03-14"),
+REINFORCEMENTS_SECTION = Map(Convert(AnyValue(), battle_date, "a date such as 1954-03-14"),
                              List(Str(min_len=1, max_len=40), min_len=1, max_len=100), max_len=100)
 
 

@@ -28,11 +28,11 @@ from ..core.errors import DataError
 from ..core.schema import (AnyValue, At, Convert, Either, Int, List, Map, Nullable, Opt, Record, Str, Tuple,
                            load_file, place)
 from ..core.yamlio import read_yaml
+from .state import LAST_DATE, battle_date
 from .units import COUNTERS, Counter, UnitClass
 
 DATA = Path(__file__).parent / "data"
 OOB_DIR, SCENARIO_DIR = DATA / "oob", DATA / "scenarios"
-FIRST_DAY, LAST_DAY = dt.date(1954, 3, 13), dt.date(1954, 5, 7)
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -126,7 +126,7 @@ def _air(v: dict) -> AirUnit:
     return AirUnit(**v)
 
 
-_DATE = Convert(AnyValue(), lambda d: _as_date(d), "a date such as 1954-03-17")
+_DATE = Convert(AnyValue(), battle_date, "a date such as 1954-03-17")
 AIR_UNIT = Record(
     {"type": Str(min_len=1, max_len=20), "service": Str(["Air Force", "Navy"]),
      "category": Str(["fighter-bomber", "bomber", "spotter", "transport"]), "per_counter": Int(1, 8),
@@ -317,19 +317,6 @@ def parse_regiment_state(text: str) -> list[str] | str:
 
 
 # --------------------------------------------------------------------------- dates and trenches
-
-def _as_date(v: Any) -> dt.date:
-    if isinstance(v, str):
-        try:
-            v = dt.date.fromisoformat(v)
-        except ValueError:
-            raise ValueError(f"{v!r} is not a date such as 1954-03-17") from None
-    if not isinstance(v, dt.date) or isinstance(v, dt.datetime):
-        raise ValueError("must be a date such as 1954-03-17")
-    if not FIRST_DAY <= v <= LAST_DAY:
-        raise ValueError(f"must fall within the battle, {FIRST_DAY} to {LAST_DAY}, not {v}")
-    return v
-
 
 @implements("C SR 1", "C Turn Record Chart")
 def days(scenario: "ScenarioOutline") -> list[dt.date]:
@@ -614,8 +601,8 @@ def load_scenario_outline(name_or_path: int | str | Path, oob: OrderOfBattle | N
         if p.counter in placed:
             raise r.error("vm_withheld", f"{p.counter} is withheld but also set up at {placed[p.counter]}")
     last = v["start"] + dt.timedelta(days=v["days"] - 1)
-    if last > LAST_DAY:
-        raise r.error("days", f"the scenario would run to {last}, past the fall of the camp on {LAST_DAY}")
+    if last > LAST_DATE:
+        raise r.error("days", f"the scenario would run to {last}, past the fall of the camp on {LAST_DATE}")
     printed = (WEEKDAYS[v["start"].weekday()], WEEKDAYS[last.weekday()])
     if tuple(v["weekdays"]) != printed:
         raise r.error("weekdays", f"{list(v['weekdays'])} disagree with the calendar, which gives {list(printed)}")

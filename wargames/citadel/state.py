@@ -16,6 +16,21 @@ from ..core.mapdata import copy_sharing
 from .units import Counter, Side, UnitClass, UnitState
 
 START_DATE = dt.date(1954, 3, 13)
+LAST_DATE = dt.date(1954, 5, 7)          # the fall of the camp; the last turn of Scenario 8
+
+
+def battle_date(value) -> dt.date:
+    """A date of the battle, read from a data file (an ISO string or a date); raises ValueError otherwise."""
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a date such as 1954-03-17") from None
+    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+        raise ValueError("must be a date such as 1954-03-17")
+    if not START_DATE <= value <= LAST_DATE:
+        raise ValueError(f"must fall within the battle, {START_DATE} to {LAST_DATE}, not {value}")
+    return value
 
 
 @dataclass

@@ -13,7 +13,7 @@ from ..core import Hex
 from ..core.errors import DataError
 from ..core.mapdata import MapData
 from ..core.mapdata import copy_sharing
-from .units import Counter, Side, UnitClass, UnitState
+from .units import Counter, Side, UnitClass, UnitState, placements_changed
 
 START_DATE = dt.date(1954, 3, 13)
 LAST_DATE = dt.date(1954, 5, 7)          # the fall of the camp; the last turn of Scenario 8
@@ -119,7 +119,16 @@ class CitadelState:
         return [u for u in self.units.values() if u.on_board and (side is None or u.side is side)]
 
     def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
-        return [u for u in self.units.values() if u.hex == h and u.on_board and (side is None or u.side is side)]
+        """The units on the board in hex ``h`` (of ``side``), in roster order, from an index rebuilt after any
+        unit moves, leaves or dies."""
+        index = self.__dict__.get("_at")
+        if index is None or index[0] != placements_changed[0] or index[1] != len(self.units):
+            by_hex: dict = {}
+            for u in self.units.values():
+                if u.on_board:
+                    by_hex.setdefault(u.hex, []).append(u)
+            index = self.__dict__["_at"] = (placements_changed[0], len(self.units), by_hex)
+        return [u for u in index[2].get(h, ()) if side is None or u.side is side]
 
     def ground_units(self, side: Side | None = None) -> list[UnitState]:
         return self.on_board(side)

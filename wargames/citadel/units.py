@@ -92,6 +92,12 @@ class Counter:
         return d
 
 
+#: Bumped whenever any unit's hex, elimination or exit changes, so that a state's index of units by hex
+#: (``CitadelState.units_at``) knows when it is stale. One counter for all states keeps it simple and safe.
+_PLACING = frozenset({"hex", "eliminated", "off_board"})
+placements_changed = [0]
+
+
 @dataclass
 class UnitState(CounterState):
     """A counter on the board and its markers (Chart 1: step reduction, pinned, routed)."""
@@ -108,6 +114,11 @@ class UnitState(CounterState):
     off_board: bool = False    # weapons batteries that exited for strategic movement (C 8)
     in_tunnel: bool = False    # a 75mm recoilless rifle under a tunnel marker (C 18)
     exited_at: int | None = None
+
+    def __setattr__(self, name, value) -> None:
+        if name in _PLACING:
+            placements_changed[0] += 1
+        object.__setattr__(self, name, value)
 
     def __deepcopy__(self, memo) -> "UnitState":
         """Every field is an immutable value (a frozen counter, a hex, numbers, flags): a shallow copy is deep."""

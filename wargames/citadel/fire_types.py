@@ -119,9 +119,10 @@ def spotted(state: CitadelState, target: Hex, firing_side: Side) -> tuple[bool, 
         return True, f"{state.label(target)} was spotted from the air this player turn (C 26.C)"
     if not is_jungle(state.map, target):
         return True, f"{state.label(target)} is not a jungle hex (spotting condition 1)"
-    for u in state.on_board(firing_side):
-        if u.hex.is_adjacent(target):
-            return True, f"{u.id} is adjacent to {state.label(target)} (spotting condition 2)"
+    near = {id(u) for n in state.map.neighbors(target) for u in state.units_at(n, firing_side)}
+    if near:
+        u = next(u for u in state.units.values() if id(u) in near)      # named in roster order
+        return True, f"{u.id} is adjacent to {state.label(target)} (spotting condition 2)"
     for u in state.units_at(target, firing_side.enemy):
         c = u.counter
         if c.cls is UnitClass.HEAVY_WEAPONS and c.ordnance == "75" and c.type != "howitzer":

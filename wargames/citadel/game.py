@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 from ..core import Hex, Resolution, implements
 from ..core.actions import Action
-from ..core.errors import RuleViolation
+from ..core.errors import DataError, RuleViolation
 from ..core.yamlio import load_once
 from ..core.game import Game as BaseGame, Outcome, Prompt, handles
 
 from .air_charts import AirCharts
 from .charts import DATA, Ruleset
 from .examples import SCENARIOS as SCENARIO_DIR, load_scenario
-from .fire import FirePhase, PendingLosses, settle_forced, take_pick
+from .fire import FirePhase, PendingLosses, settle_forced, take_pick, unit_range_key
 from .movement import MovementPhase
 from .entrench import dig, dig_problem, tunnel_problem
 from .melee import MeleePlay, recover_routed
@@ -165,6 +165,17 @@ NOT_YET = {"admin": "C 27-C 30, C 19, C 23, C 26", "air": "C 25-C 28"}
 
 
 # --------------------------------------------------------------------------- the game
+
+def _max_range(st, ranges, u) -> int | None:
+    """The longest range at which ``u`` could fire, or None when only the full check can tell (tanks, units
+    with no range row)."""
+    if u.counter.cls is UnitClass.TANK:
+        return None
+    try:
+        return ranges.max_range(unit_range_key(st, u))
+    except (DataError, RuleViolation):
+        return None
+
 
 class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay, ReplacementHandlers,
            ReinforcementHandlers, RocketSalvoPlay, WeatherPlay, MaintenancePlay, AvailabilityPlay, PlacementPlay, AAPlay,
@@ -362,8 +373,12 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
         out = self.rocket_candidates()
         fp = self._fire_phase()
         firers = [u for u in st.units.values() if u.side is self.fire_side and u.hex is not None and not u.off_board]
+        _, ranges, _ = st.tables()
+        reach = {f.id: _max_range(st, ranges, f) for f in firers}   # out of range is the commonest problem:
+        # those pairs are skipped before the full check
         for h in sorted({u.hex for u in st.on_board(self.fire_side.enemy)}):
-            able = [f.id for f in firers if not fp.problems([f.id], h)]
+            able = [f.id for f in firers if (reach[f.id] is None or f.hex.distance(h) <= reach[f.id])
+                    and not fp.problems([f.id], h)]
             out += [Fire((f,), st.label(h)) for f in able]
             if len(able) > 1:
                 out.append(Fire(tuple(able), st.label(h)))

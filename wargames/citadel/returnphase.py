@@ -96,11 +96,12 @@ def return_path_problem(state, u: UnitState, path: Sequence[Hex]) -> str | None:
     return destination_problem(state, u, path[-1])
 
 
-def return_paths(state, u: UnitState, most: int | None = None) -> dict[Hex, list[Hex]]:
+def return_paths(state, u: UnitState, most: int | None = None,
+                 blocked: frozenset | None = None) -> dict[Hex, list[Hex]]:
     """A shortest legal path to every hex ``u`` may return to (to ``most`` of them, strongpoints first, when
-    given: the offered sample)."""
+    given: the offered sample). ``blocked``: the side's blocked hexes, when the caller has them already."""
     zone = hq_zone(state, u.counter.regiment)
-    blocked = _blocked(state, u.side)
+    blocked = _blocked(state, u.side) if blocked is None else blocked
     prev: dict[Hex, Hex | None] = {u.hex: None}
     todo = deque([u.hex])
     while todo:
@@ -199,9 +200,10 @@ class ReturnPlay(PhasePlay):
 
     def play_candidates(self) -> list:
         st, side, out = self.state, self.phase_side(), []
+        blocked = _blocked(st, side)
         for u in st.on_board(side):
             if u.counter.cls is UnitClass.INFANTRY and u.id not in st.returned:
-                for h, path in sorted(return_paths(st, u, most=6).items()):
+                for h, path in sorted(return_paths(st, u, most=6, blocked=blocked).items()):
                     out.append(ReturnMove(u.id, tuple(st.label(x) for x in path)))
         if side is Side.FRENCH:
             tanks = [u for u in st.on_board(side) if u.counter.cls is UnitClass.TANK and u.id not in st.returned]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from math import lcm
 from fractions import Fraction
 from typing import Iterable, Iterator
 
@@ -268,17 +269,16 @@ class LineTrace:
         return bool(self.along or self.vertices)
 
 
-def _interval(u0: Fraction, du: Fraction, strict: bool) -> tuple[Fraction, Fraction] | None:
-    """Values of t with |u0 + t*du| <= 1 (or < 1 when strict), as (lo, hi); None if empty.
+def _interval(u0: int, du: int, D: int, strict: bool) -> tuple[int, int] | None:
+    """Values of t with |u0 + t*du| <= 1 (or < 1 when strict), as (lo, hi) in units of 1/D; None if empty.
 
-    Infinite bounds are represented by +/-2 since t only matters in [0, 1].
+    Infinite bounds are represented by +/-2 since t only matters in [0, 1]. ``du`` divides ``D``.
     """
-    big = Fraction(2)
     if du == 0:
         ok = abs(u0) < 1 if strict else abs(u0) <= 1
-        return (-big, big) if ok else None
-    a = (-1 - u0) / du
-    b = (1 - u0) / du
+        return (-2 * D, 2 * D) if ok else None
+    a = (-1 - u0) * D // du
+    b = (1 - u0) * D // du
     return (min(a, b), max(a, b))
 
 
@@ -301,35 +301,68 @@ def trace_line(a: Hex, b: Hex) -> LineTrace:
 ORIGIN = Hex(0, 0)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)     # every offset of the largest map (the Dien Bien Phu valley) fits
 def _origin_trace(b: Hex) -> LineTrace:
     return _trace(ORIGIN, b)
+
+
+def _near_line(a: Hex, b: Hex, n: int) -> list[Hex]:
+    """Every hex that could touch the segment a-b, in spiral order: those within 2 of the n + 1 samples
+    a + (b - a) i / n rounded in axial coordinates. A point of the segment lies within 1/2 (cube distance) of a
+    sample, its hex's centre within 2/3 of it, and the rounded sample within 1 of the sample: 2 in all."""
+    near: set[Hex] = set()
+    for i in range(n + 1):
+        g = Hex(a.q + round((b.q - a.q) * i / n), a.r + round((b.r - a.r) * i / n))
+        near.update(h for h in spiral(g, 2))
+    return sorted(near, key=lambda h: _spiral_index(h - a))
+
+
+def _spiral_index(d: Hex) -> tuple[int, int]:
+    """Where the offset ``d`` comes in ``spiral(ORIGIN, ...)``: its ring, then its place in ``ring``."""
+    k = max(abs(d.q), abs(d.r), abs(d.s))
+    q, r, s = d.q, d.r, d.s
+    if k == 0:
+        return 0, 0
+    if r == k and q < 0:
+        return k, q + k
+    if s == -k and 0 <= q < k:
+        return k, k + q
+    if q == k and r <= 0 and r > -k:
+        return k, 2 * k - r
+    if r == -k and q > 0:
+        return k, 4 * k - q
+    if s == k and q <= 0 and q > -k:
+        return k, 4 * k - q
+    return k, 5 * k + r
 
 
 def _trace(a: Hex, b: Hex) -> LineTrace:
     n = a.distance(b)
     if n == 0:
         return LineTrace(a, b, (a,), (), (), ())
-    # Candidate hexes: every hex that could touch the segment.
-    cands = [h for h in spiral(a, n) if a.distance(h) + h.distance(b) <= n + 1]
-    dq, dr = Fraction(b.q - a.q), Fraction(b.r - a.r)
+    cands = [h for h in _near_line(a, b, n) if a.distance(h) + h.distance(b) <= n + 1]
+    dq, dr = b.q - a.q, b.r - a.r
     ds = -dq - dr
-    closed: dict[Hex, tuple[Fraction, Fraction]] = {}
-    interior: dict[Hex, tuple[Fraction, Fraction]] = {}
+    # The segment is a + t (b - a), 0 <= t <= 1. Every bound on t is (+-1 - u0) / du with integer u0 and du,
+    # so t is measured exactly in integer units of 1/D, D the lcm of the |du|.
+    dus = (dq - dr, dr - ds, ds - dq)
+    D = lcm(*(abs(x) for x in dus if x)) or 1
+    closed: dict[Hex, tuple[int, int]] = {}
+    interior: dict[Hex, tuple[int, int]] = {}
     for h in cands:
         # The hex cell in cube coordinates: |dx - dy|, |dy - dz|, |dz - dx| <= 1 relative to the centre.
-        oq, orr = Fraction(a.q - h.q), Fraction(a.r - h.r)
+        oq, orr = a.q - h.q, a.r - h.r
         os_ = -oq - orr
-        us = ((oq - orr, dq - dr), (orr - os_, dr - ds), (os_ - oq, ds - dq))
-        lo_c, hi_c, lo_o, hi_o = Fraction(0), Fraction(1), Fraction(0), Fraction(1)
+        us = ((oq - orr, dus[0]), (orr - os_, dus[1]), (os_ - oq, dus[2]))
+        lo_c, hi_c, lo_o, hi_o = 0, D, 0, D
         open_ok, closed_ok = True, True
         for u0, du in us:
-            iv = _interval(u0, du, strict=False)
+            iv = _interval(u0, du, D, strict=False)
             if iv is None:
                 closed_ok = False
                 break
             lo_c, hi_c = max(lo_c, iv[0]), min(hi_c, iv[1])
-            ivo = _interval(u0, du, strict=True)
+            ivo = _interval(u0, du, D, strict=True)
             if ivo is None:
                 open_ok = False
             else:

@@ -558,3 +558,16 @@ def test_connected_groups_link_shared_and_adjacent_hexes_in_order():
     pts = {"a": Hex(0, 0), "b": Hex(5, 5), "c": Hex(1, 0), "d": Hex(2, 0), "e": Hex(5, 5), "f": Hex(9, 0)}
     assert connected_groups(list(pts), pts.get) == [["a", "c", "d"], ["b", "e"], ["f"]]
     assert connected_groups([], pts.get) == []
+
+
+def test_line_traces_match_a_search_of_every_hex_within_range(monkeypatch):
+    """The trace looks only at hexes near the sampled line, in integer units of t: it must find exactly what a
+    search of every hex within the segment's length finds, ties (hexsides, vertices) included."""
+    from wargames.core import hexgrid
+    fast = {b: hexgrid.trace_line(hexgrid.ORIGIN, b) for b in hexgrid.spiral(hexgrid.ORIGIN, 9)[1:]}
+    fast[Hex(-40, 17)] = hexgrid.trace_line(hexgrid.ORIGIN, Hex(-40, 17))
+    monkeypatch.setattr(hexgrid, "_near_line", lambda a, b, n: hexgrid.spiral(a, n))
+    for b, trace in fast.items():
+        slow = getattr(hexgrid, "_trace")(hexgrid.ORIGIN, b)
+        assert slow == trace, b
+    assert any(t.along for t in fast.values()) and any(t.vertices for t in fast.values())

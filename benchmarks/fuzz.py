@@ -1,7 +1,7 @@
 """`make fuzz`: random legal and illegal play of every game on the shared protocol, with a table of what broke.
 
 Each game plays ``--actions`` random legal actions (10,000 by default), shared out over its scenarios' set-ups
-(and again with each rule variant the game lists in ``Game.VARIANTS``), restarting finished games, with random illegal variations, save/load and undo/redo round trips, and the
+(and again with each rule variant the game lists in ``Game.VARIANTS``), restarting finished games (and playing the last one on to its outcome if none finished), with random illegal variations, save/load and undo/redo round trips, and the
 game's invariants checked after every action (see ``wargames.core.fuzz``). Exit status 1 if anything broke;
 the first failures are printed with a save that reproduces them (``Game.load``).
 """
@@ -25,9 +25,12 @@ def main() -> int:
     ap.add_argument("--actions", type=int, default=10_000, help="actions per game (default 10,000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    ap.add_argument("--finish", type=int, default=20_000,
+                    help="if a scenario's share of the actions ends before any of its games does, play on for at "
+                         "most this many actions to reach its outcome (default 20,000)")
     ap.add_argument("--failures", type=Path, default=None, help="write failures (with saves) to this JSON file")
     args = ap.parse_args()
-    rows, failed = [], []
+    rows, failed, unfinished = [], [], []
     for name in args.games:
         cls = game_class(name)
         plays = [(scenario, None) for scenario in cls.SCENARIOS] + [
@@ -39,14 +42,18 @@ def main() -> int:
         reached: set[str] = set()
         for scenario, variant in plays:
             ruleset = None if variant is None else cls.RULESET(readings=dict(cls.VARIANTS[variant]))
-            report = fuzz(cls, per, seed=args.seed, scenario=scenario, ruleset=ruleset)
+            report = fuzz(cls, per, seed=args.seed, scenario=scenario, ruleset=ruleset, finish=args.finish)
+            if not report.games_finished:
+                unfinished.append(f"{name} ({scenario if variant is None else f'{scenario}, {variant}'})")
             for k in totals:
                 totals[k] += report.row()[k]
             reached |= report.reached
             where = scenario if variant is None else f"{scenario}, {variant}"
             failed += [(name, where, f) for f in report.failures]
-            print(f"{name} ({where}): {report.actions} actions, {report.games_started} games started, "
-                  f"{report.games_finished} played to an outcome, {len(report.failures)} failures", flush=True)
+            print(f"{name} ({where}): {report.actions} actions"
+                  + (f" ({report.finish_actions} of them to finish a game)" if report.finish_actions else "")
+                  + f", {report.games_started} games started, {report.games_finished} played to an outcome, "
+                  f"{len(report.failures)} failures", flush=True)
         implemented = [s.id for s in sections(name) if s.status == "implemented"]
         rows.append({"game": name, **totals,
                      "rules reached": f"{len(set(implemented) & reached)} of {len(implemented)}",
@@ -60,11 +67,13 @@ def main() -> int:
         print("| " + " | ".join(str(r[h]) for h in head) + " |")
     for name, scenario, f in failed[:10]:
         print(f"\n{name} ({scenario}) {f.kind}: {f.action}\n{f.detail[-2000:]}")
+    if unfinished:
+        print(f"\nno game reached its outcome in: {', '.join(unfinished)}")
     if args.failures:
         args.failures.write_text(json.dumps([{"game": n, "scenario": s, "kind": f.kind, "action": f.action,
                                               "detail": f.detail, "save": f.save} for n, s, f in failed],
                                              indent=1, default=str))
-    return 1 if failed else 0
+    return 1 if failed or unfinished else 0
 
 
 if __name__ == "__main__":

@@ -345,3 +345,13 @@ def test_mutations_change_one_field():
     rng = random.Random(0)
     out = {str(mutate(Jump("A", (1,)), {"p": ["B"]}, rng)) for _ in range(50)}
     assert len(out) > 3 and all(s.startswith("jump") for s in out)
+
+
+def test_the_fuzzer_plays_the_last_game_on_to_its_outcome_when_asked():
+    short = fuzz(Toy, actions=2, seed=1)
+    assert short.games_finished == 0 and short.finish_actions == 0
+    done = fuzz(Toy, actions=2, seed=1, finish=500)
+    assert done.games_finished == 1 and 0 < done.finish_actions <= 500 and done.ok
+    assert done.actions > short.actions
+    capped = fuzz(Toy, actions=2, seed=1, finish=1)
+    assert capped.games_finished == 0 and capped.finish_actions == 1

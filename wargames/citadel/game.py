@@ -206,6 +206,7 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
     POSITION = ("seq", "fire_side", "pending", "days_left", "play_index")
     #: read at set-up from the scenario outline, never changed
     outline = None
+    PASS_ACTIONS = (EndPhase, EndMoves, EndFire)    # random play closes phases this way (fuzz ``finish``)
     NOT_IN_PLAY: dict = {}       # every implemented section is reached by random play of REACH_SCENARIOS
 
     #: Our demonstration objective (C 2: scenarios are won by holding places): the Vietminh win if, when the

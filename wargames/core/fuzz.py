@@ -47,6 +47,7 @@ class FuzzReport:
     illegal_accepted: int = 0
     games_started: int = 0
     games_finished: int = 0
+    finish_actions: int = 0       # actions played past the budget to bring a game to its outcome (``finish``)
     round_trips: int = 0
     failures: list[Failure] = field(default_factory=list)
     reached: set[str] = field(default_factory=set)
@@ -111,20 +112,31 @@ def mutate(action: Action, names: dict[str, list[str]], rng: random.Random) -> A
 
 def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str | None = None,
          illegal_rate: float = 0.25, round_trip_rate: float = 0.02, max_failures: int = 20,
-         ruleset=None) -> FuzzReport:
+         ruleset=None, finish: int = 0) -> FuzzReport:
     """Play ``actions`` random legal actions (restarting finished games) and report every failure; each game
     is played with ``ruleset`` (default: the game's own). A game whose phases offer hundreds of actions names
     the actions that close a phase (``Game.PASS_ACTIONS``) and how often the random player picks one when it
-    may (``Game.PASS_RATE``), so that random games reach their end."""
+    may (``Game.PASS_RATE``), so that random games reach their end.
+
+    ``finish``: if no game has reached its outcome when the ``actions`` are spent, play the game in hand on,
+    for at most ``finish`` more actions, closing phases at least half the time it may (a long scenario, such
+    as the 56 days of the whole Dien Bien Phu battle, needs more actions than a share of the budget).
+    ``report.finish_actions`` counts them; ``report.games_finished`` stays 0 if even that did not suffice."""
     rng = random.Random(seed)
     report = FuzzReport(game_cls.NAME)
     with reaching() as reached:
         game = _start(game_cls, scenario, rng, report, ruleset)
-        while report.actions < actions and len(report.failures) < max_failures:
+        while len(report.failures) < max_failures:
             if game.outcome() is not None:
                 report.games_finished += 1
+                if report.actions >= actions:
+                    break
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
+            finishing = report.actions >= actions
+            if finishing and (report.games_finished or report.finish_actions >= finish):
+                break
+            report.finish_actions += finishing
             try:
                 legal = list(game.legal_actions)
             except Exception:
@@ -137,8 +149,9 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
                 continue
             if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
                 continue                    # the variation was legal and taken: list the actions afresh
-            passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if game_cls.PASS_RATE else []
-            action = rng.choice(passes) if passes and rng.random() < game_cls.PASS_RATE else rng.choice(legal)
+            rate = max(game_cls.PASS_RATE, 0.5) if finishing else game_cls.PASS_RATE
+            passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if rate else []
+            action = rng.choice(passes) if passes and rng.random() < rate else rng.choice(legal)
             if not _take(game, action, report):
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue

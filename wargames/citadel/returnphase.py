@@ -102,12 +102,15 @@ def return_paths(state, u: UnitState, most: int | None = None,
     given: the offered sample). ``blocked``: the side's blocked hexes, when the caller has them already."""
     zone = hq_zone(state, u.counter.regiment)
     blocked = _blocked(state, u.side) if blocked is None else blocked
+    m = state.map
+    open_hexes = {h for h in m.hexes if h not in blocked} if u.side is Side.FRENCH else {
+        h for h in m.hexes if _passable(state, u, h, zone, blocked)}
     prev: dict[Hex, Hex | None] = {u.hex: None}
     todo = deque([u.hex])
     while todo:
         h = todo.popleft()
-        for n in state.map.neighbors(h):
-            if n not in prev and _passable(state, u, n, zone, blocked):
+        for n in m.neighbors(h):
+            if n not in prev and n in open_hexes:
                 prev[n] = h
                 todo.append(n)
     ends = [h for h in prev if h != u.hex and (strongpoint_at(state, h) is not None

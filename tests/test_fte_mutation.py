@@ -32,14 +32,14 @@ def pick(file, line, what):
 
 
 def digest():
-    return {p: hashlib.sha256((ROOT / p).read_bytes()).hexdigest() for p in mutate.TARGETS}
+    return {p: hashlib.sha256((ROOT / p).read_bytes()).hexdigest() for p in mutate.TARGETS if "/fte/" in p}
 
 
 @pytest.mark.rule("F 7.1", "F 21.0", "F 8.0", "F 1.2")
 def test_the_chosen_mistakes_are_each_caught_and_the_real_files_stay_as_they_were():
     chosen = [pick(*c) for c in CHOSEN]
     before = digest()
-    verdicts = mutate.run(chosen, workers=2, stages=mutate.STAGES[:1], echo=lambda line: None)
+    verdicts = mutate.run(chosen, workers=2, stages=mutate.STAGES["fte"][:1], echo=lambda line: None)
     assert digest() == before
     assert [(v.mutant.what, v.status) for v in verdicts] == [(m.what, "killed") for m in chosen]
 
@@ -59,10 +59,10 @@ def test_a_mutant_changes_one_node_and_nothing_else():
 
 @pytest.mark.rule("F 7.1", "F 8.0")
 def test_every_kind_of_mistake_is_made_and_the_equivalent_ones_are_few_and_real():
-    every = [m for f in mutate.TARGETS for m in mutate.mutants(f)]
+    every = [m for f in mutate.TARGETS if "/fte/" in f for m in mutate.mutants(f)]
     kinds = {m.what.split(" ")[0].strip("`") for m in every}
     assert {"delete", "negate", "drop", "invert"} <= kinds
     assert any("->" in m.what and "`>=`" in m.what for m in every)
     assert len(mutate.EQUIVALENT) <= 8 and all(why for why in mutate.EQUIVALENT.values())
-    keys = {m.key() for m in every}
+    keys = {m.key() for f in mutate.TARGETS for m in mutate.mutants(f)}
     assert set(mutate.EQUIVALENT) <= keys, set(mutate.EQUIVALENT) - keys      # no stale entry

@@ -1,10 +1,10 @@
-"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault.
+"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault, and of Citadel melee and fire.
 
 Each mutant changes one thing in one of the procedures listed in :data:`TARGETS`: a die roll modifier or
 another statement deleted, a modifier's sign inverted, a condition negated or one of its parts dropped, a
 comparison shifted (``>`` to ``>=``, ``==`` to ``!=``), a number moved by one, a flag flipped. The mutant is
 made with :mod:`ast` (parse, change one node, unparse) and written into a temporary copy of the package and
-the tests, never into the real files; the tests of :data:`STAGES` then run there with ``-x`` and a timeout.
+the tests, never into the real files; the tests of its game's :data:`STAGES` then run there with ``-x`` and a timeout.
 A mutant the tests do not notice survives and is printed with its file, line, mutation and source line.
 :data:`EQUIVALENT` lists the few mutants that cannot change behaviour, each with its reason.
 
@@ -44,12 +44,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "wargames/fte/assault.py": ("AssaultRun.fighting_attackers", "AssaultRun.fighting_defenders",
                                 "AssaultRun._tq", "AssaultRun._reveal", "AssaultRun._defenders",
                                 "AssaultRun._apply"),
+    # Citadel: the melee's odds, morale, column modifier and terrain shifts (C 11, C 13, C 14, C 19.B), and
+    # the fire's strength, terrain shift and loss-taking (C 9, C 13, C 14, C 19.C).
+    "wargames/citadel/melee.py": ("raw_odds", "averaged_morale", "odds_modifier", "melee_shift"),
+    "wargames/citadel/fire.py": ("fire_strength", "terrain_shift", "_capacity"),
 }
 
 #: The tests, in stages of pytest arguments: a mutant the first stage catches never pays for the second, which
 #: also holds the slow sampling test of the first stage's file.
 SLOW = "tests/test_fte_fire_assault.py::test_assault_distribution_sums_to_one_and_matches_sampling"
-STAGES: tuple[tuple[str, ...], ...] = (
+FTE_STAGES: tuple[tuple[str, ...], ...] = (
     ("tests/test_fte_modifiers.py", "tests/test_fte_fire_assault.py", f"--deselect={SLOW}"),
     (SLOW, "tests/test_fte_protocol.py", "tests/test_fte_actions.py", "tests/test_fte_concealment.py",
      "tests/test_fte_sites.py", "tests/test_fte_special.py", "tests/test_fte_fire_missions.py",
@@ -57,6 +61,18 @@ STAGES: tuple[tuple[str, ...], ...] = (
      "tests/test_fte_activation.py", "tests/test_fte_properties.py", "tests/test_fte_game.py",
      "tests/test_fte_events.py", "tests/test_fte_units.py", "tests/test_fte_victory.py"),
 )
+CITADEL_STAGES: tuple[tuple[str, ...], ...] = (
+    ("tests/test_citadel_melee.py", "tests/test_citadel_golden.py", "tests/test_citadel_tanks.py",
+     "tests/test_citadel_charts.py"),
+    ("tests/test_citadel_entrench.py", "tests/test_citadel_game.py", "tests/test_citadel_rules.py",
+     "tests/test_citadel_air.py", "tests/test_citadel_supply.py", "tests/test_citadel_return.py"),
+)
+#: The stages of tests for each game's targets (the game is the package the target file is in).
+STAGES: dict[str, tuple[tuple[str, ...], ...]] = {"fte": FTE_STAGES, "citadel": CITADEL_STAGES}
+
+
+def game_of(file: str) -> str:
+    return Path(file).parts[1]
 
 #: Mutants that cannot change behaviour: (file, source line, mutation) -> why.
 _CROWD = 'crowd = len([u for u in state.units_at(hex_) if not (u.kind == "helicopter" and u.destroyed)]) - 4'
@@ -353,9 +369,15 @@ class Sandbox:
         return Verdict(m, status, time.perf_counter() - t0, detail)
 
 
-def run(chosen: list[Mutant], workers: int = 2, stages: tuple[tuple[str, ...], ...] = STAGES,
+def run(chosen: list[Mutant], workers: int = 2, stages: tuple[tuple[str, ...], ...] | None = None,
         echo: Callable[[str], None] = print) -> list[Verdict]:
-    """Check every chosen mutant on ``workers`` sandboxes; the unmutated tests must pass first."""
+    """Check every chosen mutant on ``workers`` sandboxes; the unmutated tests must pass first. ``stages``:
+    the tests, by default those of the mutants' game (all the mutants of one run are of one game)."""
+    if stages is None:
+        games = {game_of(m.file) for m in chosen}
+        if len(games) != 1:
+            raise ValueError(f"one game's mutants at a time, not {sorted(games)}")
+        stages = STAGES[games.pop()]
     base = Path(tempfile.mkdtemp(prefix="wargames-mutate-"))
     STOP.clear()
     try:
@@ -417,7 +439,11 @@ def main() -> int:
         print(f"{len(chosen)} mutants")
         return 0
     t0 = time.perf_counter()
-    verdicts = run(chosen, args.workers, STAGES[:1] if args.quick else STAGES)
+    verdicts = []
+    for game in dict.fromkeys(game_of(m.file) for m in chosen):
+        stages = STAGES[game]
+        verdicts += run([m for m in chosen if game_of(m.file) == game], args.workers,
+                        stages[:1] if args.quick else stages)
     seconds = time.perf_counter() - t0
     survivors = [v for v in verdicts if v.status == "survived" and v.mutant.key() not in EQUIVALENT]
     allowed = [v for v in verdicts if v.status == "survived" and v.mutant.key() in EQUIVALENT]

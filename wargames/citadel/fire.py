@@ -345,6 +345,19 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     return res
 
 
+def _parked_aircraft(state: CitadelState, target: Hex, side: Side) -> str:
+    """Why aircraft alone in the revetment hex are no target: fire combat is against ground units (C 9), and
+    the aircraft parked there lose counters only to fire at ground units in their hex (C 31; our reading)."""
+    air = state.air
+    if side is not Side.VIETMINH or air is None or not air.in_box("revetment"):
+        return ""
+    from .air import revetment_hex
+    if target != revetment_hex(state):
+        return ""
+    return (": fire combat is against ground units, and the aircraft in the revetment are hit only by fire at "
+            "French ground units in their hex (C 31)")
+
+
 @implements("C 9.5", "C 10", "C 14.B")
 class FirePhase:
     """A direct or indirect fire phase (C 9.5, C 10); ``side`` limits who fires in an indirect sub-phase."""
@@ -436,7 +449,7 @@ class FirePhase:
             out.append((e.rule, e.reason))
         hit = st.units_at(target, side.enemy)
         if not hit:
-            out.append(("C 9", f"there are no enemy units in {st.label(target)}"))
+            out.append(("C 9", f"there are no enemy units in {st.label(target)}" + _parked_aircraft(st, target, side)))
         twice = [u.id for u in hit if u.id in st.fired_at]
         if twice:
             out.append(("C 9.5", f"{', '.join(twice)} in {st.label(target)} has already been fired at this phase"))

@@ -8,9 +8,9 @@ placement at a time and refuses any that breaks a rule; a set-up stage ends when
 (the works stage when the Vietminh player says so).
 
 Readings (the text is silent): a headquarters marker goes into a jungle zone of the Vietminh player's choice,
-as the return rule only asks which zone holds it (C 12.B.3); scenario 1's "two F8F counters and three Cricket
-counters must be placed in the revetment hex" is a floor, and the general permission to base eligible aircraft
-there still lets the French base more.
+as the return rule only asks which zone holds it (C 12.B.3); the two F8F and three Cricket counters scenario 1
+requires in the revetment are a floor, and the general permission to base eligible aircraft there still lets
+the French base more (SR 2.4).
 """
 from __future__ import annotations
 

@@ -168,6 +168,32 @@ def test_ce14_strategic_bombing_through_the_game_with_a_battery_firing():
     assert "return to duty: B26-1, B26-2, B26-3, B26-4" in res.text()        # flown, then back next morning
 
 
+@pytest.mark.rule("C 28", "C 28.F", "C 28.A", "C 31")
+def test_an_f8f_aborted_over_the_supply_lines_goes_where_the_french_player_says():
+    """C 28.F fires by the procedure of C 28.A, so an aborted counter that may use the Dien Bien Phu airfield
+    goes to Aborted and Unserviceable or, inverted, to the revetment, as the French player chooses."""
+    from wargames.citadel.airplay import AbortTo
+    g = game(available={"F8F": 1, "B26": 1})
+    g.state.air.weather.update(supply_lines="clear", delta="clear")
+    to_phase(g, "strategic bombing")
+    g.apply(BombStack(("F8F-1", "B26-1"), "medium"))
+    g.apply(EndPhase())
+    g.apply(BatteryFire(0, ("F8F-1", "B26-1")), ScriptedDice([1]))   # 4 guns against 4 + 6: 1/3, roll 1: A
+    st = g.state.air
+    assert st.box["B26-1"] == "aborted"                                 # a bomber has no choice
+    assert g.prompt.side == FR and g.prompt.rule == "C 28.A"
+    assert set(g.legal_actions) == {AbortTo("F8F-1", "aborted"), AbortTo("F8F-1", "revetment")}
+    before = g.state_dict()
+    with pytest.raises(RuleViolation, match="aborted aircraft"):
+        g.apply(EndPhase())
+    assert g.state_dict() == before
+    g.apply(AbortTo("F8F-1", "revetment"))
+    assert g.state.air.box["F8F-1"] == "revetment" and "F8F-1" in g.state.air.inverted
+    assert g.prompt.side == VM and g.prompt.rule == "C 28.F"
+    g.apply(EndPhase())
+    assert g.state.air.box["F8F-1"] == "revetment"                      # it did not fly on to the flown box
+
+
 @pytest.mark.rule("C 26", "C 26.D")
 def test_strategic_bombing_ignores_pins_and_excess_destruction():
     g = game(available={"B26": 4})
@@ -224,6 +250,29 @@ def test_drops_go_on_or_next_to_french_hexes_outside_vietminh_zoc_and_transports
     assert g.why_illegal(Drop(("C47-1",), "0612", "low", "N", "gsp", 1)).rule == "C 26.E"
     g.apply(Drop(("C47-1",), "1316", "low", "N", "gsp", 1))
     assert g.why_illegal(Drop(("C47-2",), "1414", "low", "S", "gsp", 1)).rule == "C 28.C"
+
+
+@pytest.mark.rule("C 26", "C 26.E", "C 7")
+def test_air_placements_outside_the_offered_sample_are_accepted_too():
+    """legal_actions offers a sample of the air placements (citadel.game's docstring says so); a legal Fly or
+    Drop that the sample leaves out is still in legal_actions, and apply carries it out."""
+    g = game(available={"F8F": 2, "SB2C": 1, "C47": 2})
+    g.apply(EndPhase())                                           # VM movement ends: French air placement
+    offered = list(g.legal_actions)
+    fly = Fly("tactical", ("F8F-1", "SB2C-1"), "0714", "medium", "SE")      # a mixed group facing south-east
+    assert fly not in offered and not any(isinstance(a, Fly) and a.facing == "SE" for a in offered)
+    assert fly in g.legal_actions
+    g.apply(fly)
+    assert g.state.air.sorties[0].aircraft == ["F8F-1", "SB2C-1"] and g.state.air.sorties[0].facing == "SE"
+    g = game(available={"C47": 2})
+    to_phase(g, "supply and transport")
+    offered = list(g.legal_actions)
+    drop = Drop(("C47-1", "C47-2"), "1414", "medium", "NW", "ammo_105", 8)    # two transports, eight 105mm points
+    assert drop not in offered and not any(isinstance(a, Drop) and a.cargo != "gsp" for a in offered)
+    assert drop in g.legal_actions
+    g.apply(drop)
+    s = g.state.air.sorties[-1]
+    assert (s.mission, s.aircraft, s.cargo, s.amount) == ("transport", ["C47-1", "C47-2"], "ammo_105", 8)
 
 
 @pytest.mark.rule("C 26", "C 26.E")
@@ -642,6 +691,27 @@ def test_vietminh_fire_with_losses_on_the_revetment_destroys_aircraft_on_the_gro
     res = resolve_fire(st, ["1st Bn"], rev, ScriptedDice([1]))      # 14 SP adjacent: losses
     assert st.air.in_box("destroyed_on_ground")
     assert "destroyed on the ground" in res.text()
+
+
+@pytest.mark.rule("C 31", "C 9")
+def test_aircraft_alone_in_the_revetment_are_no_target():
+    """Fire combat is against ground units (C 9): with no French ground unit in the revetment hex, the aircraft
+    parked there cannot be fired at (our reading of C 31); with one there, the same fire is legal."""
+    g = game(available={}, revetment={"F8F": 2})
+    st = g.state
+    rev = st.label(air.revetment_hex(st))
+    st.unit("1st Bn").hex = st.map.hex("1916")                  # next to the revetment hex 1917
+    st.unit("2/3BT").hex = st.map.hex("1915")                   # a French company it may fire at
+    while not (g.phase.kind == "direct fire" and g.play_index is None and g.fire_side is Side.VIETMINH):
+        g.apply(EndPhase())
+    shot = Fire(("1st Bn",), rev)
+    before = g.state_dict()
+    with pytest.raises(RuleViolation, match="aircraft in the revetment") as e:
+        g.apply(shot)
+    assert e.value.rule == "C 9" and g.state_dict() == before
+    assert shot not in g.legal_actions and Fire(("1st Bn",), "1915") in g.legal_actions
+    g.state.unit("1/3BT").hex = g.state.map.hex(rev)             # a French company parks with the aircraft
+    assert g.why_illegal(shot) is None
 
 
 # --------------------------------------------------------------------------- availability, strikes, rotation

@@ -23,7 +23,7 @@ from wargames.citadel.fire_types import (HMG, HOWITZER, MORTAR, RECOILLESS, SMAL
                                          spotted, weapon_type)
 from wargames.citadel.movement import MovementPhase
 from wargames.citadel.sequence import SEQUENCE, CitadelGame, next_phase, phase_named
-from wargames.citadel.stacking import check_stacking, retreat, stacking_problem
+from wargames.citadel.stacking import check_stacking, stacking_problem
 from wargames.citadel.terrain import MONSOON_DATE, effective_terrain
 from wargames.citadel.units import load_counters
 from wargames.citadel.zoc import zone_of_control
@@ -299,15 +299,19 @@ def test_enemy_units_do_not_count_against_stacking():
 
 @pytest.mark.rule("C 6")
 def test_retreat_that_would_break_stacking_eliminates_the_unit():
+    from wargames.citadel.melee import move_after_melee
     m = _map()
     st = _state(m, [(_bn("A"), "1010"), (_bn("B"), "1011"), (_coy("F"), "1012"), (_bn("C"), "1109")])
-    msg = retreat(st, "B", _h("1010"))
-    assert st.unit("B").eliminated and "eliminated" in msg and "C 6" in msg
-    assert retreat(st, "C", _h("1108")) == "C retreats to 1108"
+    res = Resolution()
+    move_after_melee(st, st.unit("B"), _h("1010"), res, "C 11", "retreat")
+    assert st.unit("B").eliminated and "eliminated" in res.text() and "C 6" in res.text()
+    res = Resolution()
+    move_after_melee(st, st.unit("C"), _h("1108"), res, "C 11", "retreat")
+    assert res.text() == "C 11: C retreats to 1108"
     assert st.unit("C").hex == _h("1108") and not st.unit("C").eliminated
     # an enemy unit in the hex does not count against stacking
     st.unit("F").hex = _h("1107")
-    retreat(st, "A", _h("1107"))
+    move_after_melee(st, st.unit("A"), _h("1107"), Resolution(), "C 11", "retreat")
     assert st.unit("A").hex == _h("1107") and not st.unit("A").eliminated
 
 

@@ -74,11 +74,13 @@ def test_a_repair_roll_of_one_offers_the_disabled_tanks_in_the_bunker():
     def tanks(st):
         _tank(st, "Conti", "N2228", disabled=True)
         _tank(st, "Mulhouse", "N2228", disabled=True)
-    # the set-up ends; weather, maintenance and availability pass; the repair roll is a 1
+    # the set-up ends with the last headquarters marker (no Air Chart without the advanced rules); weather,
+    # maintenance and availability pass; the repair roll is a 1
     while g.phase.id == "set-up":
         acts = list(g.legal_actions)
         if len(g.state.setup.vietminh) == 1 and g.state.setup_stage == "Vietminh":
             tanks(g.state)
+        if g.state.setup_stage == "headquarters" and len(g.state.setup.headquarters) == 1:
             g.apply(acts[0], ScriptedDice([1]))
             break
         g.apply(acts[0])

@@ -668,7 +668,9 @@ def effective_bombing(state, kind: str, scheduled: int | None = None) -> int:
 
 @implements("C 28")
 def battery_fire(state, stack_index: int, aircraft: Sequence[str], dice: Dice, res: Resolution) -> str:
-    """One of the eight off-map 37mm batteries (four guns, not doubled) fires at one stack (C 28.F)."""
+    """One of the eight off-map 37mm batteries (four guns, not doubled) fires at one stack (C 28.F). As over the
+    map (C 28.A), an aborted counter that may use the Dien Bien Phu airfield waits for the French player to
+    place it in the Aborted and Unserviceable box or, inverted, in the revetment (``abort_choice``)."""
     st, ac = state.air, charts(state)
     used = sum(1 for s in st.stacks if s.fired_on)
     if used >= STRATEGIC_BATTERIES:
@@ -695,8 +697,12 @@ def battery_fire(state, stack_index: int, aircraft: Sequence[str], dice: Dice, r
     if value in ("K", "A"):
         for a in aircraft:
             stack.aircraft.remove(a)
-            st.box[a] = "shot_down" if value == "K" else "aborted"
         res.add("C 28.A", f"{', '.join(aircraft)} " + ("shot down" if value == "K" else "aborted"))
+        for a in aircraft:            # the procedure is that of C 28.A: the French place what may use the airfield
+            if value == "A" and air_type(state, a).may_base_at_dien_bien_phu and revetment_hex(state) is not None:
+                st.abort_choice.append(a)
+            else:
+                st.box[a] = "shot_down" if value == "K" else "aborted"
     return value
 
 

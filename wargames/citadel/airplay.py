@@ -700,12 +700,16 @@ class BombingPlay(PhasePlay):
         return True
 
     def play_prompt(self) -> Prompt:
+        if _air(self).abort_choice:
+            return _abort_prompt()
         if _air(self).stage == "stack":
             return Prompt(FR, "C 26.D", "commit bombing stacks, or end", "strategic bombing")
         return Prompt(VM, "C 28.F", "fire the supply-line batteries at bombing stacks, or end", "antiaircraft fire")
 
     def play_candidates(self) -> list:
         st, g = _air(self), self.state
+        if st.abort_choice:
+            return _abort_candidates(self)
         if st.stage == "stack":
             ids = air.able(g, "strategic")
             out = [BombStack((a,), alt) for a in ids for alt in ("low", "medium", "high")]
@@ -717,6 +721,8 @@ class BombingPlay(PhasePlay):
 
     def play_end(self, res: Resolution) -> None:
         st = _air(self)
+        if st.abort_choice:
+            raise RuleViolation("C 28.A", "the French first place the aborted aircraft")
         if st.stage == "stack" and any(s.aircraft for s in st.stacks):
             st.stage = "aa"
             res.add("C 28.F", "the French end committing stacks; the supply-line batteries may fire")
@@ -752,6 +758,8 @@ class BombingPlay(PhasePlay):
     def _battery(self, a: BatteryFire, dice, res: Resolution) -> None:
         if self._play() is not BombingPlay or _air(self).stage != "aa":
             raise RuleViolation("C 28.F", "the supply-line batteries fire once the stacks are committed")
+        if _air(self).abort_choice:
+            raise RuleViolation("C 28.A", "the French first place the aborted aircraft")
         air.battery_fire(self.state, a.stack, a.aircraft, dice, res)
 
 

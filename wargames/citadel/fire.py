@@ -148,17 +148,14 @@ def tank_loss(u: UnitState, dice: Dice, res: Resolution) -> None:
 
 
 @implements("C 9.3", "C 9.4")
-def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) -> None:
-    """Apply one step loss: flip at the critical loss level, eliminate when losses reach strength."""
+def lose_strength_point(state: CitadelState, u: UnitState, res: Resolution, rule: str = "C 9",
+                        what: str = "loses a step") -> None:
+    """One strength point lost, to fire or in melee: it goes on the Vietminh cumulative loss scale (SR 3); an
+    infantry counter flips at its critical loss level (C 9.3); a unit is eliminated when its losses reach its
+    strength (C 9.4)."""
     c = u.counter
     if u.side is Side.VIETMINH:
         state.vm_losses += 1          # the cumulative loss scale counts every strength point lost (SR 3)
-    state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
-    state.strength_at_start.setdefault(u.id, u.strength)
-    if c.cls is UnitClass.TANK:
-        tank_loss(u, dice, res)
-        return
-    dump_check(state, u, dice, res)
     u.losses += 1
     level = c.critical_loss_level
     if level and not u.inverted and u.losses >= level:
@@ -167,11 +164,25 @@ def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) ->
         res.add("C 9.3", f"{u.id} reaches its critical loss level ({level} step{'s' if level > 1 else ''}): "
                 f"flipped to {c.reduced_strength}-{c.reduced_morale}, step marker removed", result="inverted")
     else:
-        res.add("C 9", f"{u.id} loses a step (step-reduction marker {u.losses})", result=u.losses)
+        res.add(rule, f"{u.id} {what} (step-reduction marker {u.losses})", result=u.losses)
     if u.strength <= 0:
         u.eliminated = True
         u.pinned, u.pinned_at = False, None
         res.add("C 9.4", f"{u.id}: losses reach its strength, eliminated", result="eliminated")
+
+
+@implements("C 9.3", "C 9.4")
+def take_loss(state: CitadelState, u: UnitState, dice: Dice, res: Resolution) -> None:
+    """Apply one step loss from fire: counted against the one-loss cap (C 9.1) with the unit's strength before
+    the fire phase's losses (fire is simultaneous, C 9); a tank rolls instead (C 19.C); a French 105mm point may
+    hit a dump (C 24); then :func:`lose_strength_point`."""
+    state.phase_losses[u.id] = state.phase_losses.get(u.id, 0) + 1
+    state.strength_at_start.setdefault(u.id, u.strength)
+    if u.counter.cls is UnitClass.TANK:
+        tank_loss(u, dice, res)
+        return
+    dump_check(state, u, dice, res)
+    lose_strength_point(state, u, res)
 
 
 @dataclass
@@ -345,6 +356,19 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
     return res
 
 
+def _parked_aircraft(state: CitadelState, target: Hex, side: Side) -> str:
+    """Why aircraft alone in the revetment hex are no target: fire combat is against ground units (C 9), and
+    the aircraft parked there lose counters only to fire at ground units in their hex (C 31; our reading)."""
+    air = state.air
+    if side is not Side.VIETMINH or air is None or not air.in_box("revetment"):
+        return ""
+    from .air import revetment_hex
+    if target != revetment_hex(state):
+        return ""
+    return (": fire combat is against ground units, and the aircraft in the revetment are hit only by fire at "
+            "French ground units in their hex (C 31)")
+
+
 @implements("C 9.5", "C 10", "C 14.B")
 class FirePhase:
     """A direct or indirect fire phase (C 9.5, C 10); ``side`` limits who fires in an indirect sub-phase."""
@@ -436,7 +460,7 @@ class FirePhase:
             out.append((e.rule, e.reason))
         hit = st.units_at(target, side.enemy)
         if not hit:
-            out.append(("C 9", f"there are no enemy units in {st.label(target)}"))
+            out.append(("C 9", f"there are no enemy units in {st.label(target)}" + _parked_aircraft(st, target, side)))
         twice = [u.id for u in hit if u.id in st.fired_at]
         if twice:
             out.append(("C 9.5", f"{', '.join(twice)} in {st.label(target)} has already been fired at this phase"))

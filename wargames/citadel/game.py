@@ -1,4 +1,4 @@
-"""Citadel played through the shared protocol: a whole game turn of Rules 1-10 (C 7-C 10).
+"""Citadel played through the shared protocol: a scenario's set-up and its days of play (C 7, SR 2).
 
 :class:`Game` steps through the sequence of play (C 7). In each player turn:
 
@@ -9,9 +9,15 @@
 - the direct fire phase: the phasing player fires, then the other player;
 - losses to a stack are shared out by prompts, the owner first (C 9.2).
 
-Phases whose rules are not yet executable here (the initial and terminal segments, air, melee, return:
-Rules 11-35) are stepped over with a Resolution step saying so; the coverage appendix reports them as not
-reached in play.
+The set-up and the other phases (weather, air, supply, melee, return ...) are played by the rule modules'
+plays (:data:`PLAYS`, :mod:`play`); a phase no play covers is stepped over with a Resolution step saying so.
+
+What may be done: ``legal_actions`` lists in full every decision with few forms. Where a decision has more
+legal forms than are worth listing, it lists a sample spread over them, and ``len(legal_actions)`` counts the
+sample: whole movement paths (one-hex steps are listed), air placements (a few groups of counters, hexes,
+altitudes and two facings), transport drops (one point of general supply a counter), Vietminh set-up hexes
+and return paths. Every legal action outside the sample is accepted all the same: ``action in
+game.legal_actions``, ``why_illegal`` and ``apply`` judge the action itself, never the listing.
 """
 from __future__ import annotations
 

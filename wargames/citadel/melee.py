@@ -27,6 +27,7 @@ from ..core import Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from .charts import MeleeResult
+from .fire import lose_strength_point
 from .stacking import stacking_problem
 from .strongpoints import note_passage, strongpoint_at
 from .tanks import tank_melee_problem
@@ -188,8 +189,10 @@ def retreat_hexes(state, u: UnitState) -> list[Hex]:
     return sorted(free or options)
 
 
+@implements("C 6", "C 11")
 def move_after_melee(state, u: UnitState, to: Hex, res: Resolution, rule: str, verb: str) -> None:
-    """Move a retreating, routing or advancing unit one hex; breaking stacking eliminates it (C 6)."""
+    """Move a retreating or routing unit one hex; a unit forced to retreat in violation of stacking is
+    eliminated instead (C 6). The one implementation of that rule: melee is the only forced retreat."""
     if stacking_problem([*state.units_at(to, u.side), u]):
         eliminate(state, u, res, f"{verb} into {state.label(to)} would break stacking (C 6)")
         return
@@ -220,21 +223,8 @@ def eliminate(state, u: UnitState, res: Resolution, why: str) -> None:
 
 @implements("C 11")
 def melee_loss(state, u: UnitState, res: Resolution) -> None:
-    """One strength point lost in melee: flip at the critical loss level, eliminate at zero (C 9.3, C 9.4)."""
-    c = u.counter
-    if u.side is Side.VIETMINH:
-        state.vm_losses += 1
-    u.losses += 1
-    level = c.critical_loss_level
-    if level and not u.inverted and u.losses >= level:
-        u.inverted, u.losses = True, 0
-        res.add("C 9.3", f"{u.id} reaches its critical loss level: flipped to {c.reduced_strength}-{c.reduced_morale}")
-    else:
-        res.add("C 11", f"{u.id} loses a strength point in melee (step marker {u.losses})")
-    if u.strength <= 0:
-        u.eliminated = True
-        u.pinned, u.pinned_at = False, None
-        res.add("C 9.4", f"{u.id}: losses reach its strength, eliminated")
+    """One strength point lost in melee: as to fire (C 9.3, C 9.4), without the fire phase's bookkeeping."""
+    lose_strength_point(state, u, res, "C 11", "loses a strength point in melee")
 
 
 # --------------------------------------------------------------------------- one melee, decision by decision

@@ -23,8 +23,9 @@ from .zoc import zone_of_control
 
 
 def hq_zone(state, regiment: str | None) -> str | None:
-    """The jungle zone of a regiment's headquarters marker (C 12.B.3): the one recorded, else the zone where
-    most of its units stand in full jungle (our set-up default)."""
+    """The jungle zone of a regiment's headquarters marker (C 12.B.3): the one recorded, where the Vietminh
+    player set it up (SR 2.3) or strategic movement took it (C 8); in a position made without a set-up (the
+    demonstration files), the zone where most of its units stand in full jungle."""
     if regiment is None:
         return None
     if regiment in state.hq_zones:

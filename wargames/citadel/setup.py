@@ -1,9 +1,16 @@
 """Scenario Rule 2: setting a scenario up on the valley, every placement a player's decision.
 
 The order is the rule's: the French place the units of their dispositions (SR 2.1), the Vietminh place their
-works within the scenario's trench allowance (SR 2.2), then their units (SR 2.3). Aircraft go on the Air Chart
-with the air rules. The engine offers one placement at a time and refuses any that breaks a rule; a set-up
-stage ends when its last unit is placed (the works stage when the Vietminh player says so).
+works within the scenario's trench allowance (SR 2.2), then their units (SR 2.3) and the headquarters marker
+of each of their regiments (C 12.B.3), and last the French put their aircraft on the Air Chart, choosing how
+many Air Force fighter-bombers and spotters to base in the revetment hex (SR 2.4, C 31). The engine offers one
+placement at a time and refuses any that breaks a rule; a set-up stage ends when its last piece is placed
+(the works stage when the Vietminh player says so).
+
+Readings (the text is silent): a headquarters marker goes into a jungle zone of the Vietminh player's choice,
+as the return rule only asks which zone holds it (C 12.B.3); the two F8F and three Cricket counters scenario 1
+requires in the revetment are a floor, and the general permission to base eligible aircraft there still lets
+the French base more (SR 2.4).
 """
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ from .entrench import EQUIVALENTS, TRENCH_TERRAIN
 from .play import EndPhase, PhasePlay
 from .stacking import stacking_problem
 from .strongpoints import controller, strongpoint_at
-from .terrain import complex_of, strongpoints, villages
+from .terrain import complex_of, jungle_zone, strongpoints, villages
 from .units import Side, UnitClass, UnitState
 from .zoc import zone_of_control
 
@@ -35,6 +42,9 @@ class SetupBook:
     vietminh: list[str] = field(default_factory=list)
     places: dict[str, str] = field(default_factory=dict)    # unit id -> its disposition's "at" (None: anywhere)
     allowance: int = 0                                      # trench-hex equivalents (SR 1.B.5)
+    headquarters: list[str] = field(default_factory=list)   # regiments whose HQ marker is still to be placed
+    aircraft: bool = False                                  # the French still put their aircraft on the chart
+    revetment_min: dict[str, int] = field(default_factory=dict)   # counters that must start there (SR 2.4)
 
 
 # --------------------------------------------------------------------------- where units may go
@@ -195,6 +205,77 @@ def _free_garrisons(state, book: SetupBook) -> int:
                and (book.places.get(uid) is None or book.places[uid].lower().startswith("any ")))
 
 
+# --------------------------------------------------------------------------- headquarters markers, aircraft
+
+def jungle_zones(state) -> list[str]:
+    """The jungle zones of the map (C 8, C 13), remembered per map."""
+    m = state.map
+    memo = m.__dict__.get("_jungle_zones")
+    if memo is None:
+        memo = m.__dict__["_jungle_zones"] = sorted({z for h in m.hexes if (z := jungle_zone(m, h)) is not None})
+    return memo
+
+
+@implements("C SR 2", "C 12")
+def headquarters_problem(state, book: SetupBook, regiment: str, zone: str) -> str | None:
+    """Why a regiment's headquarters marker may not be set up in ``zone`` (C 12.B.3), or None."""
+    if regiment not in book.headquarters:
+        return (f"regiment {regiment!r} has no headquarters marker waiting to be placed (waiting: "
+                f"{', '.join(book.headquarters) or 'none'})")
+    zones = jungle_zones(state)
+    if zone not in zones:
+        return f"{zone!r} is not a jungle zone of the map ({', '.join(zones)})"
+    return None
+
+
+def baseable(state) -> dict[str, int]:
+    """Counters of each type on the Air Chart that may be based in the revetment hex at set-up: the Available
+    and Serviceable Air Force fighter-bombers and spotters (SR 2.4, C 31); none without a revetment hex."""
+    from .air import air_type, revetment_hex
+    out: dict[str, int] = {}
+    if state.air is None or revetment_hex(state) is None:
+        return out
+    for a in state.air.in_box("available"):
+        if air_type(state, a).may_base_at_dien_bien_phu:
+            t = state.air.counters[a]
+            out[t] = out.get(t, 0) + 1
+    return out
+
+
+@implements("C SR 2", "C 31")
+def revetment_problem(state, book: SetupBook, counts: Sequence) -> str | None:
+    """Why the French may not base these counters in the revetment hex at set-up (SR 2.4), or None.
+    ``counts`` pairs an aircraft type with the number of its counters to base there."""
+    able = baseable(state)
+    chosen: dict[str, int] = {}
+    for pair in counts:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+                and isinstance(pair[1], int) and not isinstance(pair[1], bool)):
+            return f"{pair!r} is not a pair of an aircraft type and a number of counters"
+        t, n = pair
+        if t in chosen:
+            return f"{t} is named twice"
+        if t not in able:
+            return (f"{t} may not be based at Dien Bien Phu: only Air Force fighter-bombers and spotters of the "
+                    f"Available and Serviceable box may ({', '.join(sorted(able)) or 'none here'}; C 31)")
+        if not 0 <= n <= able[t]:
+            return f"{n} {t}: the Air Chart has {able[t]} available"
+        chosen[t] = n
+    for t, n in sorted(book.revetment_min.items()):
+        if chosen.get(t, 0) < n:
+            return f"in this scenario at least {n} {t} counters start in the revetment hex (SR 2.4)"
+    return None
+
+
+def revetment_choices(state, book: SetupBook) -> list[tuple[tuple[str, int], ...]]:
+    """Every way to base the eligible counters in the revetment within the scenario's floor (SR 2.4)."""
+    from itertools import product
+    able = baseable(state)
+    types = sorted(able)
+    ranges = [range(book.revetment_min.get(t, 0), able[t] + 1) for t in types]
+    return [tuple((t, n) for t, n in zip(types, ns) if n) for ns in product(*ranges)]
+
+
 # --------------------------------------------------------------------------- the set-up through Game
 
 @dataclass(frozen=True)
@@ -211,17 +292,29 @@ class PlaceWorks(Action):
     hexes: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class PlaceHeadquarters(Action):
+    """Set a Vietminh regiment's headquarters marker up in a jungle zone (SR 2.3, C 12.B.3)."""
+    regiment: str
+    zone: str
+
+
+@dataclass(frozen=True)
+class BaseAircraft(Action):
+    """Put the aircraft on the Air Chart: how many counters of each type start in the revetment hex (SR 2.4,
+    C 31); the rest stay Available and Serviceable. ``revetment`` pairs a type with a number of counters."""
+    revetment: tuple[tuple[str, int], ...] = ()
+
+
 def _stage(game) -> str:
-    book: SetupBook = game.state.setup
-    if book.french:
-        return "French"
-    return "works" if game.state.setup_stage == "works" else "Vietminh"
+    return game.state.setup_stage
 
 
 class SetupPlay(PhasePlay):
-    """The set-up phase of a scenario (SR 2): French units, Vietminh works, Vietminh units."""
+    """The set-up phase of a scenario (SR 2): French units, Vietminh works, Vietminh units and headquarters
+    markers, French aircraft."""
 
-    ACTIONS = (Place, PlaceWorks)
+    ACTIONS = (Place, PlaceWorks, PlaceHeadquarters, BaseAircraft)
 
     def play_open(self, res: Resolution) -> bool:
         st = self.state
@@ -241,6 +334,13 @@ class SetupPlay(PhasePlay):
             used = sum(EQUIVALENTS[k] for k in st.works.values())
             return Prompt("Vietminh", "C SR 2", f"place trenches, tunnels and weapons pits ({used} of "
                                                 f"{st.setup.allowance} trench equivalents), or end", "set-up")
+        if stage == "headquarters":
+            return Prompt("Vietminh", "C SR 2", f"place the headquarters marker of each regiment in a jungle zone "
+                                                f"(C 12.B.3; waiting: {', '.join(st.setup.headquarters)})", "set-up")
+        if stage == "aircraft":
+            floor = ", ".join(f"at least {n} {t}" for t, n in sorted(st.setup.revetment_min.items()))
+            return Prompt("French", "C SR 2", "choose the aircraft based in the revetment hex of Dien Bien Phu "
+                                              f"(SR 2.4, C 31{'; ' + floor if floor else ''})", "set-up")
         return Prompt("Vietminh", "C SR 2", f"set up the Vietminh units ({len(st.setup.vietminh)} left)", "set-up")
 
     def play_candidates(self) -> list:
@@ -256,6 +356,10 @@ class SetupPlay(PhasePlay):
             out += [PlaceWorks("trench", (st.label(h),)) for h in sorted(st.map.hexes)
                     if st.map.terrain(h) == "partial_jungle" and h not in st.works][:40]
             return out + [EndPhase()]
+        if stage == "headquarters":
+            return [PlaceHeadquarters(r, z) for r in book.headquarters for z in jungle_zones(st)]
+        if stage == "aircraft":
+            return [BaseAircraft(c) for c in revetment_choices(st, book)]
         uid = book.vietminh[0]
         where = book.places.get(uid)
         hexes = place_hexes(st, where, Side.VIETMINH)
@@ -279,6 +383,12 @@ class SetupPlay(PhasePlay):
             return True
         if isinstance(action, PlaceWorks):
             SetupPlay._check_works(self, action)
+            return True
+        if isinstance(action, PlaceHeadquarters):
+            SetupPlay._check_headquarters(self, action)
+            return True
+        if isinstance(action, BaseAircraft):
+            SetupPlay._check_aircraft(self, action)
             return True
         return False
 
@@ -305,6 +415,22 @@ class SetupPlay(PhasePlay):
             raise RuleViolation("C SR 2", why)
         return hexes
 
+    def _check_headquarters(self, a: PlaceHeadquarters) -> None:
+        if _stage(self) != "headquarters":
+            raise RuleViolation("C SR 2", "the headquarters markers are set up after the Vietminh units "
+                                          f"(this is the {_stage(self)} stage)")
+        why = headquarters_problem(self.state, self.state.setup, a.regiment, a.zone)
+        if why:
+            raise RuleViolation("C 12.B.3", why)
+
+    def _check_aircraft(self, a: BaseAircraft) -> None:
+        if _stage(self) != "aircraft":
+            raise RuleViolation("C SR 2", "the French put their aircraft on the Air Chart last (SR 2.4; this is "
+                                          f"the {_stage(self)} stage)")
+        why = revetment_problem(self.state, self.state.setup, a.revetment)
+        if why:
+            raise RuleViolation("C SR 2", why)
+
     @handles(Place)
     def _place(self, a: Place, dice, res: Resolution) -> None:
         u, h = SetupPlay._check_place(self, a)
@@ -321,9 +447,32 @@ class SetupPlay(PhasePlay):
             self.state.works[h] = a.kind
         res.add("C SR 2", f"{a.kind.replace('_', ' ')} set up in {', '.join(a.hexes)}")
 
+    @handles(PlaceHeadquarters)
+    def _headquarters(self, a: PlaceHeadquarters, dice, res: Resolution) -> None:
+        SetupPlay._check_headquarters(self, a)
+        st = self.state
+        st.hq_zones[a.regiment] = a.zone
+        st.setup.headquarters.remove(a.regiment)
+        res.add("C 12.B.3", f"the headquarters marker of regiment {a.regiment} sets up in jungle zone {a.zone}")
+        SetupPlay._next(self, res)
+
+    @handles(BaseAircraft)
+    def _aircraft(self, a: BaseAircraft, dice, res: Resolution) -> None:
+        SetupPlay._check_aircraft(self, a)
+        st = self.state
+        based = []
+        for t, n in a.revetment:
+            for aid in st.air.in_box("available", t)[:n]:           # counters of a type are alike: the first n
+                st.air.box[aid] = "revetment"
+                based.append(aid)
+        res.add("C SR 2", f"aircraft based in the revetment hex: {', '.join(based) or 'none'}; the rest stay "
+                          f"Available and Serviceable (SR 2.4, C 31)")
+        st.setup.aircraft = False
+        SetupPlay._next(self, res)
+
     def play_end(self, res: Resolution) -> None:
         if _stage(self) != "works":
-            raise RuleViolation("C SR 2", "every unit of the set-up must be placed")
+            raise RuleViolation("C SR 2", "every piece of the set-up must be placed")
         self.state.setup_stage = "Vietminh"
         res.add("C SR 2", "the Vietminh works are in place; the Vietminh player sets up his units")
         SetupPlay._next(self, res)
@@ -337,9 +486,20 @@ class SetupPlay(PhasePlay):
             st.setup_stage = "Vietminh"
             res.add("C SR 2", "the scenario allows no Vietminh works: the Vietminh player sets up his units")
         if st.setup_stage == "Vietminh" and not st.setup.vietminh:
+            st.setup_stage = "headquarters"
+            if st.setup.headquarters:
+                res.add("C SR 2", "the Vietminh units are in place; the Vietminh player places the headquarters "
+                                  "markers of his regiments (C 12.B.3)")
+        if st.setup_stage == "headquarters" and not st.setup.headquarters:
+            st.setup_stage = "aircraft"
+            if st.setup.aircraft and baseable(st):
+                res.add("C SR 2", "the French player puts his aircraft on the Air Chart (SR 2.4)")
+            else:
+                st.setup.aircraft = False
+        if st.setup_stage == "aircraft" and not st.setup.aircraft:
             from .strongpoints import note_occupation
             note_occupation(st)
-            res.add("C SR 2", "the Vietminh units are in place: the scenario begins")
+            res.add("C SR 2", "the set-up is complete: the scenario begins")
             st.setup_stage = "done"
             if self.play_index is not None and self._play() is SetupPlay and self.phase.id == "set-up":
                 self.play_done(res)
@@ -384,6 +544,8 @@ def scenario_state(number: int, m=None):
             if (c.side is Side.VIETMINH and c.cls is UnitClass.HEAVY_WEAPONS and cid not in absent
                     and (c.regiment is None or c.regiment in regiments) and cid not in chosen):
                 take(type(p)(cid), None, book.vietminh)
+    book.headquarters = sorted({oob.counters[cid].regiment for cid in book.vietminh
+                                if oob.counters[cid].regiment}, key=lambda r: (len(r), r))
     placements = [(oob.counters[cid], None) for cid in chosen]
     later = {}
     for when, ps in {**outline.french_reinforcements, **outline.vm_reinforcements}.items():
@@ -402,6 +564,10 @@ def scenario_state(number: int, m=None):
     for name in held:
         st.control[name] = Side.VIETMINH
     st.setup = book
+    crowded = crowded_dispositions(st, book)
+    if crowded:
+        raise RuleViolation("C SR 2", f"{outline.source}: the French units listed for {crowded[0]} cannot all set up "
+                                      f"there within the stacking limits (C 6)")
     st.start_phase = "French movement" if outline.player_turn == "French" else "weather"
     from .replacements import Reserves
     caps = outline.information["french_replacements"]
@@ -420,11 +586,15 @@ def advanced_rules(state, outline) -> None:
     stocks = {Side.FRENCH: info["french_supply"], Side.VIETMINH: info["vm_supply"]}
     state.supply = Supply({side: {k: int(stocks[side].get(k, 0)) for k in SIDE_KINDS[side]} for side in Side},
                           airlift=True)
-    revetment = {"F8F": 2, "Cricket": 3} if outline.number == 1 else {}      # SR 2.4
-    available = {t: n - revetment.get(t, 0) for t, n in info["french_aircraft"].items()}
-    if any(n < 0 for n in available.values()):
-        raise RuleViolation("C SR 2", f"{outline.source}: too few aircraft for the revetment set-up of SR 2.4")
-    state.air = new_air_state(available, info.get("french_aircraft_aborted") or {}, revetment)
+    state.air = new_air_state(info["french_aircraft"], info.get("french_aircraft_aborted") or {})
+    book: SetupBook = state.setup
+    book.aircraft = True                       # the French base aircraft in the revetment last (SR 2.4)
+    book.revetment_min = {"F8F": 2, "Cricket": 3} if outline.number == 1 else {}
+    able = baseable(state)
+    short = [t for t, n in book.revetment_min.items() if able.get(t, 0) < n]
+    if short:
+        raise RuleViolation("C SR 2", f"{outline.source}: too few {short[0]} counters for the revetment set-up of "
+                                      f"SR 2.4")
 
 
 # --------------------------------------------------------------------------- room for the rest of a disposition
@@ -460,12 +630,16 @@ def _fits(units: Sequence[UnitState], here: dict) -> bool:
     return big + ceil(singles / 2) <= empty and weapons <= room
 
 
-def _hexes_needed(units: Sequence[UnitState], occupied: dict) -> int:
-    """The fewest empty hexes that hold ``units`` by the limits of C 6 (see :func:`_fits`)."""
-    n = 0
-    while not _fits(units, {**occupied, **{("empty", i): [] for i in range(n)}}):
-        n += 1
-    return n
+@implements("C SR 2", "C 6")
+def crowded_dispositions(state, book: SetupBook) -> list[str]:
+    """The French dispositions whose units cannot all stand in their hexes within stacking (SR 2.1, C 6): a
+    scenario that lists one could never finish its set-up."""
+    groups: dict[str, list[UnitState]] = {}
+    for uid in book.french:
+        groups.setdefault(book.places.get(uid), []).append(state.unit(uid))
+    return [where for where, units in groups.items()
+            if not _fits(units, {h: list(state.units_at(h, Side.FRENCH))
+                                 for h in place_hexes(state, where, Side.FRENCH)})]
 
 
 @implements("C SR 2")

@@ -42,14 +42,3 @@ def check_stacking(state: CitadelState, h: Hex, side: Side, adding: list[UnitSta
     problem = stacking_problem(units)
     if problem:
         raise RuleViolation(rule, f"hex {state.label(h)}: {problem}")
-
-
-@implements("C 6")
-def retreat(state: CitadelState, uid: str, to: Hex) -> str:
-    """Move a unit in retreat; if that breaks stacking it is eliminated instead (C 6). Returns what happened."""
-    u = state.unit(uid)
-    if stacking_problem([*state.units_at(to, u.side), u]):
-        u.eliminated = True
-        return f"{uid} is eliminated: retreating into {state.label(to)} would break stacking (C 6)"
-    u.hex = to
-    return f"{uid} retreats to {state.label(to)}"

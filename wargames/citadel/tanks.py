@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..core import Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
+from .terrain import hexes_with
 from .units import Side, UnitClass, UnitState
 
 #: Reading: "fire as a single 75mm recoilless rifle" is one gun, one strength point (as one antiaircraft strength
@@ -53,7 +54,7 @@ def tank_fire_parts(state, u: UnitState, target: Hex) -> list[tuple[str, int]]:
 
 def armor_bunker(state) -> list[Hex]:
     """The hexes of the strongpoint labelled Armor (C 19.F)."""
-    return [h for h in state.map.hexes if "armor_bunker" in state.map.info(h).features]
+    return hexes_with(state.map, "armor_bunker")
 
 
 @implements("C 19.E")

@@ -384,12 +384,12 @@ def check_cargo(state, aircraft: Sequence[str], cargo: str, amount: int, unit: s
     if amount < 1 or amount > room:
         raise RuleViolation("C 26.E", f"{', '.join(aircraft)} can carry 1 to {room} of {cargo} (weight {w} a point)")
     if cargo == "personnel":
-        from .replacements import due_reinforcements, reserves_of
+        from .replacements import due_reinforcements
         u = state.unit(unit) if unit else None
         if u is None or u.side is not Side.FRENCH or u.on_board or u.eliminated or u.counter.cls is UnitClass.TANK:
             raise RuleViolation("C 26.E", f"{unit or '(no unit)'} is not a French unit waiting in the delta")
-        if any(unit in units for units in reserves_of(state).schedule.values()) and \
-                unit not in due_reinforcements(state, Side.FRENCH):
+        schedule = state.reserves.schedule if getattr(state, "reserves", None) is not None else {}
+        if any(unit in units for units in schedule.values()) and unit not in due_reinforcements(state, Side.FRENCH):
             raise RuleViolation("C 16", f"{unit} is a reinforcement not yet due: it is not in the delta today")
         carried = sum(s.amount for s in state.air.sorties if s.unit == unit)
         if carried + amount > u.strength:

@@ -383,6 +383,61 @@ def test_ce18_a_company_split_over_two_c47_one_aborted_lands_reduced_and_one_poi
     assert g.state.air.box["C47-1"] == "flown"
 
 
+@pytest.mark.rule("C 28", "C 28.G", "C 15")
+def test_ce18_the_undelivered_point_joins_the_french_replacement_pool():
+    from wargames.citadel.replacements import reserves_of
+    g = game(available={"C47": 2})
+    st = g.state
+    st.units["1/6BPC"] = UnitState(_para(), None)
+    before = dict(reserves_of(st).french_left)
+    air.check_cargo(st, ["C47-1"], "personnel", 2, "1/6BPC", st.map.hex("1316"))
+    st.air.personnel["1/6BPC"] = [[st.map.hex("1316"), 2]]           # C47-2 with the third point aborted
+    air.land_personnel(st, Resolution())
+    assert reserves_of(st).french_left == {**before, "infantry": before["infantry"] + 1}
+
+
+@pytest.mark.rule("C 26", "C 26.E", "C 16")
+def test_only_a_reinforcement_due_today_waits_in_the_delta_to_be_flown_in():
+    from wargames.citadel.replacements import reserves_of
+    g = game(available={"C47": 2})
+    st = g.state
+    st.units["1/6BPC"] = UnitState(_para(), None)
+    reserves_of(st).schedule = {st.date + dt.timedelta(days=1): ("1/6BPC",)}
+    with pytest.raises(RuleViolation, match="not yet due"):
+        air.check_cargo(st, ["C47-1"], "personnel", 2, "1/6BPC", st.map.hex("1316"))
+    reserves_of(st).schedule = {st.date: ("1/6BPC",)}
+    air.check_cargo(st, ["C47-1"], "personnel", 2, "1/6BPC", st.map.hex("1316"))
+    st.air.personnel["1/6BPC"] = [[st.map.hex("1316"), 2]]
+    air.land_personnel(st, Resolution())
+    assert "1/6BPC" in reserves_of(st).arrived
+
+
+@pytest.mark.rule("C 26", "C 26.D", "C 23")
+def test_strategic_bombing_cuts_the_vietminh_receipts_of_the_day():
+    g = game(available={"B26": 4})
+    g.state.air.weather.update(supply_lines="clear", delta="clear")
+    stock = g.state.supply.stock(Side.VIETMINH, "105")
+    to_phase(g, "strategic bombing")
+    g.apply(BombStack(("B26-1", "B26-2", "B26-3", "B26-4"), "medium"))
+    g.apply(EndPhase())
+    res = g.apply(EndPhase(), ScriptedDice([4, 1, 1, 1, 1]))
+    assert "bombing destroys 3 of today's 10 105mm ammunition" in res.text()
+    assert "7 105mm ammunition (10 - 3 bombed)" in res.text()
+    assert g.state.supply.stock(Side.VIETMINH, "105") == stock + 7
+
+
+@pytest.mark.rule("C 26", "C 26.E", "C 23")
+@pytest.mark.parametrize("roll,french,vietminh", [(3, 4, 0), (6, 0, 0), (5, 0, 4)])
+def test_dropped_cargo_joins_the_stocks_of_whoever_recovers_it(roll, french, vietminh):
+    g = game(available={"C47": 1})
+    st = g.state
+    vm = st.supply.stock(Side.VIETMINH, "105")
+    s = Sortie("transport", ["C47-1"], st.map.hex("1316"), "high" if roll == 5 else "low", "N", "ammo_105", 4)
+    air.drop(st, s, ScriptedDice([roll]), Resolution())
+    assert st.supply.arriving.get("105", 0) == french                 # joins the stocks as the phase ends
+    assert st.supply.stock(Side.VIETMINH, "105") == vm + vietminh      # at once (C 23.B)
+
+
 # --------------------------------------------------------------------------- C-E19: culling
 
 @pytest.mark.rule("C 29")

@@ -40,6 +40,9 @@ REVETMENT = "1917"                        # reconstructed: the printed map is ab
 STRATEGIC_BATTERIES, STRATEGIC_GUNS, STRATEGIC_SHIFT = 8, 4, -4      # C 28.F, C 26.D
 #: The most the Vietminh receive a turn (C 23.B): bombing beyond it has no effect (C 26.D).
 VM_RECEIPTS = {"ammo_105": 10, "ammo_120": 5, "ammo_75_howitzer": 5, "ammo_75_recoilless": 4}
+#: The Air Chart's cargo and supply names -> the supply kinds of Section I (supply.KINDS).
+SUPPLY_KIND = {"gsp": "GSP", "ammo_155": "155", "ammo_105": "105", "ammo_120": "120",
+               "ammo_75_howitzer": "75H", "ammo_75_recoilless": "75RR"}
 STRIKE_START = dt.date(1954, 4, 20)       # C 32
 ROTATION = dt.date(1954, 5, 1)            # C 33
 
@@ -381,9 +384,13 @@ def check_cargo(state, aircraft: Sequence[str], cargo: str, amount: int, unit: s
     if amount < 1 or amount > room:
         raise RuleViolation("C 26.E", f"{', '.join(aircraft)} can carry 1 to {room} of {cargo} (weight {w} a point)")
     if cargo == "personnel":
+        from .replacements import due_reinforcements
         u = state.unit(unit) if unit else None
         if u is None or u.side is not Side.FRENCH or u.on_board or u.eliminated or u.counter.cls is UnitClass.TANK:
             raise RuleViolation("C 26.E", f"{unit or '(no unit)'} is not a French unit waiting in the delta")
+        schedule = state.reserves.schedule if getattr(state, "reserves", None) is not None else {}
+        if any(unit in units for units in schedule.values()) and unit not in due_reinforcements(state, Side.FRENCH):
+            raise RuleViolation("C 16", f"{unit} is a reinforcement not yet due: it is not in the delta today")
         carried = sum(s.amount for s in state.air.sorties if s.unit == unit)
         if carried + amount > u.strength:
             raise RuleViolation("C 26.E", f"{unit} has {u.strength} strength points; {carried} already fly")
@@ -597,28 +604,36 @@ def drop(state, sortie: Sortie, dice: Dice, res: Resolution) -> None:
         book[sortie.cargo] = book.get(sortie.cargo, 0) + sortie.amount
     res.add("C 26.E", f"drop of {sortie.amount} {sortie.cargo}: roll {roll}" + (f" +{plus} ({sortie.altitude})"
             if plus else "") + f" = {n}: recovered by {who}", result=who, roll=roll)
+    if book is not None and getattr(state, "supply", None) is not None:      # Section I in force (C 23)
+        from .supply import deliver, misdrop_to_vietminh
+        (deliver if who == "French" else misdrop_to_vietminh)(state, SUPPLY_KIND[sortie.cargo], sortie.amount, res)
 
 
 @implements("C 28")
 def land_personnel(state, res: Resolution) -> None:
     """Place each unit dropped this phase; strength points that did not arrive go back as replacements (C 28.G)."""
+    from .replacements import reserves_of
     st = state.air
+    reserves = reserves_of(state)
     for uid, parts in st.personnel.items():
         u = state.unit(uid)
         got = sum(sp for _, sp in parts)
         short = u.counter.strength - got
         u.hex = parts[0][0]
+        if any(uid in units for units in reserves.schedule.values()):
+            reserves.arrived.add(uid)                     # a scheduled reinforcement has arrived (C 16)
         if short > 0:
             c = u.counter
             if c.cls is UnitClass.INFANTRY and c.reduced_strength is not None:
                 u.inverted = True
                 u.losses = max(0, c.reduced_strength - got)
-                st.delta["infantry"] += short
                 kind = "infantry"
             else:
                 u.losses = short
-                st.delta["heavy weapons"] += short
-                kind = "heavy weapons class"
+                kind = "heavy weapons"
+            st.delta[kind] += short
+            reserves.french_left[kind] += short           # the French replacement pool of C 15.B
+            kind = "infantry" if kind == "infantry" else "heavy weapons class"
             res.add("C 28.G", f"{uid} lands in {state.label(u.hex)} with {got} of {c.strength} strength points"
                     + (", reduced side up" if u.inverted else f", step-reduction marker {short}")
                     + f"; {short} point(s) added to the French {kind} replacements",
@@ -656,6 +671,9 @@ def bomb(state, stack: Stack, dice: Dice, res: Resolution) -> None:
         state.air.bombed[kind] = state.air.bombed.get(kind, 0) + result.losses
         res.add("C 26.D", f"supply bombing roll {r2}: {result.losses} point(s) of {kind} destroyed",
                 result=kind, roll=r2)
+        if getattr(state, "supply", None) is not None:     # Section I in force: today's receipts shrink (C 23.B)
+            from .supply import reduce_receipts
+            reduce_receipts(state, SUPPLY_KIND[kind], result.losses, res)
 
 
 @implements("C 26")

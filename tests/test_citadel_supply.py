@@ -113,6 +113,24 @@ def test_light_mortars_are_silent_on_a_day_their_side_is_short():
     assert not S.silenced_mortar(st, st.unit("120-A"))          # 120mm mortars are not the light mortars
 
 
+@pytest.mark.rule("C 21", "C 8")
+def test_silent_light_mortars_do_not_opportunity_fire_either():
+    from wargames.citadel import EndMoves, Move, OpportunityFire
+    from wargames.citadel.examples import FIRST_LEGS
+    g = Game.new()
+    st = g.state
+    add(g, "81-A", FR, "1718", name="81mm mortars", size="platoon", type="infantry weapons", ordnance="81",
+        strength=4)
+    for uid, leg in FIRST_LEGS.items():
+        g.apply(Move((uid,), tuple(leg)))
+    g.apply(EndMoves())
+    assert OpportunityFire("81-A", "1st Bn") in g.legal_actions      # in range of the 1st Battalion's VP
+    g.state.supply.short[FR] = g.state.date                         # but the French are short of GSP today
+    assert not any(isinstance(a, OpportunityFire) and a.firer == "81-A" for a in g.legal_actions)
+    why = g.why_illegal(OpportunityFire("81-A", "1st Bn"))
+    assert why is not None and "general supply" in why.reason
+
+
 # --------------------------------------------------------------------------- C 22
 
 @pytest.mark.rule("C 22")

@@ -248,6 +248,47 @@ def test_french_deliveries_join_at_the_end_of_the_supply_phase_and_misdrops_feed
     assert g.state.supply.stock(FR, "155") == 4 and g.state.supply.arriving == {}
 
 
+def _air_game_at(phase: str, date: str = "1954-03-17") -> Game:
+    g = Game.new("anne_marie_air")
+    while g.phase.id != phase or g.state.date.isoformat() != date:
+        g.apply(EndPhase())
+    return g
+
+
+@pytest.mark.rule("C 23", "C 26")
+@pytest.mark.parametrize("altitude,roll,french,vietminh", [("low", 1, 4, 0), ("medium", 6, 0, 4), ("low", 6, 0, 0)])
+def test_air_drops_feed_the_stocks_of_whoever_recovers_them(altitude, roll, french, vietminh):
+    from wargames.citadel.airplay import Drop
+    g = _air_game_at("supply and transport")
+    before = {s: g.state.supply.stock(s, "105") for s in (FR, VM)}
+    g.apply(Drop(("C47-1",), "1720", altitude, "N", "ammo_105", 4))
+    g.apply(EndPhase())                                     # end placement: the Vietminh antiaircraft may fire
+    assert g.prompt.rule == "C 28"
+    res = g.apply(EndPhase(), ScriptedDice([roll]))         # no flak; the drop roll
+    st = g.state
+    assert g.phase.id == "strategic bombing"                # the supply and transport phase is over
+    assert st.supply.stock(FR, "105") == before[FR] + french
+    assert st.supply.stock(VM, "105") == before[VM] + vietminh
+    assert ("French deliveries join the stocks" in res.text()) == bool(french)
+
+
+@pytest.mark.rule("C 23", "C 26")
+def test_strategic_bombing_cuts_the_vietminh_receipts_of_the_day():
+    from wargames.citadel import air
+    from wargames.citadel.airplay import BombStack
+    g = Game.new("anne_marie_air")
+    g.state.air = air.new_air_state({"B26": 4})
+    while g.phase.id != "strategic bombing" or g.state.date.isoformat() != "1954-03-18":
+        g.apply(EndPhase())
+    g.state.air.weather.update(delta="clear", supply_lines="clear")     # no aircraft turned back (C 27)
+    before = g.state.supply.stock(VM, "105")
+    g.apply(BombStack(("B26-1", "B26-2", "B26-3", "B26-4"), "medium"))
+    g.apply(EndPhase())                                     # the supply-line batteries may fire
+    res = g.apply(EndPhase(), ScriptedDice([4, 1]))         # the C 26.D example: 3 points of 105mm ammunition
+    assert "bombing destroys 3 of today's 10 105mm" in res.text()
+    assert g.state.supply.stock(VM, "105") == before + 10 - 3
+
+
 # --------------------------------------------------------------------------- C 24
 
 def _in_french_indirect(g):

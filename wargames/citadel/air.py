@@ -24,6 +24,7 @@ from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import DataError, RuleViolation
 from .air_charts import ALTITUDES, AirCharts, AirType
+from .supply import AIR_CARGO, air_drop_recovered, in_force, reduce_receipts
 from .units import Side, UnitClass, UnitState
 
 #: The boxes of the Air Chart (C 26.F, C 28.A, C 29), and the revetment hex on the map (C 31).
@@ -597,6 +598,7 @@ def drop(state, sortie: Sortie, dice: Dice, res: Resolution) -> None:
         book[sortie.cargo] = book.get(sortie.cargo, 0) + sortie.amount
     res.add("C 26.E", f"drop of {sortie.amount} {sortie.cargo}: roll {roll}" + (f" +{plus} ({sortie.altitude})"
             if plus else "") + f" = {n}: recovered by {who}", result=who, roll=roll)
+    air_drop_recovered(state, who, sortie.cargo, sortie.amount, res)        # into the stocks of Section I (C 23)
 
 
 @implements("C 28")
@@ -656,6 +658,8 @@ def bomb(state, stack: Stack, dice: Dice, res: Resolution) -> None:
         state.air.bombed[kind] = state.air.bombed.get(kind, 0) + result.losses
         res.add("C 26.D", f"supply bombing roll {r2}: {result.losses} point(s) of {kind} destroyed",
                 result=kind, roll=r2)
+        if in_force(state):                     # the day's Vietminh receipts are cut (C 23.B)
+            reduce_receipts(state, AIR_CARGO[kind], result.losses, res)
 
 
 @implements("C 26")

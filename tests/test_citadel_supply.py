@@ -276,11 +276,13 @@ def test_air_drops_feed_the_stocks_of_whoever_recovers_them(altitude, roll, fren
 def test_strategic_bombing_cuts_the_vietminh_receipts_of_the_day():
     from wargames.citadel import air
     from wargames.citadel.airplay import BombStack
-    g = Game.new("anne_marie_air")
+    g = Game.new("anne_marie_air", seed=1)
     g.state.air = air.new_air_state({"B26": 4})
-    while g.phase.id != "strategic bombing" or g.state.date.isoformat() != "1954-03-18":
+    while g.phase.id != "VM movement" or g.state.date.isoformat() != "1954-03-18":
         g.apply(EndPhase())
-    g.state.air.weather.update(delta="clear", supply_lines="clear")     # no aircraft turned back (C 27)
+    g.state.air.weather.update(delta="clear", supply_lines="clear")     # the bombers fly and none turns back (C 27)
+    while g.phase.id != "strategic bombing":
+        g.apply(EndPhase())
     before = g.state.supply.stock(VM, "105")
     g.apply(BombStack(("B26-1", "B26-2", "B26-3", "B26-4"), "medium"))
     g.apply(EndPhase())                                     # the supply-line batteries may fire

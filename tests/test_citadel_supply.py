@@ -113,6 +113,24 @@ def test_light_mortars_are_silent_on_a_day_their_side_is_short():
     assert not S.silenced_mortar(st, st.unit("120-A"))          # 120mm mortars are not the light mortars
 
 
+@pytest.mark.rule("C 21", "C 8")
+def test_silent_light_mortars_do_not_opportunity_fire_either():
+    from wargames.citadel import EndMoves, Move, OpportunityFire
+    from wargames.citadel.examples import FIRST_LEGS
+    g = Game.new()
+    st = g.state
+    add(g, "81-A", FR, "1718", name="81mm mortars", size="platoon", type="infantry weapons", ordnance="81",
+        strength=4)
+    for uid, leg in FIRST_LEGS.items():
+        g.apply(Move((uid,), tuple(leg)))
+    g.apply(EndMoves())
+    assert OpportunityFire("81-A", "1st Bn") in g.legal_actions      # in range of the 1st Battalion's VP
+    g.state.supply.short[FR] = g.state.date                         # but the French are short of GSP today
+    assert not any(isinstance(a, OpportunityFire) and a.firer == "81-A" for a in g.legal_actions)
+    why = g.why_illegal(OpportunityFire("81-A", "1st Bn"))
+    assert why is not None and "general supply" in why.reason
+
+
 # --------------------------------------------------------------------------- C 22
 
 @pytest.mark.rule("C 22")
@@ -228,6 +246,49 @@ def test_french_deliveries_join_at_the_end_of_the_supply_phase_and_misdrops_feed
         S.deliver(st, "75RR", 1)
     at_phase(g, "supply and transport")
     assert g.state.supply.stock(FR, "155") == 4 and g.state.supply.arriving == {}
+
+
+def _air_game_at(phase: str, date: str = "1954-03-17") -> Game:
+    g = Game.new("anne_marie_air")
+    while g.phase.id != phase or g.state.date.isoformat() != date:
+        g.apply(EndPhase())
+    return g
+
+
+@pytest.mark.rule("C 23", "C 26")
+@pytest.mark.parametrize("altitude,roll,french,vietminh", [("low", 1, 4, 0), ("medium", 6, 0, 4), ("low", 6, 0, 0)])
+def test_air_drops_feed_the_stocks_of_whoever_recovers_them(altitude, roll, french, vietminh):
+    from wargames.citadel.airplay import Drop
+    g = _air_game_at("supply and transport")
+    before = {s: g.state.supply.stock(s, "105") for s in (FR, VM)}
+    g.apply(Drop(("C47-1",), "1720", altitude, "N", "ammo_105", 4))
+    g.apply(EndPhase())                                     # end placement: the Vietminh antiaircraft may fire
+    assert g.prompt.rule == "C 28"
+    res = g.apply(EndPhase(), ScriptedDice([roll]))         # no flak; the drop roll
+    st = g.state
+    assert g.phase.id == "strategic bombing"                # the supply and transport phase is over
+    assert st.supply.stock(FR, "105") == before[FR] + french
+    assert st.supply.stock(VM, "105") == before[VM] + vietminh
+    assert ("French deliveries join the stocks" in res.text()) == bool(french)
+
+
+@pytest.mark.rule("C 23", "C 26")
+def test_strategic_bombing_cuts_the_vietminh_receipts_of_the_day():
+    from wargames.citadel import air
+    from wargames.citadel.airplay import BombStack
+    g = Game.new("anne_marie_air", seed=1)
+    g.state.air = air.new_air_state({"B26": 4})
+    while g.phase.id != "VM movement" or g.state.date.isoformat() != "1954-03-18":
+        g.apply(EndPhase())
+    g.state.air.weather.update(delta="clear", supply_lines="clear")     # the bombers fly and none turns back (C 27)
+    while g.phase.id != "strategic bombing":
+        g.apply(EndPhase())
+    before = g.state.supply.stock(VM, "105")
+    g.apply(BombStack(("B26-1", "B26-2", "B26-3", "B26-4"), "medium"))
+    g.apply(EndPhase())                                     # the supply-line batteries may fire
+    res = g.apply(EndPhase(), ScriptedDice([4, 1]))         # the C 26.D example: 3 points of 105mm ammunition
+    assert "bombing destroys 3 of today's 10 105mm" in res.text()
+    assert g.state.supply.stock(VM, "105") == before + 10 - 3
 
 
 # --------------------------------------------------------------------------- C 24

@@ -92,16 +92,14 @@ def test_status_table_has_one_row_per_game_with_its_counts():
     assert fte.written == tuple(range(1, 30))
 
 
-def test_citadel_unwritten_rules_and_their_sidebar_note():
+def test_citadel_every_rule_has_a_chapter_and_the_part_ends_with_the_scenarios():
     st = game_status("citadel")
-    assert st.written == (*range(1, 15), 18, 19, *range(25, 34))
-    assert st.unwritten == (15, 16, 17, *range(20, 25), 34, 35)
-    # The sidebar entry after the last chapter is static text: it must say what the registry says.
-    assert toc_titles()["book/citadel/later"] == f"Rules {ranges(st.unwritten)}: not written yet"
-    table = unwritten_markdown(st)
-    ids = [line.split("|")[1].strip() for line in table.splitlines()[2:]]
-    assert ids == [s.id for s in sections("citadel") if rule_number(s.id) in st.unwritten]
-    assert "C 15" in ids and "C 11" not in ids and "C Fire CRT" not in ids
+    assert st.written == tuple(range(1, 36)) and st.unwritten == ()
+    assert unwritten_markdown(st).splitlines()[2:] == []
+    docs = [d for d in toc_files() if d.startswith("book/citadel/")]
+    assert docs[-8:] == [f"book/citadel/scenario{n}" for n in range(1, 9)]
+    rules = [int(d[-2:]) for d in docs if d.startswith("book/citadel/rule")]
+    assert rules == list(range(1, 36))             # in rule order
 
 
 def test_toc_has_one_part_per_game_with_short_titles():

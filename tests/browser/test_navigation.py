@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from widgets.status import ALL_TITLES, ORDER, all_status, ranges, toc_files, toc_titles
+from widgets.status import ALL_TITLES, ORDER, all_status, toc_files, toc_titles
 
 from .helpers import VIEWPORTS
 
@@ -106,17 +106,14 @@ def test_sidebar_opens_the_current_game_and_uses_short_titles(open_page, viewpor
     book.assert_clean()
 
 
-def test_citadel_part_ends_with_the_unwritten_rules_note(open_page):
-    book = open_page("book/citadel/later.html")
+def test_citadel_part_lists_every_rule_then_the_scenarios(open_page):
+    book = open_page("book/citadel/scenario8.html")
     citadel = next(e for e in _sidebar(book) if e["title"] == "Citadel")
-    last = citadel["children"][-1]
-    status = next(st for st in all_status() if st.name == "citadel")
-    first, written = status.unwritten[0], ranges(status.unwritten)
-    assert last["title"] == f"Rules {written}: not written yet"
-    text = book.page.locator("article").inner_text()
-    assert f"Rules {written} of Citadel" in text
-    rows = book.page.locator("article table tbody tr").all_inner_texts()
-    assert rows and rows[0].startswith(f"C {first}")
+    titles = [c["title"] for c in citadel["children"]]
+    short = toc_titles()
+    assert titles[-1] == short["book/citadel/scenario8"]
+    assert [t for t in titles if t.startswith("Rule ")] == [short[f"book/citadel/rule{n:02d}"] for n in range(1, 36)]
+    assert not any("not written" in t for t in titles)
     book.assert_clean()
 
 

@@ -24,6 +24,7 @@ from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import DataError, RuleViolation
 from .air_charts import ALTITUDES, AirCharts, AirType
+from .supply import AIR_CARGO, air_drop_recovered, in_force, reduce_receipts
 from .units import Side, UnitClass, UnitState
 
 #: The boxes of the Air Chart (C 26.F, C 28.A, C 29), and the revetment hex on the map (C 31).
@@ -40,9 +41,6 @@ REVETMENT = "1917"                        # reconstructed: the printed map is ab
 STRATEGIC_BATTERIES, STRATEGIC_GUNS, STRATEGIC_SHIFT = 8, 4, -4      # C 28.F, C 26.D
 #: The most the Vietminh receive a turn (C 23.B): bombing beyond it has no effect (C 26.D).
 VM_RECEIPTS = {"ammo_105": 10, "ammo_120": 5, "ammo_75_howitzer": 5, "ammo_75_recoilless": 4}
-#: The Air Chart's cargo and supply names -> the supply kinds of Section I (supply.KINDS).
-SUPPLY_KIND = {"gsp": "GSP", "ammo_155": "155", "ammo_105": "105", "ammo_120": "120",
-               "ammo_75_howitzer": "75H", "ammo_75_recoilless": "75RR"}
 STRIKE_START = dt.date(1954, 4, 20)       # C 32
 ROTATION = dt.date(1954, 5, 1)            # C 33
 
@@ -604,9 +602,7 @@ def drop(state, sortie: Sortie, dice: Dice, res: Resolution) -> None:
         book[sortie.cargo] = book.get(sortie.cargo, 0) + sortie.amount
     res.add("C 26.E", f"drop of {sortie.amount} {sortie.cargo}: roll {roll}" + (f" +{plus} ({sortie.altitude})"
             if plus else "") + f" = {n}: recovered by {who}", result=who, roll=roll)
-    if book is not None and getattr(state, "supply", None) is not None:      # Section I in force (C 23)
-        from .supply import deliver, misdrop_to_vietminh
-        (deliver if who == "French" else misdrop_to_vietminh)(state, SUPPLY_KIND[sortie.cargo], sortie.amount, res)
+    air_drop_recovered(state, who, sortie.cargo, sortie.amount, res)        # into the stocks of Section I (C 23)
 
 
 @implements("C 28")
@@ -671,9 +667,8 @@ def bomb(state, stack: Stack, dice: Dice, res: Resolution) -> None:
         state.air.bombed[kind] = state.air.bombed.get(kind, 0) + result.losses
         res.add("C 26.D", f"supply bombing roll {r2}: {result.losses} point(s) of {kind} destroyed",
                 result=kind, roll=r2)
-        if getattr(state, "supply", None) is not None:     # Section I in force: today's receipts shrink (C 23.B)
-            from .supply import reduce_receipts
-            reduce_receipts(state, SUPPLY_KIND[kind], result.losses, res)
+        if in_force(state):                     # the day's Vietminh receipts are cut (C 23.B)
+            reduce_receipts(state, AIR_CARGO[kind], result.losses, res)
 
 
 @implements("C 26")

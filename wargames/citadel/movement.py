@@ -22,6 +22,7 @@ from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
 from .entrench import works_at
 from .strongpoints import note_passage
+from .supply import silenced_mortar
 from .tanks import tank_crossing_problem
 from .terrain import effective_terrain
 from .units import Side, UnitClass, UnitState
@@ -404,6 +405,8 @@ class MovementPhase:
             return "it has already fired this movement phase"
         if f.pinned:
             return "it is pinned"
+        if silenced_mortar(self.state, f):
+            return "its side is out of general supply today, so its light mortars may not fire (C 21)"
         try:
             key = range_key(f.counter)
         except RuleViolation as e:

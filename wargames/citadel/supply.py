@@ -45,6 +45,9 @@ VM_AMMUNITION_RECEIPTS = {"105": 10, "120": 5, "75H": 5, "75RR": 4}
 VM_GSP_RECEIPTS = {3: 25, 4: 25, 5: 27}
 #: C 23.B: of what the French drop by mistake, only these kinds are any use to the Vietminh.
 MISDROP_KINDS = (GSP, "105", "120")
+#: The Air Chart's names for the kinds of supply (transport weight table, supply bombing table; C 26).
+AIR_CARGO = {"gsp": GSP, "ammo_105": "105", "ammo_155": "155", "ammo_120": "120", "ammo_75_howitzer": "75H",
+             "ammo_75_recoilless": "75RR"}
 
 
 @dataclass
@@ -298,6 +301,18 @@ def deliver(state, kind: str, points: int, res: Resolution | None = None) -> Non
     if res is not None:
         res.add("C 23", f"{points} point(s) of {KINDS[kind]} recovered by the French; they join the stocks at the "
                         f"end of the phase", result=points)
+
+
+@implements("C 23")
+def air_drop_recovered(state, who: str, cargo: str, points: int, res: Resolution) -> None:
+    """A transport's supply drop (C 26.E) recovered by ``who``: the French stocks get it at the end of the phase
+    (C 23.A), the Vietminh at once if it is of use to them (C 23.B); nobody's drop is lost."""
+    if not in_force(state) or cargo not in AIR_CARGO:
+        return
+    if who == "French":
+        deliver(state, AIR_CARGO[cargo], points, res)
+    elif who == "Vietminh":
+        misdrop_to_vietminh(state, AIR_CARGO[cargo], points, res)
 
 
 class FrenchDeliveryPlay(PhasePlay):

@@ -8,6 +8,7 @@ import shutil
 import pytest
 import yaml
 
+from wargames.citadel.stacking import stacking_problem
 from wargames.citadel import Counter, EndPhase, Fire, Game, Ruleset, Side, UnitClass, UnitState
 from wargames.citadel import air
 from wargames.citadel.air import Sortie, Stack
@@ -869,3 +870,23 @@ def test_the_may_1_maintenance_phase_brings_the_naval_rotation():
         g.apply(EndPhase())
     assert any("naval rotation: F6F-1, SB2C-1 leave play; F4U-1, F4U-2, F4U-3, F4U-4 arrive" in r.text()
                for r in g.resolutions)
+
+
+@pytest.mark.rule("C 26.E", "C 6")
+def test_personnel_may_not_land_in_a_hex_they_would_overstack():
+    g = game(available={"C47": 2})
+    g.state.units["1/6BPC"] = UnitState(_para(), None)
+    to_phase(g, "supply and transport")
+    st = g.state
+    para = st.unit("1/6BPC")
+    full = st.map.hex("1316")
+    for u in st.on_board(Side.FRENCH):            # crowd 1316 until one more company would be too many
+        if stacking_problem([*st.units_at(full, Side.FRENCH), para]) is None:
+            if stacking_problem([*st.units_at(full, Side.FRENCH), u]) is None:
+                u.hex = full
+    assert stacking_problem([*st.units_at(full, Side.FRENCH), para])
+    roomy = next(h for h in sorted({u.hex for u in st.on_board(Side.FRENCH)})
+                 if not stacking_problem([*st.units_at(h, Side.FRENCH), para]))
+    why = g.why_illegal(Drop(("C47-1",), st.label(full), "low", "N", "personnel", 2, "1/6BPC"))
+    assert why is not None and why.rule == "C 6"
+    assert g.why_illegal(Drop(("C47-1",), st.label(roomy), "low", "N", "personnel", 2, "1/6BPC")) is None

@@ -70,16 +70,43 @@ def test_french_replacements_at_a_prompt_in_the_supply_phase_within_the_caps():
     assert g.phase.id != "supply and transport"            # nothing more could be taken: the play ended
 
 
-@pytest.mark.rule("C 15")
+@pytest.mark.rule("C 15", "C 26.E")
 def test_with_the_airlift_the_french_replacements_are_flown_in_not_prompted():
-    g = Game.new()
+    from tests.test_citadel_air import game, to_phase
+    from wargames.citadel.airplay import Drop
+    g = game(available={"C47": 3})
     st = g.state
     st.supply.airlift = True
     st.unit("105-A").losses = 1
-    at_phase(g, "supply and transport")
-    assert g.phase.id != "supply and transport"
-    R.french_replacement(g.state, "105-A", 1, Resolution())
-    assert g.state.unit("105-A").losses == 0
+    c = st.unit("1/3BT")
+    c.inverted, c.losses = True, 1
+    R.reserves_of(st).french_left = {"infantry": 2, "heavy weapons": 1}
+    gun, inf = st.label(st.unit("105-A").hex), st.label(c.hex)
+    to_phase(g, "supply and transport")
+    assert g.prompt.rule == "C 26.E"                          # the transport mission, no replacement prompt
+    assert not any(isinstance(a, TakeReplacement) for a in g.legal_actions)
+    assert Drop(("C47-1",), gun, "low", "N", "replacements", 1, "105-A") in g.legal_actions
+    before = g.state_dict()
+    for drop, why in ((Drop(("C47-1",), gun, "low", "N", "replacements", 2, "105-A"), "only 1 point"),
+                      (Drop(("C47-1",), inf, "low", "N", "replacements", 3, "1/3BT"), "carry 1 to 2"),
+                      (Drop(("C47-1",), inf, "low", "N", "replacements", 2, "1/3BT"), "only 1 point"),
+                      (Drop(("C47-1",), inf, "low", "N", "replacements", 1, "1st Bn"), "not a French unit"),
+                      (Drop(("C47-1",), gun, "low", "N", "replacements", 1, "1/3BT"), "in or next to"),
+                      (Drop(("C47-1",), gun, "low", "N", "replacements", 1), "name the French unit")):
+        problem = g.why_illegal(drop)
+        assert problem is not None and why in problem.reason, (drop, problem)
+        with pytest.raises(RuleViolation):
+            g.apply(drop)
+        assert g.state_dict() == before
+    g.apply(Drop(("C47-1",), gun, "low", "N", "replacements", 1, "105-A"))
+    again = g.why_illegal(Drop(("C47-2",), gun, "low", "N", "replacements", 1, "105-A"))
+    assert again is not None and again.rule == "C 15"          # the point already in the air counts
+    g.apply(Drop(("C47-2",), inf, "low", "N", "replacements", 1, "1/3BT"))
+    while g.state.phase == "supply and transport":
+        g.apply(EndPhase())
+    st = g.state
+    assert st.unit("105-A").losses == 0 and st.unit("1/3BT").losses == 0 and st.unit("1/3BT").inverted
+    assert R.reserves_of(st).french_left == {"infantry": 1, "heavy weapons": 0}
 
 
 @pytest.mark.rule("C 15")

@@ -262,10 +262,21 @@ def test_order_of_battle_values_and_provenance():
 @pytest.mark.rule("C 25", "C Chart 3")
 def test_air_units():
     air = S.load_air_units()
-    assert air["B26"].attack == 40 and air["C47"].cargo == 8 and air["Cricket"].attack == 0
     assert air["F4U"].counters == 4 and air["F4U"].arrives == dt.date(1954, 5, 1)
-    assert air["Cricket"].per_counter == air["PB4Y"].per_counter == 2
-    assert all(u.provenance for u in air.values())
+    assert air["SB2C"].leaves == air["F6F"].leaves == dt.date(1954, 5, 1)
+    assert air["Cricket"].counters == 3                       # SR 2.4 puts three in the revetment
+    assert all(u.provenance.get("counters") for u in air.values())
+    from wargames.citadel.air_charts import default_air_charts
+    assert set(air) == set(default_air_charts().air_units)    # one table of values, one count per type
+
+
+@pytest.mark.rule("C 25")
+def test_an_air_type_unknown_to_the_air_units_chart_names_the_file_and_entry(tmp_path):
+    p = tmp_path / "air.yaml"
+    p.write_text((S.OOB_DIR / "air.yaml").read_text().replace("type: PB4Y", "type: B17"))
+    with pytest.raises(DataError) as e:
+        S.load_air_units(p)
+    assert e.value.file == str(p) and e.value.field == "aircraft[2].type" and "B17" in e.value.reason
 
 
 # --------------------------------------------------------------------------- bad files

@@ -24,6 +24,7 @@ from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import DataError, RuleViolation
 from .air_charts import ALTITUDES, AirCharts, AirType
+from .stacking import stacking_problem
 from .supply import AIR_CARGO, air_drop_recovered, in_force, reduce_receipts
 from .units import Side, UnitClass, UnitState
 
@@ -377,7 +378,7 @@ def check_cargo(state, aircraft: Sequence[str], cargo: str, amount: int, unit: s
     """One kind of cargo per aircraft, within the cargo values (C 26.E); a unit split over two aircraft lands on
     adjacent hexes."""
     ac = charts(state)
-    w = ac.transport_weights.weight(cargo)
+    w = ac.transport_weights.weight("personnel" if cargo == "replacements" else cargo)   # men weigh alike
     room = sum(air_type(state, a).cargo for a in aircraft) // w
     if amount < 1 or amount > room:
         raise RuleViolation("C 26.E", f"{', '.join(aircraft)} can carry 1 to {room} of {cargo} (weight {w} a point)")
@@ -395,8 +396,34 @@ def check_cargo(state, aircraft: Sequence[str], cargo: str, amount: int, unit: s
         far = [s for s in state.air.sorties if s.unit == unit and s.hex.distance(h) > 1]
         if far:
             raise RuleViolation("C 26.E", f"the parts of {unit} must drop on the same or adjacent hexes")
+        first = next((s.hex for s in state.air.sorties if s.unit == unit and s.cargo == "personnel"), h)
+        problem = stacking_problem([*state.units_at(first, Side.FRENCH), u])
+        if problem:
+            raise RuleViolation("C 6", f"{unit} would land in {state.label(first)}: {problem}")
+    elif cargo == "replacements":
+        flown_replacements(state, unit, amount, h)
     elif unit:
-        raise RuleViolation("C 26.E", "only personnel name a unit")
+        raise RuleViolation("C 26.E", "only personnel and replacements name a unit")
+
+
+@implements("C 15")
+def flown_replacements(state, unit: str, amount: int, h: Hex) -> None:
+    """Replacements under the advanced air rules are flown in (C 15.B): the points go to a French unit on the map
+    in or next to the drop hex (our reading), within what it may absorb and what is left of the pool (C 15.C),
+    counting the points already in the air for it."""
+    from .replacements import check_replacement, replacement_kind, reserves_of
+    if not unit:
+        raise RuleViolation("C 15", "name the French unit on the map that takes the replacements")
+    u = state.unit(unit)
+    if u.side is not Side.FRENCH or not u.on_board or u.hex.distance(h) > 1:
+        raise RuleViolation("C 15", f"{unit} is not a French unit on the map in or next to {state.label(h)}")
+    flying = [s for s in state.air.sorties if s.cargo == "replacements"]
+    check_replacement(state, Side.FRENCH, unit, sum(s.amount for s in flying if s.unit == unit) + amount)
+    kind = replacement_kind(u)
+    left = reserves_of(state).french_left[kind] - sum(s.amount for s in flying
+                                                      if replacement_kind(state.unit(s.unit)) == kind)
+    if amount > left:
+        raise RuleViolation("C 15", f"only {left} French {kind} replacement point(s) are left to fly in")
 
 
 # --------------------------------------------------------------------------- antiaircraft fire (C 28)
@@ -592,6 +619,12 @@ def drop(state, sortie: Sortie, dice: Dice, res: Resolution) -> None:
         st.personnel.setdefault(sortie.unit, []).append([sortie.hex, sortie.amount])
         res.add("C 26.E", f"{sortie.amount} strength point(s) of {sortie.unit} drop on {state.label(sortie.hex)} "
                           f"(no roll for personnel)")
+        return
+    if sortie.cargo == "replacements":
+        from .replacements import take_replacement
+        res.add("C 26.E", f"{sortie.amount} replacement point(s) for {sortie.unit} drop on "
+                          f"{state.label(sortie.hex)} (no roll for personnel)")
+        take_replacement(state, Side.FRENCH, sortie.unit, sortie.amount, res)
         return
     plus = {"low": 0, "medium": 1, "high": 2}[sortie.altitude]
     roll = roll_die(dice, 6, f"drop of {sortie.cargo} on {state.label(sortie.hex)}")

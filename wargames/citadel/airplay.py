@@ -633,6 +633,8 @@ class TransportPlay(PhasePlay):
             for a in ids[:4]:
                 for h in _spread(held, 8):
                     out.append(Drop((a,), g.label(h), "low", "N", "gsp", 1))
+            if ids:
+                out += _men_candidates(g, ids[0])
             return out + _fly_candidates(self, ("flak",)) + [_end(self)]
         if st.stage == "aa":
             return _aa_candidates(self) + [_end(self)]
@@ -682,6 +684,21 @@ class TransportPlay(PhasePlay):
 
 
 # --------------------------------------------------------------------------- strategic bombing (C 26.D, C 28.F)
+
+def _men_candidates(g, aircraft: str) -> list:
+    """A sample of personnel drops: one point of each due French reinforcement onto a French-held hex, and one
+    replacement point for each French unit that may absorb one (C 15.B, C 16, C 26.E)."""
+    from .replacements import due_reinforcements, replacement_room
+    out = []
+    held = [u.hex for u in g.on_board(Side.FRENCH)]
+    for uid in due_reinforcements(g, Side.FRENCH)[:3]:
+        if not g.unit(uid).on_board and held:
+            out.append(Drop((aircraft,), g.label(held[0]), "low", "N", "personnel", 1, uid))
+    for u in g.on_board(Side.FRENCH):
+        if replacement_room(g, u):
+            out.append(Drop((aircraft,), g.label(u.hex), "low", "N", "replacements", 1, u.id))
+    return out
+
 
 class BombingPlay(PhasePlay):
     """The French form bombing stacks; the Vietminh batteries fire; the stacks bomb."""

@@ -8,8 +8,8 @@
 - C 16: reinforcements follow a schedule (date -> unit ids). The Vietminh place theirs in the Vietminh movement
   phase of the day on full jungle next to a map edge; the French place theirs in the supply and transport phase
   next to a French unit, outside Vietminh zones of control (:class:`PlaceReinforcement`). With the advanced air
-  rules (``supply.airlift``) French replacements and reinforcements come in by the transport mission instead,
-  which calls :func:`french_replacement` and :func:`land_reinforcement`.
+  rules (``supply.airlift``) French replacements and reinforcements come in by the transport mission instead
+  (``air.flown_replacements``, ``air.land_personnel``).
 - C 17: once the Vietminh hold two whole strongpoint complexes, a die in the weather phase may make a group of
   T'ai companies roll for desertion (:class:`TaiDesertionPlay`; it needs no decision).
 
@@ -97,7 +97,8 @@ def reserves_of(state) -> Reserves:
 
 # --------------------------------------------------------------------------- C 15: replacements
 
-def _kind(u: UnitState) -> str:
+def replacement_kind(u: UnitState) -> str:
+    """The French replacement pool a unit draws on (C 15.B): heavy weapons or combat infantry."""
     return "heavy weapons" if u.counter.cls is UnitClass.HEAVY_WEAPONS else "infantry"
 
 
@@ -113,7 +114,8 @@ def replacement_room(state, u: UnitState) -> int:
     return u.losses if u.inverted else 0
 
 
-def _check_replacement(state, side: Side, uid: str, points: int) -> UnitState:
+def check_replacement(state, side: Side, uid: str, points: int) -> UnitState:
+    """The unit that may absorb ``points`` replacement points now (C 15.B-C), or RuleViolation."""
     u = state.unit(uid)
     if u.side is not side:
         raise RuleViolation("C 15", f"{uid} is not a {side.value} unit")
@@ -131,9 +133,9 @@ def _check_replacement(state, side: Side, uid: str, points: int) -> UnitState:
                                else ""))
     res_ = reserves_of(state)
     if side is Side.FRENCH:
-        left = res_.french_left[_kind(u)]
+        left = res_.french_left[replacement_kind(u)]
         if points > left:
-            raise RuleViolation("C 15", f"only {left} French {_kind(u)} replacement point(s) are left")
+            raise RuleViolation("C 15", f"only {left} French {replacement_kind(u)} replacement point(s) are left")
     else:
         if points > res_.vm_pool:
             raise RuleViolation("C 15", f"the Vietminh have only {res_.vm_pool} replacement point(s)")
@@ -148,13 +150,13 @@ def _check_replacement(state, side: Side, uid: str, points: int) -> UnitState:
 @implements("C 15")
 def take_replacement(state, side: Side, uid: str, points: int, res: Resolution) -> None:
     """Give ``points`` replacement points to ``uid`` (C 15.C), from the side's pool."""
-    u = _check_replacement(state, side, uid, points)
+    u = check_replacement(state, side, uid, points)
     before = u.strength
     u.losses -= points
     r = reserves_of(state)
     if side is Side.FRENCH:
-        r.french_left[_kind(u)] -= points
-        left = f"{r.french_left[_kind(u)]} French {_kind(u)} point(s) left"
+        r.french_left[replacement_kind(u)] -= points
+        left = f"{r.french_left[replacement_kind(u)]} French {replacement_kind(u)} point(s) left"
     else:
         r.vm_pool -= points
         if u.counter.cls is UnitClass.HEAVY_WEAPONS:
@@ -164,17 +166,12 @@ def take_replacement(state, side: Side, uid: str, points: int, res: Resolution) 
             arithmetic=f"{before} + {points} = {u.strength}", unit=uid, result=points)
 
 
-def french_replacement(state, uid: str, points: int, res: Resolution) -> None:
-    """For the transport mission (advanced air rules): ``points`` flown in for ``uid`` (C 15.B)."""
-    take_replacement(state, Side.FRENCH, uid, points, res)
-
-
 def replacement_candidates(state, side: Side) -> list["TakeReplacement"]:
     out = []
     for u in sorted(state.on_board(side), key=lambda u: u.id):
         if replacement_room(state, u):
             try:
-                _check_replacement(state, side, u.id, 1)
+                check_replacement(state, side, u.id, 1)
             except RuleViolation:
                 continue
             out.append(TakeReplacement(u.id, 1))

@@ -102,50 +102,38 @@ def shipped_oob() -> OrderOfBattle:
 
 @dataclass(frozen=True)
 class AirUnit:
-    """An air counter type (Chart 3, C 25): defence, attack (or cargo for transports), and how many exist."""
+    """An air counter type of the order of battle (C 25): how many counters exist, and when a carrier type comes
+    or goes (C 33). Its values (attack or cargo, defence) are the Air Units chart's (``air_charts``)."""
 
     type: str
-    service: str
-    category: str
-    per_counter: int
-    defence: int
     counters: int
-    attack: int | None = None
-    cargo: int | None = None
     arrives: dt.date | None = None
     leaves: dt.date | None = None
     provenance: dict = field(default_factory=dict)
 
 
-def _air(v: dict) -> AirUnit:
-    transport = v["category"] == "transport"
-    if transport != (v["cargo"] is not None) or transport == (v["attack"] is not None):
-        raise ValueError("a transport has a cargo value and no attack value; every other aircraft the reverse (C 25)")
-    if v["category"] == "spotter" and v["attack"] != 0:
-        raise ValueError("spotters have an attack value of zero (C 25.3)")
-    return AirUnit(**v)
-
-
 _DATE = Convert(AnyValue(), battle_date, "a date such as 1954-03-17")
 AIR_UNIT = Record(
-    {"type": Str(min_len=1, max_len=20), "service": Str(["Air Force", "Navy"]),
-     "category": Str(["fighter-bomber", "bomber", "spotter", "transport"]), "per_counter": Int(1, 8),
-     "defence": Int(0, 99), "counters": Int(0, 99)},
-    {"attack": Int(0, 999), "cargo": Int(1, 999), "arrives": _DATE, "leaves": _DATE,
-     "provenance": Opt(Map(Str(max_len=40), Str(max_len=2000)), {})},
-    build=_air, what="an air unit {type, service, category, per_counter, defence, counters, attack or cargo}")
+    {"type": Str(min_len=1, max_len=20), "counters": Int(0, 99)},
+    {"arrives": _DATE, "leaves": _DATE, "provenance": Opt(Map(Str(max_len=40), Str(max_len=2000)), {})},
+    build=lambda v: AirUnit(**v), what="an air unit {type, counters}")
 AIR_FILE = Record({"aircraft": List(AIR_UNIT, min_len=1)}, what="an air chart {aircraft}")
 
 
 @implements("C 25", "C Chart 3")
 def load_air_units(path: str | Path | None = None) -> dict[str, AirUnit]:
-    """The air counter types by name (Chart 3)."""
+    """How many counters of each air type exist, by type (C 25; values: ``air_charts.load_air_units``)."""
     path = OOB_DIR / "air.yaml" if path is None else path
+    from .air_charts import default_air_charts
+    types = default_air_charts().air_units
     units = load_file(path, AIR_FILE)["aircraft"]
     out = {}
     for i, u in enumerate(units):
         if u.type in out:
             raise DataError(str(path), f"aircraft[{i}].type", f"repeats {u.type!r}")
+        if u.type not in types:
+            raise DataError(str(path), f"aircraft[{i}].type", f"{u.type!r} is no type of the Air Units chart "
+                                                              f"({', '.join(types)})")
         out[u.type] = u
     return out
 

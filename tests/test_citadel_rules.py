@@ -1551,3 +1551,18 @@ def test_two_battalions_can_never_end_in_one_hex():
 
 # ---------------------------------------------------------------- legal_actions / apply / replay (DESIGN §2)
 
+
+
+@pytest.mark.rule("C 8", "C 18")
+def test_vietminh_weapons_in_a_trench_take_no_opportunity_fire_but_from_a_pit_they_do():
+    st, ph = _fr_mover()
+    ph.move("Coy", _col(range(2, 5)))
+    ph.end_moves()
+    assert ph.eligible_firers("Coy") == ["V105"]
+    st.works[_h("1820")] = "trench"
+    assert ph.eligible_firers("Coy") == []
+    with pytest.raises(RuleViolation) as e:
+        ph.opportunity_fire("V105", "Coy", ScriptedDice([1]))
+    assert "trench" in e.value.reason and "C 18" in e.value.reason
+    st.works[_h("1820")] = "weapons_pit"
+    assert ph.eligible_firers("Coy") == ["V105"]

@@ -20,7 +20,7 @@ from ..core.errors import RuleViolation
 from .fire import reaches, resolve_fire
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
-from .entrench import works_at
+from .entrench import silenced_in_trench, works_at
 from .strongpoints import note_passage
 from .supply import silenced_mortar
 from .tanks import tank_crossing_problem
@@ -407,6 +407,8 @@ class MovementPhase:
             return "it is pinned"
         if silenced_mortar(self.state, f):
             return "its side is out of general supply today, so its light mortars may not fire (C 21)"
+        if silenced_in_trench(self.state, f):
+            return "it is a Vietminh weapons unit in a trench, and may fire only from a weapons pit or tunnel (C 18)"
         try:
             key = range_key(f.counter)
         except RuleViolation as e:

@@ -450,7 +450,7 @@ def roll_tai_desertion(state, dice, res: Resolution) -> None:
     if not name:
         res.add("C 17", f"T'ai desertion roll {roll}: no unit is subject to desertion today", roll=roll)
         return
-    res.add("C 17", f"T'ai desertion roll {roll}: {name} is subject to desertion", roll=roll)
+    res.add("C 17", f"T'ai desertion roll {roll}: desertion threatens {name}", roll=roll)
     exempt = isabelle_exempt(state)
     rolled, gone = [], []
     for u in units:

@@ -711,7 +711,8 @@ def evaluate_victory(scenario: ScenarioOutline, vm_held_at_end, vm_losses: int =
         key = sps.code(v["key"])
         if key in new or len(new - {key}) >= v["others"]:
             return Victory("Vietminh", None, f"holds {sorted(new)}")
-        return Victory("French", None, f"the Vietminh took only {sorted(new) or 'nothing'}")
+        return Victory("French", None, f"the Vietminh took only {', '.join(sorted(new))}" if new else
+                       "the Vietminh took no strongpoint")
     if kind == "all_strongpoints":
         if vm_losses > v["automatic_loss_over"]:
             return Victory("French", None, f"Vietminh losses {vm_losses} > {v['automatic_loss_over']}: automatic loss")

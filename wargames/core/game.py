@@ -248,8 +248,12 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- the legal-actions view
 
 class LegalActions:
-    """Every action available now: iterate it, take ``len()``, or test ``action in legal`` (any action,
-    a whole movement path included, without listing them all)."""
+    """The actions available now: iterate it, take ``len()``, or test ``action in legal``.
+
+    Membership is exact: ``action in legal`` (like ``why_illegal`` and ``apply``) judges any action by the rules,
+    a whole movement path included. Iteration lists every decision of the prompt, but where one decision has
+    too many forms to list (paths, hexes, groupings, amounts; each game's docstring names its cases), it lists
+    a sample of them, and every legal form outside the sample is still ``in`` it and accepted by ``apply``."""
 
     def __init__(self, game: "Game"):
         self._game = game

@@ -24,6 +24,7 @@ from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import DataError, RuleViolation
 from .air_charts import ALTITUDES, AirCharts, AirType
+from .air_marks import REVETMENT, air_attacked, air_spotted, destroyed_on_ground, revetment_hex  # noqa: F401
 from .stacking import stacking_problem
 from .supply import AIR_CARGO, air_drop_recovered, in_force, reduce_receipts
 from .units import Side, UnitClass, UnitState
@@ -38,7 +39,6 @@ AA_RANGE = {"37mm": 10, "20mm": 8, ".50cal": 6}                                 
 #: Flight paths (C 28.C): hexes behind and in front of the target hex; spotters orbit their six neighbours.
 PATHS = {"fighter-bomber": (5, 0), "bomber": (10, 2), "transport": (15, 5)}
 RUNWAY_END = "1918"                       # C 28.D
-REVETMENT = "1917"                        # reconstructed: the printed map is absent (a map may mark `revetment`)
 STRATEGIC_BATTERIES, STRATEGIC_GUNS, STRATEGIC_SHIFT = 8, 4, -4      # C 28.F, C 26.D
 #: The most the Vietminh receive a turn (C 23.B): bombing beyond it has no effect (C 26.D).
 VM_RECEIPTS = {"ammo_105": 10, "ammo_120": 5, "ammo_75_howitzer": 5, "ammo_75_recoilless": 4}
@@ -147,18 +147,6 @@ def air_type(state, aid: str) -> AirType:
         return charts(state).air_units[state.air.counters[aid]]
     except KeyError:
         raise RuleViolation("C 25", f"{aid} is not an air counter of this game") from None
-
-
-def revetment_hex(state) -> Hex | None:
-    """The revetment hex: the one the map marks (feature or attribute), else our reconstructed 1917 (C 31)."""
-    m = state.map
-    for h in sorted(m.hexes):
-        if "revetment" in m.info(h).features or m.info(h).attr("revetment"):
-            return h
-    try:
-        return m.hex(REVETMENT)
-    except DataError:
-        return None
 
 
 def runway_end_hex(state) -> Hex:
@@ -587,25 +575,6 @@ def spot(state, sortie: Sortie, res: Resolution) -> None:
                       f"rest of the player turn")
 
 
-@implements("C 26", "C 10")
-def air_spotted(state, h: Hex, side: Side) -> bool:
-    """Whether a French spotter has spotted ``h`` this player turn (C 26.C; the hook of C 10's spotting)."""
-    air = getattr(state, "air", None)
-    return (side is Side.FRENCH and air is not None and h in air.spotted
-            and air.spotted[h] == state.player_turn_start)
-
-
-@implements("C 26")
-def air_attacked(state, h: Hex) -> bool:
-    """Whether aircraft attack ``h`` in this fire phase: no French indirect fire may go there (C 26.A)."""
-    air = getattr(state, "air", None)
-    if air is None:
-        return False
-    if air.attacked.get(h) == state.fire_phase_start:
-        return True
-    return any(s.hex == h and s.mission in ("tactical", "flak") and s.aircraft for s in air.sorties)
-
-
 # --------------------------------------------------------------------------- transport (C 26.E, C 28.G)
 
 @implements("C 26", "C 28")
@@ -878,21 +847,6 @@ def transport_availability(state, dice: Dice, res: Resolution) -> None:
         grounded = st.in_box("available", "C119")
         res.add("C 32", "American pilots on strike (days 1-3): no C119 may fly" + (
             f" ({', '.join(grounded)} stay on the ground)" if grounded else ""))
-
-
-@implements("C 31")
-def destroyed_on_ground(state, losses: int, res: Resolution) -> list[str]:
-    """Enemy fire with losses on the revetment hex destroys that many air counters there (C 31)."""
-    st = state.air
-    if st is None or losses <= 0:
-        return []
-    there = st.in_box("revetment")[:losses]
-    for a in there:
-        st.box[a] = "destroyed_on_ground"
-        st.inverted.discard(a)
-    if there:
-        res.add("C 31", f"{', '.join(there)} destroyed on the ground in the revetment", result=len(there))
-    return there
 
 
 def end_phase_air(state) -> None:

@@ -14,6 +14,7 @@ from typing import Mapping, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
+from .air_marks import air_attacked, destroyed_on_ground, revetment_hex
 from .charts import FireResult
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
@@ -341,7 +342,6 @@ def resolve_fire(state: CitadelState, firer_ids: Sequence[str], target: Hex, dic
             res.add("C 9", f"pinned: {', '.join(pinned)}", result=pinned)
     pending = None
     if result.losses and side is Side.VIETMINH and state.air is not None:
-        from .air import destroyed_on_ground, revetment_hex
         if target == revetment_hex(state):
             destroyed_on_ground(state, result.losses, res)      # C 31: aircraft there take the losses too
     if result.losses:
@@ -362,7 +362,6 @@ def _parked_aircraft(state: CitadelState, target: Hex, side: Side) -> str:
     air = state.air
     if side is not Side.VIETMINH or air is None or not air.in_box("revetment"):
         return ""
-    from .air import revetment_hex
     if target != revetment_hex(state):
         return ""
     return (": fire combat is against ground units, and the aircraft in the revetment are hit only by fire at "
@@ -447,7 +446,6 @@ class FirePhase:
                     out.append(("C 10", f"{f.id} has no line of sight to {st.label(target)}: "
                                         + "; ".join(s.text for s in los.steps if s.text.startswith("blocked"))))
         if self.kind == "indirect" and side is Side.FRENCH:
-            from .air import air_attacked
             if air_attacked(st, target):
                 out.append(("C 26.A", f"aircraft attack {st.label(target)} this phase: no French indirect fire there"))
         if self.kind == "indirect":

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..core import Hex, Resolution, implements, trace_line
 from ..core.errors import RuleViolation
+from .air_marks import air_spotted
 from .charts import RangeTable
 from .state import CitadelState
 from .terrain import is_jungle
@@ -114,7 +115,6 @@ def line_of_sight(state: CitadelState, a: Hex, b: Hex) -> Resolution:
 @implements("C 10")
 def spotted(state: CitadelState, target: Hex, firing_side: Side) -> tuple[bool, str]:
     """Whether a target hex is spotted for indirect fire by ground units (C 10, conditions 1-3, and C 26.C)."""
-    from .air import air_spotted
     if air_spotted(state, target, firing_side):
         return True, f"{state.label(target)} was spotted from the air this player turn (C 26.C)"
     if not is_jungle(state.map, target):

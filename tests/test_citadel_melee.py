@@ -54,6 +54,13 @@ def test_raw_odds_below_one_to_one_and_past_the_table(attack, defence, odds):
 
 
 @pytest.mark.rule("C 11")
+def test_raw_odds_need_a_defending_strength_and_read_a_single_point():
+    assert _label(raw_odds(3, 1, MCT)) == "3/1" and _label(raw_odds(1, 1, MCT)) == "1/1"
+    with pytest.raises(RuleViolation, match="no defending strength"):
+        raw_odds(3, 0, MCT)
+
+
+@pytest.mark.rule("C 11")
 def test_averaged_morale_of_5_4_2_is_4():
     units = [UnitState(_company(f"c{m}", m)) for m in (5, 4, 2)]
     assert averaged_morale(units) == 4
@@ -71,6 +78,12 @@ def test_tank_morale_four_plus_two_with_a_tank_is_six():
     assert averaged_morale(units) == 6
     units[2].disabled = True                      # only an operational tank adds three
     assert averaged_morale(units) == 3
+
+
+@pytest.mark.rule("C 19.B", "C 11")
+def test_tanks_without_infantry_have_no_averaged_morale():
+    # tanks never melee alone (C 19.B): a group without infantry has no mean to add the tanks' +3 to
+    assert averaged_morale([UnitState(_tank("Conti"))]) == 0
 
 
 @pytest.mark.rule("C 11")
@@ -134,6 +147,16 @@ def test_hill_bonus_from_2826_but_not_from_2625(tmp_path):
     res = Resolution()
     assert melee_shift(st, st.map.hex("2726"), [st.unit("b2826"), st.unit("b2625")], res) == 0
     assert "b2625" in res.steps[-1].text
+
+
+@pytest.mark.rule("C 13")
+def test_a_terrain_effects_chart_without_a_hill_bonus_gives_none(tmp_path):
+    from wargames.citadel.charts import TerrainEffects
+    st = _hill_state(tmp_path, ["2826"])
+    crt, ranges, tec = st.tables()
+    st.charts = (crt, ranges, TerrainEffects(tec.terrain, {k: e for k, e in tec.features.items()
+                                                           if k != "hill_bonus"}, tec.source))
+    assert melee_shift(st, st.map.hex("2726"), [st.unit("b2826")], Resolution()) == tec.terrain["hill"].melee_shift
 
 
 # --------------------------------------------------------------------------- melee through the game

@@ -93,6 +93,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "leaders = {u.hex for u in going if u.is_leader and u.on_map and not u.suppressed}",
      "drop `u.on_map` from the `and`"):
         "a leader off the map has no hex, so he shares none with an attacker on the map",
+    ("wargames/citadel/melee.py", "if attack >= defence:", "`>=` -> `>` in `attack >= defence`"):
+        "at equal strengths both branches give 1:1 (attack // defence and 1 / ceil(defence / attack) are 1)",
+    ("wargames/citadel/melee.py", "if column > two:", "`>` -> `>=` in `column > two`"):
+        "at 2:1 itself the modifier is (column - two) // 2 = 0, the same as the fall-through",
+    ("wargames/citadel/melee.py", "if column < one:", "`<` -> `<=` in `column < one`"):
+        "at 1:1 itself the modifier is -((one - column) // 2) = 0, the same as the fall-through",
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")

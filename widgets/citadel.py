@@ -39,9 +39,25 @@ PRESETS = {
 DYNAMIC = ("hex-tiles", "units", "pin-badges", "path-arrows", "vps", "fire-lines")
 
 
+_ODDS: dict[tuple, Distribution] = {}
+
+
 def shot_odds(ex: MovementExample) -> Distribution:
-    """Exact distribution of the pending shot's result code: the same shoot() over all six faces."""
-    return enumerate_outcomes(lambda d: ex.copy().shoot(d).result["code"])
+    """Exact distribution of the pending shot's result code: the same shoot() over all six faces (remembered by
+    the example's position, which decides it, so a widget's later changes need not work it out again)."""
+    key = ex.key()
+    dist = _ODDS.get(key)
+    if dist is None:
+        dist = enumerate_outcomes(lambda d: ex.copy().shoot(d).result["code"])
+        if len(_ODDS) > 4096:
+            _ODDS.clear()
+        _ODDS[key] = dist
+    return dist
+
+
+@functools.lru_cache(maxsize=64)
+def _started(assignment: tuple[tuple[str, str], ...]) -> MovementExample:
+    return MovementExample(dict(assignment))
 
 
 def shot_title(ex: MovementExample) -> str:
@@ -66,7 +82,7 @@ class Outcome:
 
 def resolve(assignment: dict[str, str], dice: list[int]) -> Outcome:
     """Play the example with this first-round assignment and these dice (one per shot, in order)."""
-    ex = MovementExample(assignment)
+    ex = _started(tuple(sorted(assignment.items()))).copy()     # the moves before the first shot, made once
     odds = []
     script = ScriptedDice(dice, source="widget dice")
     try:

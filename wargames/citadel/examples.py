@@ -169,6 +169,7 @@ class MovementExample:
     def __init__(self, assignment: dict[str, str] | None = None, later_firers: Sequence[str] | None = None,
                  state: CitadelState | None = None):
         st = state or anne_marie_setup()
+        st.tables()                        # read the charts now, so that every copy of the example shares them
         self.phase = MovementPhase(st, Side.VIETMINH)
         self.run = ExampleRun(self.phase)
         self.assignment = dict(PRINTED_ASSIGNMENT if assignment is None else assignment)

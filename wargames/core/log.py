@@ -15,6 +15,11 @@ class Step:
     arithmetic: str = ""
     result: Any = None
 
+    def __deepcopy__(self, memo) -> "Step":
+        """A logged step is a record, never changed once made: copies of a log (of a game, for enumeration) share
+        it."""
+        return self
+
     def line(self) -> str:
         calc = f" [{self.arithmetic}]" if self.arithmetic else ""
         return f"{self.rule}: {self.text}{calc}"

@@ -196,6 +196,44 @@ def test_fire_example_three_105s_at_nine_hexes():
     assert any("31-40 shifted -2 -> 19-22" in s.text for s in out.steps)
 
 
+@pytest.mark.rule("C 9", "C 22")
+def test_fire_example_with_one_battery_firing_fewer_points():
+    """The C 9 example with 105-0 firing 2 of its 4 SP (C 22): 2 x 3 + 12 + 12 = 30; the others fire all."""
+    m = _tiny_map("full_jungle")
+    spots = ("1910", "1911", "1909")
+    st = CitadelState.build(m, [(_battery(i), h) for i, h in enumerate(spots)] + [(_vm_battalion(), "1010")])
+    assert fire_strength(st, ["105-0", "105-1", "105-2"], m.hex("1010"), Resolution(), {"105-0": 2}) == 30
+
+
+@pytest.mark.rule("C 9")
+def test_one_battery_of_the_fire_example_states_no_total():
+    m = _tiny_map("full_jungle")
+    st = CitadelState.build(m, [(_battery(0), "1910"), (_vm_battalion(), "1010")])
+    res = Resolution()
+    assert fire_strength(st, ["105-0"], m.hex("1010"), res) == 12
+    assert len(res.steps) == 1 and "total" not in res.text()          # a total is stated only for several units
+
+
+@pytest.mark.rule("C 9")
+def test_a_battery_beyond_its_longest_range_cannot_fire():
+    m = _tiny_map("clear")
+    mortar = Counter("81-A", Side.FRENCH, UnitClass.HEAVY_WEAPONS, "81mm mortars", 3, size="company",
+                     type="infantry weapons", ordnance="81")
+    st = CitadelState.build(m, [(mortar, "2110"), (_vm_battalion(), "1010")])   # 11 hexes; 81mm reach 10
+    with pytest.raises(RuleViolation, match="cannot reach 11 hexes"):
+        fire_strength(st, ["81-A"], m.hex("1010"), Resolution())
+
+
+@pytest.mark.rule("C 13", "C 18")
+@pytest.mark.parametrize("works", ["trench", "weapons_pit"])
+def test_a_trench_lowers_the_fire_column_by_two(works):
+    st = CitadelState.build(_tiny_map("clear"), [(_vm_battalion(), "1010")])
+    target = st.map.hex("1010")
+    assert terrain_shift(st, target, Resolution()) == 0
+    st.works[target] = works                                            # a pit counts as a trench (C 18)
+    assert terrain_shift(st, target, Resolution()) == -2
+
+
 @pytest.mark.rule("C 9.1", "C 9.2")
 def test_loss_cap_example_lone_company_on_9_10_roll_2():
     """A French company fired on at 9-10, roll 2 = two losses: it takes only one."""
@@ -212,6 +250,33 @@ def test_loss_cap_example_lone_company_on_9_10_roll_2():
     assert void.result == 1 and "the other 1 have no effect" in void.text
 
 
+@pytest.mark.rule("C 9.1", "C 9.2", "C 19.C")
+def test_loss_cap_example_with_a_tank_beside_the_company_under_small_arms():
+    """The same two small-arms losses on the company and a tank: the tank takes none (C 19.C), the company one."""
+    company = Counter("Coy", Side.FRENCH, UnitClass.INFANTRY, "company", 3, size="company", type="infantry",
+                      parent="6BPC", morale=4, reduced_strength=2, reduced_morale=3)
+    tank = Counter("Conti", Side.FRENCH, UnitClass.TANK, "Conti", 3, type="tank", morale_modifier=3)
+    st = CitadelState.build(_tiny_map("clear"), [(company, "1010"), (tank, "1010")])
+    res = Resolution()
+    with ScriptedDice([]) as d:
+        assert allocate_losses(st, [st.unit("Coy"), st.unit("Conti")], 2, Side.VIETMINH, d, res,
+                               small_arms_only=True) is None
+    assert st.unit("Coy").inverted and not st.unit("Conti").disabled
+    assert res.find("C 9.2")[0].result == 1
+
+
+@pytest.mark.rule("C 9.1")
+def test_only_vietminh_battalions_take_more_than_one_loss():
+    """C 9.1 names Vietminh infantry battalions alone: a French battalion-sized counter takes one loss a phase."""
+    french = Counter("FR Bn", Side.FRENCH, UnitClass.INFANTRY, "battalion", 14, size="battalion", type="infantry",
+                     parent="FR Bn", morale=4, reduced_strength=9, reduced_morale=3)
+    st = CitadelState.build(_tiny_map("clear"), [(french, "1010")])
+    res = Resolution()
+    with ScriptedDice([]) as d:
+        allocate_losses(st, [st.unit("FR Bn")], 3, Side.VIETMINH, d, res, small_arms_only=False)
+    assert st.unit("FR Bn").losses == 1 and "the other 2 have no effect" in res.find("C 9.2")[0].text
+
+
 @pytest.mark.rule("C 9.3")
 def test_battalion_critical_loss_level_example():
     """A battalion with a 4-loss marker loses one more step: marker removed, counter inverted."""
@@ -223,6 +288,19 @@ def test_battalion_critical_loss_level_example():
         take_loss(st, u, d, res)
     assert u.inverted and u.losses == 0 and u.strength == 9 and u.morale == 3
     assert res.find("C 9.3")
+
+
+@pytest.mark.rule("C 9.1", "C 9.3", "C 9.4")
+def test_battalion_of_the_example_takes_at_most_its_strength_in_one_fire():
+    """The battalion with a 4-loss marker (10 SP left) can take one step to its critical level and then the
+    reverse's 9: 10 of 11 losses, the last has no effect."""
+    st = CitadelState.build(_tiny_map("clear"), [(_vm_battalion(), "1010")])
+    u = st.unit("VM Bn")
+    u.losses = 4
+    res = Resolution()
+    with ScriptedDice([]) as d:
+        assert allocate_losses(st, [u], 11, Side.FRENCH, d, res, small_arms_only=False) is None
+    assert u.eliminated and "the other 1 have no effect" in res.find("C 9.2")[0].text
 
 
 @pytest.mark.rule("C 6", "C 6.1")

@@ -66,6 +66,20 @@ def test_tanks_in_the_armor_bunker_are_shifted_six_columns_other_units_four():
     assert terrain_shift(st, bunker, Resolution(), [t]) - terrain_shift(st, bunker, Resolution(), []) == -2
 
 
+@pytest.mark.rule("C 19.F", "C 14.B")
+def test_the_six_columns_are_for_tanks_and_only_in_the_armor_bunker():
+    g = Game.new("scenario1")
+    st = g.state
+    bunker, am2 = st.map.hex("N2228"), st.map.hex("N1414")
+    assert "armor_bunker" not in st.map.info(am2).features and "strongpoint" in st.map.info(am2).features
+    coy = UnitState(Counter("Coy", Side.FRENCH, UnitClass.INFANTRY, "Coy", 3, size="company", type="infantry",
+                            parent="P", morale=4, reduced_strength=2, reduced_morale=3), bunker)
+    st.units["Coy"] = coy
+    assert terrain_shift(st, bunker, Resolution(), [coy]) == terrain_shift(st, bunker, Resolution(), [])
+    t = _tank(st, "Conti", "N1414")                           # a tank in another strongpoint has the normal -4
+    assert terrain_shift(st, am2, Resolution(), [t]) == terrain_shift(st, am2, Resolution(), [])
+
+
 @pytest.mark.rule("C 19.E")
 def test_a_repair_roll_of_one_offers_the_disabled_tanks_in_the_bunker():
     from wargames.citadel.charts import Ruleset

@@ -19,7 +19,7 @@ def flak_raid():
 def test_the_policy_answers_every_set_up_prompt_through_apply(flak_raid):
     g, run = flak_raid
     st = g.state
-    assert [s.stage for s in run.stages] == ["French", "works", "Vietminh"]
+    assert [s.stage for s in run.stages] == ["French", "works", "Vietminh", "headquarters", "aircraft"]
     assert run.stages[0].prompt.startswith("French: set up the French units (22 left")
     assert run.stages[1].actions == 1                       # the works stage: ended at once, nothing dug
     assert sum(s.actions for s in run.stages) == len(g.history) and not st.works

@@ -99,6 +99,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "at 2:1 itself the modifier is (column - two) // 2 = 0, the same as the fall-through",
     ("wargames/citadel/melee.py", "if column < one:", "`<` -> `<=` in `column < one`"):
         "at 1:1 itself the modifier is -((one - column) // 2) = 0, the same as the fall-through",
+    ("wargames/citadel/fire.py", "return 1 - min(state.phase_losses.get(u.id, 0), 1)", "`1` -> `2`"):
+        "min(n, 2) is min(n, 1) here: only a Vietminh battalion (the branch above) ever has 2 losses in a phase "
+        "(this cap gates every fire loss; desertion takes one point a unit a day); `2 - min` shares the key and dies",
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")

@@ -890,3 +890,18 @@ def test_personnel_may_not_land_in_a_hex_they_would_overstack():
     why = g.why_illegal(Drop(("C47-1",), st.label(full), "low", "N", "personnel", 2, "1/6BPC"))
     assert why is not None and why.rule == "C 6"
     assert g.why_illegal(Drop(("C47-1",), st.label(roomy), "low", "N", "personnel", 2, "1/6BPC")) is None
+
+
+@pytest.mark.rule("C 28")
+def test_a_gun_off_the_map_is_refused_and_nothing_changes():
+    g = game(available={"F8F": 1})
+    g.apply(EndPhase())
+    g.apply(Fly("flak", ("F8F-1",), "0810", "low", "N"))
+    g.apply(EndPhase())
+    g.state.unit("AA-37").eliminated = True
+    before = g.state_dict()
+    why = g.why_illegal(AAFire(("AA-37",), ("F8F-1",)))
+    assert why is not None and "not on the map" in why.reason
+    with pytest.raises(RuleViolation):
+        g.apply(AAFire(("AA-37",), ("F8F-1",)), ScriptedDice([5]))
+    assert g.state_dict() == before

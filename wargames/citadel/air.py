@@ -423,6 +423,8 @@ def aa_problem(state, gun_unit: UnitState, sortie: Sortie, aircraft: Sequence[st
     gun = gun_of(gun_unit)
     if gun is None:
         return f"{gun_unit.id} is not an antiaircraft unit"
+    if not gun_unit.on_board:
+        return f"{gun_unit.id} is not on the map"
     if gun_unit.id in st.aa_fired:
         return f"{gun_unit.id} has already fired this phase (C 28.E)"
     if gun_unit.pinned and (gun_unit.pinned_at is None or gun_unit.pinned_at < state.fire_phase_start):

@@ -26,6 +26,7 @@ from ..core.errors import DataError, RuleViolation
 from .air_charts import ALTITUDES, AirCharts, AirType
 from .air_marks import REVETMENT, air_attacked, air_spotted, destroyed_on_ground, revetment_hex  # noqa: F401
 from .stacking import stacking_problem
+from .terrain import hexes_with, runway_end
 from .supply import AIR_CARGO, air_drop_recovered, in_force, reduce_receipts
 from .units import Side, UnitClass, UnitState
 
@@ -152,8 +153,7 @@ def air_type(state, aid: str) -> AirType:
 def runway_end_hex(state) -> Hex:
     """The runway's north-west end, 1918 (C 28.D): the hex the map marks, else the printed label."""
     m = state.map
-    marked = [h for h in sorted(m.hexes) if "runway_end" in m.info(h).features]
-    return marked[0] if marked else m.hex(RUNWAY_END)
+    return runway_end(m) if hexes_with(m, "runway_end") else m.hex(RUNWAY_END)
 
 
 def facing_vector(facing: str) -> Hex:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import DataError
+from .terrain import hexes_with, revetment_hex as terrain_revetment
 from .units import Side
 
 REVETMENT = "1917"                        # reconstructed: the printed map is absent (a map may mark `revetment`)
@@ -31,11 +32,11 @@ def air_attacked(state, h: Hex) -> bool:
 
 
 def revetment_hex(state) -> Hex | None:
-    """The revetment hex: the one the map marks (feature or attribute), else our reconstructed 1917 (C 31)."""
+    """The revetment hex (C 31): the one the map marks (``terrain.revetment_hex``), else our reconstructed 1917 on a
+    map that marks none (the Anne-Marie excerpt), or None if the map has no such hex."""
     m = state.map
-    for h in sorted(m.hexes):
-        if "revetment" in m.info(h).features or m.info(h).attr("revetment"):
-            return h
+    if hexes_with(m, "revetment"):
+        return terrain_revetment(m)
     try:
         return m.hex(REVETMENT)
     except DataError:

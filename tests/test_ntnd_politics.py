@@ -191,3 +191,23 @@ def test_track_and_victory():
     # under Full Vietnamization the track stays in 1..249 until Nov/Dec 1968 (turn 23) is over
     assert track.add(500, FULL, 23).points == 249 and track.add(-500, FULL, 23).points == 1
     assert track.add(500, FULL, 24).points == 600 and track.add(-500, BASE, 5).points == -400
+
+
+def test_edges_of_elections_and_withdrawals():
+    # only an imposed Partial Vietnamization loses an election for US or SEATO units left in play
+    assert not BASE.hold_election(1968, 3, 200, us_or_seato_left=5).peace_party
+    # the peace party stays in power after a later won election, and a lost election imposes nothing more
+    assert PEACE.hold_election(1972, 4, 300).peace_party
+    lost_low = BASE.hold_election(1968, 15, 90)
+    assert lost_low.peace_party and not lost_low.forced and not lost_low.vietnamized
+    assert BASE.viet_cong_basic_cadres(40) == 3
+    for die in (0, 7):
+        with pytest.raises(RuleViolation, match="NT 23.3"):
+            PEACE.withdrawals(die=die)
+    assert PEACE.withdrawals(die=1).required == 1 and PEACE.withdrawals(die=6).required == 6
+    assert PEACE.withdrawals(die=3).seato == 0
+    assert PARTIAL.withdrawals() == Withdrawals(required=2, maximum=10, seato=0, credit_beyond=False)
+    assert BASE.withdrawals() == Withdrawals(required=0, maximum=0, seato=0, credit_beyond=False)
+    with pytest.raises(RuleViolation, match="negative"):
+        PEACE.withdrawals(die=2).points(-1)
+    assert PEACE.withdrawals(die=2).points(0) == -4

@@ -348,7 +348,8 @@ class Withdrawals:
         if withdrawn < 0:
             raise RuleViolation("NT 23.3", "a negative number of units cannot be withdrawn")
         if self.credit_beyond:
-            return withdrawn - self.required if withdrawn >= self.required else -2 * (self.required - withdrawn)
+            short = max(self.required - withdrawn, 0)
+            return withdrawn - self.required - short
         if withdrawn < self.required:
             raise RuleViolation("NT 24.3.1", f"Partial Vietnamization withdraws at least {self.required} units "
                                              f"a turn")

@@ -2,7 +2,11 @@
 import pytest
 
 from wargames.core.errors import RuleViolation
-from wargames.ntnd.politics import (Policy, PoliticalTrack, Withdrawals, arvn_points_for_withdrawals)
+from fractions import Fraction
+
+from wargames.core.dice import ScriptedDice
+from wargames.ntnd.politics import (ALLIED_WIN, IMPOSED, PEACE_PARTY, Policy, PoliticalTrack, Withdrawals,
+                                    arvn_points_for_withdrawals, election_odds, election_result, election_total)
 
 BASE = Policy()
 FULL = BASE.declare_full(3)
@@ -211,3 +215,25 @@ def test_edges_of_elections_and_withdrawals():
     with pytest.raises(RuleViolation, match="negative"):
         PEACE.withdrawals(die=2).points(-1)
     assert PEACE.withdrawals(die=2).points(0) == -4
+
+
+@pytest.mark.rule("NT 23.2", "NT 23.8", "NT 24.2.7", "NT 24.4.2")
+def test_exact_election_odds():
+    # 1968: three dice; the peace party wins when 10 x total exceeds the points
+    assert election_odds(BASE, 1968, 100)[PEACE_PARTY] == Fraction(1, 2)          # total 11 or more
+    assert election_odds(BASE, 1968, 150)[PEACE_PARTY] == Fraction(10, 216)       # total 16 or more
+    assert election_odds(BASE, 1972, 150)[PEACE_PARTY] == Fraction(435, 1296)     # four dice, 16 or more
+    # Full Vietnamization: one die fewer (2d6 > 15 is 3 chances in 36 ... 16 or more is impossible)
+    assert election_odds(FULL, 1968, 150)[PEACE_PARTY] == 0
+    assert election_odds(FULL, 1968, 100)[PEACE_PARTY] == Fraction(3, 36)         # 11 or 12 on two dice
+    # a reversed Full Vietnamization: five dice
+    assert election_odds(REV_FULL, 1968, 240)[PEACE_PARTY] == Fraction(252, 7776)   # five dice, 25 or more
+    low = election_odds(BASE, 1968, 90)
+    assert low == {PEACE_PARTY: Fraction(5, 8), IMPOSED: Fraction(3, 8)}            # total 10 or more loses
+    assert election_result(BASE, 1968, 10, 90) == PEACE_PARTY and election_result(BASE, 1968, 9, 90) == IMPOSED
+    assert election_result(BASE, 1968, 9, 100) == ALLIED_WIN
+
+
+def test_the_election_roll_uses_the_dice():
+    with ScriptedDice([6, 5, 4]) as dice:
+        assert election_total(dice, 3) == 15

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..core import implements
+from ..core.dice import roll_die
+from ..core.dist import Distribution, enumerate_outcomes
 from ..core.errors import RuleViolation
 
 NONE, PARTIAL, FULL = "none", "partial", "full"
@@ -354,6 +356,31 @@ class Withdrawals:
             raise RuleViolation("NT 24.3.1", f"Partial Vietnamization withdraws at least {self.required} units "
                                              f"a turn")
         return withdrawn
+
+
+PEACE_PARTY, ALLIED_WIN, IMPOSED = "peace party wins", "Allied win", "Allied win, Partial Vietnamization imposed"
+
+
+def election_total(dice, count: int) -> int:
+    """The election roll: ``count`` dice added (23.2); ten times the total is the bar to clear."""
+    return sum(roll_die(dice, 6, "NT 23.2 election die") for _ in range(count))
+
+
+@implements("NT 23.2", "NT 23.8")
+def election_result(policy: Policy, year: int, total: int, points: int, us_or_seato_left: int = 0) -> str:
+    """What an election with this dice total gives: :data:`PEACE_PARTY`, :data:`ALLIED_WIN` or
+    :data:`IMPOSED` (a win under 100 points, 23.8)."""
+    after = policy.hold_election(year, total, points, us_or_seato_left)
+    if after.elections[-1][1]:
+        return PEACE_PARTY
+    return IMPOSED if after.forced and not policy.forced else ALLIED_WIN
+
+
+def election_odds(policy: Policy, year: int, points: int, us_or_seato_left: int = 0) -> Distribution:
+    """The exact odds of each election result: the dice totals are enumerated once (the same roll the game
+    makes) and each is judged by :meth:`Policy.hold_election`."""
+    totals = enumerate_outcomes(election_total, policy.election_dice(year), memo=True)
+    return totals.map(lambda t: election_result(policy, year, t, points, us_or_seato_left))
 
 
 @implements("NT 24.3.3")

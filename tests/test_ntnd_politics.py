@@ -5,8 +5,10 @@ from wargames.core.errors import RuleViolation
 from fractions import Fraction
 
 from wargames.core.dice import ScriptedDice
+from wargames.core.dist import enumerate_outcomes
 from wargames.ntnd.politics import (ALLIED_WIN, IMPOSED, PEACE_PARTY, Policy, PoliticalTrack, Withdrawals,
-                                    arvn_points_for_withdrawals, election_odds, election_result, election_total)
+                                    arvn_points_for_withdrawals, election_odds, election_result, election_total,
+                                    election_totals)
 
 BASE = Policy()
 FULL = BASE.declare_full(3)
@@ -234,6 +236,8 @@ def test_exact_election_odds():
     assert election_result(BASE, 1968, 9, 100) == ALLIED_WIN
 
 
-def test_the_election_roll_uses_the_dice():
+def test_the_election_roll_uses_the_dice_and_its_enumeration_is_exact():
     with ScriptedDice([6, 5, 4]) as dice:
         assert election_total(dice, 3) == 15
+    assert election_totals(3) == enumerate_outcomes(election_total, 3)
+    assert election_totals(6)[36] == Fraction(1, 6 ** 6) and election_totals(6)[21] == Fraction(4332, 6 ** 6)

@@ -13,10 +13,11 @@ numbered from 1 (Mar/Apr 1965), two months a turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ..core import implements
 from ..core.dice import roll_die
-from ..core.dist import Distribution, enumerate_outcomes
+from ..core.dist import Distribution, enumerate_chain
 from ..core.errors import RuleViolation
 
 NONE, PARTIAL, FULL = "none", "partial", "full"
@@ -361,9 +362,25 @@ class Withdrawals:
 PEACE_PARTY, ALLIED_WIN, IMPOSED = "peace party wins", "Allied win", "Allied win, Partial Vietnamization imposed"
 
 
+def add_election_die(roll: list[int], dice) -> None:
+    """One die of the election roll (23.2): ``roll`` is [total so far, dice still to roll]."""
+    roll[0] += roll_die(dice, 6, "NT 23.2 election die")
+    roll[1] -= 1
+
+
 def election_total(dice, count: int) -> int:
     """The election roll: ``count`` dice added (23.2); ten times the total is the bar to clear."""
-    return sum(roll_die(dice, 6, "NT 23.2 election die") for _ in range(count))
+    roll = [0, count]
+    while roll[1]:
+        add_election_die(roll, dice)
+    return roll[0]
+
+
+@lru_cache(maxsize=None)
+def election_totals(count: int) -> Distribution:
+    """The exact distribution of :func:`election_total`, one die at a time with equal totals merged."""
+    dist, _ = enumerate_chain([0, count], add_election_die, key=tuple, done=lambda roll: roll[1] == 0, copy=list)
+    return dist.map(lambda key: key[0])
 
 
 @implements("NT 23.2", "NT 23.8")
@@ -379,7 +396,7 @@ def election_result(policy: Policy, year: int, total: int, points: int, us_or_se
 def election_odds(policy: Policy, year: int, points: int, us_or_seato_left: int = 0) -> Distribution:
     """The exact odds of each election result: the dice totals are enumerated once (the same roll the game
     makes) and each is judged by :meth:`Policy.hold_election`."""
-    totals = enumerate_outcomes(election_total, policy.election_dice(year), memo=True)
+    totals = election_totals(policy.election_dice(year))
     return totals.map(lambda t: election_result(policy, year, t, points, us_or_seato_left))
 
 

@@ -23,7 +23,7 @@ from ..core import implements
 from ..core.charts import PROVENANCE, Provenance, file_provenance
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import At, Int, Invalid, List, Nullable, Opt, Record, Schema, Str, load_file
-from ..core.yamlio import immutable, mark_of, read_yaml
+from ..core.yamlio import immutable, load_once, mark_of, read_yaml
 
 DATA = Path(__file__).parent / "data"
 COUNTERS = DATA / "counters.yaml"
@@ -383,7 +383,12 @@ def load_counters(path: str | Path = COUNTERS, data=None) -> CounterMix:
                 raise At(file, f"counters[{i}].id", mark_of(raw["counters"], i)).error(
                     f"repeats the counter id {c.id!r} (first in counters[{seen[c.id]}]) (unit {c.id!r})")
             seen[c.id] = i
-    return CounterMix(tuple(counters), tuple(doc["markers"]), file)
+    mix = CounterMix(tuple(counters), tuple(doc["markers"]), file)
+    if mix.total != COUNTER_SHEET:
+        raise At(file, "counters", mark_of(raw, "counters")).error(
+            f"{len(mix)} units and {mix.total - len(mix)} markers make {mix.total} counters; the sheet has "
+            f"{COUNTER_SHEET} (NT 2.1)")
+    return mix
 
 
 # ------------------------------------------------------------------------------------------ the schedule
@@ -493,13 +498,17 @@ def load_schedule(path: str | Path = SCHEDULE, mix: CounterMix | None = None, da
 
 
 def counter_mix() -> CounterMix:
-    """The shipped counter mix."""
-    return load_counters(COUNTERS)
+    """The shipped counter mix (read once per version of the file; it is immutable, so it is shared)."""
+    return load_once(load_counters, COUNTERS)
 
 
 def schedule() -> Schedule:
     """The shipped schedule, checked against the shipped mix."""
-    return load_schedule(SCHEDULE, counter_mix())
+    return load_once(_shipped_schedule, SCHEDULE)
+
+
+def _shipped_schedule(path: Path) -> Schedule:
+    return load_schedule(path, counter_mix())
 
 
 def tally(counters: Iterable[Counter], key=lambda c: (c.side, c.nationality, c.type)) -> dict:

@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from wargames.core.errors import DataError, RuleViolation
-from wargames.ntnd.units import (COUNTERS, NVA_DIVISION_CAP, SCHEDULE, Counter, check_nva_division_cap,
+from wargames.ntnd.units import (COUNTERS, NVA_DIVISION_CAP, SCHEDULE, Counter, check_corps_assignment,
+                                 check_nva_division_cap,
                                  counter_mix, has_zoc, load_counters, load_schedule, pools_that_may_replace,
                                  schedule, turn_date)
 
@@ -290,6 +291,30 @@ def test_units_that_must_share_a_corps():
     assert MIX.get("ARVN 1").corps_group is None and MIX.get("US 173 Abn").corps_group is None
 
 
+@pytest.mark.rule("NT 5.2.1", "NT 5.2.2", "NT 5.2.3")
+def test_corps_assignment():
+    g = MIX.get
+    ok = {g("US 1/1"): "III", g("US 2/1"): "III", g("US 3/1"): "III",          # the 5.2.2 example
+          g("USMC 9"): "I", g("USMC 3"): "I", g("USMC III"): "I", g("ARVN 1"): "I", g("ARVN 22"): "II",
+          g("ROK Cav"): "II", g("ROK 2 Mar"): "II", g("Thai QC"): "III", g("Thai BP 1"): "III",
+          g("Lao Guard"): "Laos", g("Cam inf 1"): "Cambodia", g("US 3/82"): "I", g("US 1/5 Mech"): "I"}
+    check_corps_assignment(ok)
+    bad = [({g("US 1/1"): "III", g("US 2/1"): "II"}, "NT 5.2.2"),
+           ({g("USMC 9"): "I", g("USMC III"): "II"}, "NT 5.2.2"),
+           ({g("ROK Cav"): "II", g("ROK 28"): "III"}, "NT 5.2.2"),
+           ({g("Thai QC"): "II", g("Thai BP 2"): "III"}, "NT 5.2.2"),
+           ({g("Lao Guard"): "I"}, "NT 5.2.1"), ({g("Cam inf 1"): "Laos"}, "NT 5.2.1"),
+           ({g("ARVN 1"): "Laos"}, "NT 5.2.3"), ({g("US 1/4"): "Cambodia"}, "NT 5.2.2"),
+           ({g("US 173 Abn"): "III"}, "NT 5.5"), ({g("US 1/1 Cav"): "II"}, "NT 5.5"),
+           ({g("Thai 333"): "III"}, "NT 5.6"), ({g("US GB 1"): "I"}, "NT 5.6")]
+    for assignment, rule in bad:
+        with pytest.raises(RuleViolation) as e:
+            check_corps_assignment(assignment)
+        assert e.value.rule == rule, (assignment, e.value)
+    # the 333 and the other Thai units need not share a corps; different US divisions need not either
+    check_corps_assignment({g("Thai BP 1"): "III", g("US 1/4"): "II", g("US 1/9"): "IV"})
+
+
 @pytest.mark.rule("NT 4.2.5", "NT 16.5")
 def test_replacement_pools():
     assert MIX.get("US 1/1").rp_pool == "US" and pools_that_may_replace(MIX.get("US 1/1")) == {"US"}
@@ -311,7 +336,7 @@ def test_seato_and_indochinese_membership():
 
 # ------------------------------------------------------------------------------------------- limits
 
-@pytest.mark.rule("NT 4.4", "NT 6.1.4")
+@pytest.mark.rule("NT 4.4", "NT 4.1.6", "NT 6.1.4")
 def test_the_mix_is_a_limit():
     assert MIX.limit(type="sapper") == 3
     used = ["VC sapper 1", "VC sapper 2"]
@@ -392,7 +417,7 @@ def test_the_historical_shape_of_the_schedule():
     """US Army and Marine ground units arrive during the 1965-69 build-up and leave in the 1969-72 increments
     (Keystone Eagle, Jul/Aug 1969, to the last brigades, May/Jun 1972)."""
     for c in MIX.select(nationality="US"):
-        if c.ground_combat and c.type not in ("green_beret", "marine") or c.type == "marine" and "usmc_iii" not in c.tags:
+        if c.ground_combat and c.type != "green_beret" and "usmc_iii" not in c.tags:
             arrive, leave = SCHED.turn_of(c.id, "arrive"), SCHED.turn_of(c.id, "withdraw")
             assert 1 <= arrive <= 24 and 27 <= leave <= 44, (c.id, arrive, leave)
     assert set(SCHED.on(27, "withdraw")) >= {"US 1/9", "US 2/9", "USMC 9"}          # Keystone Eagle

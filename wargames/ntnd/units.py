@@ -207,6 +207,36 @@ def pools_that_may_replace(counter: Counter) -> frozenset[str]:
     return frozenset(pools)
 
 
+SVN_CORPS = ("I", "II", "III", "IV")
+
+
+@implements("NT 5.2.1", "NT 5.2.2", "NT 5.2.3")
+def check_corps_assignment(assignment: dict[Counter, str]) -> None:
+    """NT 5.2: the corps each attached Allied unit in play is attached to.
+
+    Laotian units go to the Laotian corps and Cambodian units to the Cambodian one (5.2.1); every other attached
+    unit, SVN divisions included (5.2.3), to one of the four SVN corps (5.2.2). The units of one group (all the
+    Marines, all the ROK units, all Thai units but the 333, the brigades of one US division) share a corps
+    (5.2.2). Units that are not attached (5.5, 5.6) have no corps. Raises RuleViolation.
+    """
+    group_corps: dict[str, tuple[str, str]] = {}
+    for counter, corps in assignment.items():
+        if counter.attachment != "attached":
+            raise RuleViolation("NT 5.5" if counter.attachment == "unattached" else "NT 5.6",
+                                f"{counter.id} is not attached to a corps")
+        home = ("Laos",) if counter.nationality == "Laotian" else ("Cambodia",) \
+            if counter.nationality == "Cambodian" else SVN_CORPS
+        if corps not in home:
+            rule = "NT 5.2.1" if counter.indochinese else "NT 5.2.3" if counter.nationality == "SVN" else "NT 5.2.2"
+            raise RuleViolation(rule, f"{counter.id} may be attached only to {' or '.join(home)}, not {corps}")
+        group = counter.corps_group
+        if group is not None:
+            first = group_corps.setdefault(group, (corps, counter.id))
+            if first[0] != corps:
+                raise RuleViolation("NT 5.2.2", f"{counter.id} must join {first[1]} in {first[0]} Corps "
+                                                f"(the {group} units share one corps)")
+
+
 @implements("NT 4.1.7", "NT 28.10")
 def check_nva_division_cap(on_map: int, uprising_declared: bool) -> None:
     """NT 4.1.7 / 28.10: before a National Uprising has been declared, a new NVA division may not bring the

@@ -165,6 +165,20 @@ def within(start: set, n: int, cells) -> set:
     return seen
 
 
+def fill_slivers(country: dict, cells, edge: set) -> None:
+    """Sea that the open ocean (the sea hexes of ``edge``) cannot reach is a sliver between two loosely drawn
+    borders: give it to the country most of its neighbours have (ties by name)."""
+    ocean = {h for h in edge if country[h] == "sea"}
+    edge = set(ocean)
+    while edge:
+        edge = {m for h in edge for m in neighbours(h) if m in cells and m not in ocean and country[m] == "sea"}
+        ocean |= edge
+    for h in sorted(cells):
+        if country[h] == "sea" and h not in ocean:
+            near = sorted(country[n] for n in neighbours(h) if n in cells and country[n] != "sea")
+            country[h] = max(sorted(set(near)), key=near.count)
+
+
 class Label(str):
     """A hex label, always written quoted (so no YAML reader takes "0218" for a number)."""
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from geomap import Dumper, Grid, Label, distance, inside, land_path, label, line, neighbours, within
+from geomap import Dumper, Grid, Label, distance, fill_slivers, inside, land_path, label, line, neighbours, within
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "wargames" / "indochina" / "data" / "maps" / "indochina.yaml"
@@ -409,7 +409,7 @@ def build() -> tuple[dict, list[str]]:
     notes: list[str] = []
     cells = {(c, r): centre(c, r) for c in COLS for r in ROWS}
     country = {cr: country_of(pt) for cr, pt in cells.items()}
-    _fill_slivers(country, cells)
+    fill_slivers(country, cells, {h for h in cells if h[1] == max(ROWS) or h[0] == max(COLS)})
     places = {p[0]: p for p in PLACES}
 
     # places force their own hex to their own country (a coastal town whose centre falls in the sea, a border
@@ -555,20 +555,6 @@ def build() -> tuple[dict, list[str]]:
         if info["country"] == "China" and (h[0], h[1] - 1) not in hexes:
             info["north_edge"] = True
     return {label(h): v for h, v in hexes.items()}, notes
-
-
-def _fill_slivers(country: dict, cells: dict) -> None:
-    """Sea that the open ocean cannot reach is a sliver between two loosely drawn borders: give it to the
-    country most of its neighbours have (ties by name)."""
-    ocean = {h for h in cells if country[h] == "sea" and (h[1] == max(ROWS) or h[0] == max(COLS))}
-    edge = set(ocean)
-    while edge:
-        edge = {m for h in edge for m in neighbours(h) if m in cells and m not in ocean and country[m] == "sea"}
-        ocean |= edge
-    for h in sorted(cells):
-        if country[h] == "sea" and h not in ocean:
-            near = sorted(country[n] for n in neighbours(h) if n in cells and country[n] != "sea")
-            country[h] = max(sorted(set(near)), key=near.count)
 
 
 FEATURE_ORDER = ("city", "town", "road", "trail", "river", "coast", "fortification")

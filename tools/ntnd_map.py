@@ -40,7 +40,6 @@ COLS, ROWS = range(1, 24), range(1, 35)
 SEA_RING = 2
 BEN_HAI = 17.0            # the North/South Vietnam border (the 1954 demarcation line), as a latitude
 LAOS_NORTH = 18.95        # Laos north of this is the off-board Plain of Jars and Vientiane (NT 9.1)
-WATER = ("all_sea",)
 
 # ------------------------------------------------------------------------------- the corps of South Vietnam
 # The 1965 corps tactical zones, as polygons over South Vietnam (first match wins; the rest is IV Corps).
@@ -416,12 +415,12 @@ def render(hexes: dict, sides: list, zones: list, notes: list[str]) -> str:
 # Country and terrain are those covering each hex centre in tools/indochina_map.py's polygons; South Vietnam is
 # cut into the four corps by their 1965 boundaries; North Vietnam is Vietnam north of 17.0 N.
 #
-# What the text gives (kind text in the rules, all positions still ours): the corps headquarters of NT 5.1
-# (hq: the corps or country), the six off-board zones of NT 9.1 (zones), and the kinds of terrain and features:
-# clear, jungle, swamp, mountain, all_sea; road, trail, minor_river, major_river, coastal (land next to an
-# all-sea hex, 8.2.3), town and city (the rules' major city); all-sea and all-lake hexsides (19.1.2, the lake
-# in Cambodia only). Everything else is reconstructed: geometry, terrain, borders, settlements and their class,
-# roads, trails, rivers, the zones' neighbours and the hexes they border.
+# From the rulebook come only names and kinds: the corps headquarters of NT 5.1 (hex attribute hq), the six
+# off-board zones of NT 9.1 (zones, provenance text), and the vocabulary of terrain (clear, jungle, swamp,
+# mountain, all_sea), hex features (road, trail, minor_river, major_river, town, city = the rules' major city,
+# coastal = land next to an all-sea hex, 8.2.3) and hexside features (all_sea; all_lake, in Cambodia only,
+# 19.1.2). Where any of these lies is ours: geometry, terrain, borders, settlements and their class, roads,
+# trails, rivers, the zones' neighbours and the hexes they border are all reconstructed.
 #
 # Zones: each lists its neighbours (adjacent) and the map hexes it borders (border_hexes, 9.1); Haiphong has
 # sea_access (the fleet may enter it, 8.6.1) through the Gulf of Tonkin hexes it borders; Vientiane lies on

@@ -175,6 +175,7 @@ def test_all_sea_hexsides_join_two_coastal_land_hexes(g):
     assert sea
     for side in sea:
         assert all(g.is_coastal(h) and not g.is_all_sea(h) for h in side)
+        assert g.all_sea_side(*side) and not g.all_lake_side(*side)
 
 
 def test_a_major_river_chain_runs_from_laos_to_the_sea(g):
@@ -299,7 +300,8 @@ def test_a_bad_terrain_code_names_file_and_hex(tmp_path, g):
     assert "bad.yaml" in str(e.value) and f"hexes[{lab}]" in str(e.value) and "terrain" in str(e.value)
 
 
-@pytest.mark.parametrize("field, value", [("area", "V"), ("country", "Atlantis"), ("hq", "II"), ("features", ["port"])])
+@pytest.mark.parametrize("field, value", [("area", "V"), ("country", "Atlantis"), ("hq", "II"), ("features", ["port"]),
+                                          ("terrain", "all_sea"), ("area", "II")])
 def test_a_bad_hex_field_names_its_hex(tmp_path, g, field, value):
     lab = g.label(g.place("Da Nang"))
     path = _hostile(tmp_path, lambda d: d["hexes"][lab].update({field: value}))

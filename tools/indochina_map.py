@@ -8,8 +8,8 @@ is traced from the printed map.
 
 How it works, in four steps:
 
-1. A grid of flat-topped hexes in even-q columns (the demo map's layout, labels CCRR) is laid over an
-   equirectangular projection of a sphere (R = 6371 km) with its standard parallel at 16 N: x grows east by
+1. A grid of flat-topped hexes in even-q columns (the demo map's layout, labels CCRR; the grid code is
+   tools/geomap.py, shared with tools/ntnd_map.py) is laid over an equirectangular projection of a sphere (R = 6371 km) with its standard parallel at 16 N: x grows east by
    cos(16 deg) * 111.2 km per degree of longitude, y grows south by 111.2 km per degree of latitude. Hex
    centres are 25 km apart; column 01 lies at 99.5 E, row 01 at 24.2 N.
 2. Each hex takes the country and the terrain of the polygon covering its centre (POLYGONS below; the first
@@ -26,19 +26,18 @@ depends only on this file: the same script always writes the same bytes.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
 import yaml
+
+from geomap import Dumper, Grid, Label, distance, fill_slivers, inside, land_path, label, line, neighbours, within
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "wargames" / "indochina" / "data" / "maps" / "indochina.yaml"
 
 # ------------------------------------------------------------------------------------------------ the grid
 HEX_KM = 25.0                              # IC 2.37: centre to centre
-COL_KM = HEX_KM * math.sqrt(3) / 2         # flat-topped columns are 21.65 km apart
-KM_PER_DEG = 6371.0 * math.pi / 180        # 111.19 km
 STD_PARALLEL = 16.0
 LON0, LAT0 = 99.5, 24.2                    # the centre of hex 0100 (column 1 starts here)
 COLS, ROWS = range(1, 54), range(1, 72)
@@ -48,76 +47,8 @@ SEA_RING = 2                               # hexes of sea kept beside land
 INDOCHINA = ("Vietnam", "Laos", "Cambodia")
 
 
-def centre(col: int, row: int) -> tuple[float, float]:
-    """(lon, lat) of a hex centre; even columns sit half a hex lower (even-q)."""
-    x = (col - 1) * COL_KM
-    y = (row - 1) * HEX_KM + (HEX_KM / 2 if col % 2 == 0 else 0.0)
-    return (LON0 + x / (KM_PER_DEG * math.cos(math.radians(STD_PARALLEL))), LAT0 - y / KM_PER_DEG)
-
-
-def hex_at(lon: float, lat: float) -> tuple[int, int]:
-    """The (col, row) whose centre is nearest to a point: the hex containing it."""
-    x = (lon - LON0) * KM_PER_DEG * math.cos(math.radians(STD_PARALLEL))
-    y = (LAT0 - lat) * KM_PER_DEG
-    c0 = round(x / COL_KM) + 1
-    best = None
-    for c in (c0 - 1, c0, c0 + 1):
-        yy = y - (HEX_KM / 2 if c % 2 == 0 else 0.0)
-        r0 = round(yy / HEX_KM) + 1
-        for r in (r0 - 1, r0, r0 + 1):
-            cx = (c - 1) * COL_KM
-            cy = (r - 1) * HEX_KM + (HEX_KM / 2 if c % 2 == 0 else 0.0)
-            d = (cx - x) ** 2 + (cy - y) ** 2
-            if best is None or d < best[0] - 1e-9:
-                best = (d, (c, r))
-    return best[1]
-
-
-def to_cube(cr: tuple[int, int]) -> tuple[int, int, int]:
-    c, r = cr
-    q = c
-    rr = r - (c + (c & 1)) // 2            # even-q, as wargames.core.hexgrid.OffsetLayout
-    return q, rr, -q - rr
-
-
-def from_cube(q: int, r: int) -> tuple[int, int]:
-    return q, r + (q + (q & 1)) // 2
-
-
-def neighbours(cr: tuple[int, int]) -> list[tuple[int, int]]:
-    q, r, _ = to_cube(cr)
-    return [from_cube(q + dq, r + dr) for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))]
-
-
-def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
-    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
-
-
-def line(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
-    """The hexes from a to b, each next to the one before (cube line drawing, nudged off ties)."""
-    n = distance(a, b)
-    if n == 0:
-        return [a]
-    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
-    out = []
-    for i in range(n + 1):
-        t = i / n
-        q = aq + (bq - aq) * t + 1e-6
-        r = ar + (br - ar) * t + 2e-6
-        s = as_ + (bs - as_) * t - 3e-6
-        rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
-            rq = -rr - rs
-        elif dr > ds:
-            rr = -rq - rs
-        out.append(from_cube(rq, rr))
-    return out
-
-
-def label(cr: tuple[int, int]) -> str:
-    return f"{cr[0]:02d}{cr[1]:02d}"
+GRID = Grid(HEX_KM, LON0, LAT0, STD_PARALLEL)
+centre, hex_at, chain = GRID.centre, GRID.hex_at, GRID.chain
 
 
 # -------------------------------------------------------------------------------------- shared lines (lon, lat)
@@ -458,20 +389,6 @@ ROUTES = [
 
 
 # --------------------------------------------------------------------------------------------------- building
-def inside(pt, poly) -> bool:
-    x, y = pt
-    res = False
-    n = len(poly)
-    for i in range(n):
-        x1, y1 = poly[i]
-        x2, y2 = poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if x < xc:
-                res = not res
-    return res
-
-
 def country_of(pt) -> str:
     for name, poly in COUNTRY_POLYGONS:
         if inside(pt, poly):
@@ -488,32 +405,11 @@ def region_of(pt, country: str) -> tuple[str, str]:
     return COUNTRY_DEFAULT_TERRAIN[country], ""
 
 
-def chain(points) -> list[tuple[int, int]]:
-    """Hexes along a polyline, each next to the one before."""
-    out: list[tuple[int, int]] = []
-    hexes = [hex_at(*p) for p in points]
-    for a, b in zip(hexes, hexes[1:]):
-        seg = line(a, b)
-        out.extend(seg if not out else seg[1:])
-    if len(hexes) == 1:
-        out = hexes
-    # a drawn line can double back on itself when waypoints are close; keep the first visit only
-    seen, clean = set(), []
-    for h in out:
-        if h in seen:
-            while clean and clean[-1] != h:
-                seen.discard(clean.pop())
-            continue
-        seen.add(h)
-        clean.append(h)
-    return clean
-
-
 def build() -> tuple[dict, list[str]]:
     notes: list[str] = []
     cells = {(c, r): centre(c, r) for c in COLS for r in ROWS}
     country = {cr: country_of(pt) for cr, pt in cells.items()}
-    _fill_slivers(country, cells)
+    fill_slivers(country, cells, {h for h in cells if h[1] == max(ROWS) or h[0] == max(COLS)})
     places = {p[0]: p for p in PLACES}
 
     # places force their own hex to their own country (a coastal town whose centre falls in the sea, a border
@@ -534,7 +430,7 @@ def build() -> tuple[dict, list[str]]:
         if h in taken and (name in SCENARIO_PLACES or name in PORTS):
             free = [n for n in neighbours(h) if n in cells and n not in taken and country[n] == ctry]
             if free:
-                best = min(free, key=lambda n: (_km(centre(*n), (lon, lat)), n))
+                best = min(free, key=lambda n: (GRID.km(centre(*n), (lon, lat)), n))
                 notes.append(f"{name} falls in the hex of {taken[h]} ({label(h)}); the scenarios or the port "
                              f"rules need it, so it is put in the next hex towards its real place, {label(best)}")
                 h = best
@@ -559,9 +455,9 @@ def build() -> tuple[dict, list[str]]:
 
     # which hexes are kept
     indo = {h for h, c in country.items() if c in INDOCHINA}
-    near = _within(indo, STRIP, cells)
+    near = within(indo, STRIP, cells)
     keep = indo | {h for h in near if country[h] in ("China", "Thailand", "Burma")}
-    coastal = _within(keep, SEA_RING, cells)
+    coastal = within(keep, SEA_RING, cells)
     keep |= {h for h, c in country.items() if c == "sea" and (h in coastal or inside(cells[h], GULF_OF_TONKIN))}
     # every Indochinese hex keeps all six neighbours on the map (no land touches the open edge)
     for h in sorted(indo):
@@ -629,7 +525,7 @@ def build() -> tuple[dict, list[str]]:
             for a, b in zip(stops_h, stops_h[1:]):
                 seg = line(a, b)
                 if any(h in hexes and hexes[h]["terrain"] in ("all_sea", "all_lake") for h in seg):
-                    seg = _land_path(a, b, lambda h: h in hexes and hexes[h]["terrain"] not in
+                    seg = land_path(a, b, lambda h: h in hexes and hexes[h]["terrain"] not in
                                      ("all_sea", "all_lake"))
                 hs.extend(seg[1:])
         for i, s in enumerate(stops):
@@ -660,66 +556,6 @@ def build() -> tuple[dict, list[str]]:
             info["north_edge"] = True
     return {label(h): v for h, v in hexes.items()}, notes
 
-
-def _fill_slivers(country: dict, cells: dict) -> None:
-    """Sea that the open ocean cannot reach is a sliver between two loosely drawn borders: give it to the
-    country most of its neighbours have (ties by name)."""
-    ocean = {h for h in cells if country[h] == "sea" and (h[1] == max(ROWS) or h[0] == max(COLS))}
-    edge = set(ocean)
-    while edge:
-        edge = {m for h in edge for m in neighbours(h) if m in cells and m not in ocean and country[m] == "sea"}
-        ocean |= edge
-    for h in sorted(cells):
-        if country[h] == "sea" and h not in ocean:
-            near = sorted(country[n] for n in neighbours(h) if n in cells and country[n] != "sea")
-            country[h] = max(sorted(set(near)), key=near.count)
-
-
-def _land_path(a, b, ok) -> list:
-    """A shortest chain of hexes from a to b through hexes where ``ok`` holds (breadth first, neighbours in a
-    fixed order, ties towards the straight line)."""
-    prev = {a: None}
-    edge = [a]
-    while edge and b not in prev:
-        nxt = []
-        for h in edge:
-            for n in sorted(neighbours(h), key=lambda n: (distance(n, b), n)):
-                if n not in prev and ok(n):
-                    prev[n] = h
-                    nxt.append(n)
-        edge = nxt
-    if b not in prev:
-        raise SystemExit(f"no land path from {label(a)} to {label(b)}")
-    out = [b]
-    while prev[out[-1]] is not None:
-        out.append(prev[out[-1]])
-    return out[::-1]
-
-
-def _km(a, b) -> float:
-    """Distance in km on the projection between two (lon, lat) points."""
-    k = KM_PER_DEG * math.cos(math.radians(STD_PARALLEL))
-    return math.hypot((a[0] - b[0]) * k, (a[1] - b[1]) * KM_PER_DEG)
-
-
-def _within(start: set, n: int, cells: dict) -> set:
-    """Grid hexes at most ``n`` steps from ``start`` (start included)."""
-    seen, edge = set(start), set(start)
-    for _ in range(n):
-        edge = {m for h in edge for m in neighbours(h) if m in cells and m not in seen}
-        seen |= edge
-    return seen
-
-
-class Label(str):
-    """A hex label, always written quoted (so no YAML reader takes "0218" for a number)."""
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-_Dumper.add_representer(Label, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", str(v), style="'"))
 
 FEATURE_ORDER = ("city", "town", "road", "trail", "river", "coast", "fortification")
 KEY_ORDER = ("terrain", "features", "country", "name", "militia", "port", "sea_access", "north_edge", "routes",
@@ -801,7 +637,7 @@ def render(hexes: dict, notes: list[str]) -> str:
                 val = [f for f in FEATURE_ORDER if f in val]
             out[k] = val
         doc["hexes"][Label(lab)] = out
-    body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=False, width=110,
+    body = yaml.dump(doc, Dumper=Dumper, sort_keys=False, allow_unicode=False, width=110,
                      default_flow_style=None)
     return header + body
 

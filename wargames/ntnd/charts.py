@@ -1074,9 +1074,9 @@ CONSTRAINTS: list[Constraint] = [
                "hex of any one terrain with the Local VC +1",
                lambda c: _enterable(c, "allied_ground",
                                     lambda cost, kind: cost + (0 if kind.startswith("clear+") else 1))),
-    Constraint("tec-halving-meaningful", "NT 8.2.1", "after halving, terrain still matters: fewer hexes of each "
-               "non-clear kind than of clear hexes fit in a monsoon allowance",
-               lambda c: all(_monsoon_points(c, k) // v < _monsoon_points(c, k) // _tec(c).terrain["clear"].cost
+    Constraint("tec-halving-meaningful", "NT 8.2.1", "after halving, movement still means something: a face-up "
+               "unit can cross at least two hexes of any one non-clear kind in a monsoon turn",
+               lambda c: all(_monsoon_points(c, k) // v >= 2
                              for k in ("communist_other", "allied_ground") for v in _costs(c).values())),
     Constraint("tec-river-crossing", "NT 8.3", "entering a river hex costs more (8.3 leaves 'river crossings' "
                "alone); a major river at least as much as a minor one",

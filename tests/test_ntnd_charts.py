@@ -1,19 +1,20 @@
 """No Trumpets No Drums' charts: the printed values against the rulebook, one test per constraint the text sets
 (each also broken on purpose), the lookups the rules use, owners' charts and bad files."""
 import re
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 import yaml
 
-from wargames.core import Resolution
+from wargames.core import Resolution, ScriptedDice, enumerate_outcomes
+from wargames.core.dice import DiceError
 from wargames.core.errors import DataError, RuleViolation
 from wargames.ntnd import charts as C
 from wargames.ntnd.charts import (CONSTRAINTS, EVENT_NUMBERS, NtndCharts, aa_hit, aa_hit_rolls, aid_result,
                                   check_constraints, default_charts, defence_modifier, load_charts,
                                   movement_allowance, movement_class, political_phase_items, pp_items, random_event,
+                                  roll_aid, roll_random_event,
                                   svn_deserts, svn_morale, svn_morale_conditions, terrain_cost)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,19 +52,21 @@ def test_movement_table_matches_the_printed_rows():
     assert printed[immobile[0]] == "immobile" and "VC Bases" in immobile[0]
     for side, t in (("allied", "green_beret"), ("allied", "militia"), ("allied", "firebase"), ("communist", "vc_base")):
         assert c.movement.row(movement_class(side, t)).allowance == "immobile"
-    assert all(r.provenance.kind == "text" and r.provenance.source.startswith("NT ") for r in c.movement.classes.values())
+    assert all(r.provenance.kind == "text" and r.provenance.source.startswith("NT ")
+               for r in c.movement.classes.values())
 
 
 @pytest.mark.rule("NT 12.1.1")
 def test_aa_table_matches_the_printed_rows():
-    printed = dict(line.split("\t") for line in lines(521, 524))
-    assert printed == {"Unit": "Die roll", "NVA Infantry Division/Armor Regiment": "6", "Artillery Unit": "5 or 6",
-                       "SAM/Interceptor": "4, 5, or 6"}
-    for label, types in (("NVA Infantry Division/Armor Regiment", ("division", "tank")),
-                         ("Artillery Unit", ("artillery",)), ("SAM/Interceptor", ("sam", "interceptor"))):
-        faces = sorted(int(x) for x in re.findall(r"\d", printed[label]))
-        for t in types:
-            assert sorted(aa_hit_rolls(t)) == faces
+    rows = dict(line.split("\t") for line in lines(521, 524))
+    assert rows.pop("Unit") == "Die roll" and len(rows) == 3
+    by_word = {"Division": ("division", "tank"), "Artillery": ("artillery",), "Interceptor": ("sam", "interceptor")}
+    for label, value in rows.items():
+        (word,) = [w for w in by_word if w in label]
+        faces = sorted(int(x) for x in re.findall(r"\d", value))
+        for t in by_word[word]:
+            assert sorted(aa_hit_rolls(t)) == faces, label
+    assert [len(re.findall(r"\d", v)) for v in rows.values()] == [1, 2, 3]
     assert "Subtract one from the die when firing on SAC" in lines(526, 526)[0]
     assert default_charts().anti_aircraft.sac_modifier == -1
 
@@ -73,7 +76,8 @@ def test_svn_morale_table_matches_the_printed_rows():
     rows = dict(line.split("\t") for line in lines(875, 880))
     assert rows.pop("Condition") == "Die roll modifier"
     table = default_charts().svn_morale.conditions
-    expected = {"If the unit is attacking": "attacking", "If ARVN has a numerical advantage": "arvn_numerical_advantage",
+    expected = {"If the unit is attacking": "attacking",
+                "If ARVN has a numerical advantage": "arvn_numerical_advantage",
                 "If fighting in an ARVN-controlled area": "arvn_controlled_area",
                 "If the Communist player has a numerical advantage": "communist_numerical_advantage",
                 "If fighting in a Communist-controlled area": "communist_controlled_area"}
@@ -257,7 +261,7 @@ def test_aa_hits_and_the_sac_and_linebacker_changes():
     with pytest.raises(RuleViolation) as e:
         aa_hit("cadre", 6)
     assert e.value.rule == "NT 12.1.1"
-    with pytest.raises(RuleViolation):
+    with pytest.raises(DiceError):
         aa_hit("sam", 7)
 
 
@@ -367,8 +371,13 @@ def test_random_events_d66():
     assert all(random_event(c, a) is None for c in (4, 5, 6) for a in range(1, 7))
     assert random_event(1, 2).number == 12 and random_event(2, 1).number == 21   # the Communist die is the tens
     assert all(e.provenance.kind == "reconstructed" for e in events.values())
-    with pytest.raises(RuleViolation):
+    with pytest.raises(DiceError):
         random_event(0, 3)
+    # with dice: an event half the time, each of the 18 with 1/36
+    dist = enumerate_outcomes(roll_random_event)
+    assert dist.prob(lambda n: n is None) == F(1, 2) and dist[36] == F(1, 36)
+    res = Resolution()
+    assert roll_random_event(ScriptedDice([3, 4]), res=res) == 34 and "Typhoon" in res.steps[-1].text
 
 
 @pytest.mark.rule("NT 21.2")
@@ -404,6 +413,8 @@ def test_aid_rolls_and_modifiers():
     assert (top.modified, low.modified) == (9, -1) and top.granted and not low.granted
     with pytest.raises(KeyError):
         aid_result("China", 3, ["bombing_halt"])
+    assert roll_aid(ScriptedDice([5]), "USSR").granted
+    assert enumerate_outcomes(lambda d: roll_aid(d, "China").granted)[True] == F(1, 2)
 
 
 @pytest.mark.rule("NT 27.1")

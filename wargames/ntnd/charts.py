@@ -19,9 +19,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..core import Provenance, Resolution, implements
+from ..core import Dice, Provenance, Resolution, implements
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
-from ..core.errors import DataError, RuleViolation
+from ..core.dice import check_face, roll_die
+from ..core.errors import RuleViolation
 from ..core.game import Ruleset
 from ..core.schema import (At, Bool, Convert, Either, Int, Invalid, List, Map, Opt, Record, Schema, Str,
                            load_file)
@@ -287,8 +288,7 @@ def aa_hit(unit_type: str, roll: int, *, sac: bool = False, linebacker: bool = F
 
 
 def _check_die(roll: int, rule: str) -> None:
-    if isinstance(roll, bool) or not isinstance(roll, int) or roll not in DIE:
-        raise RuleViolation(rule, f"a die roll is a whole number from 1 to 6, not {roll!r}")
+    check_face(roll, 6, rule, "the die roll")
 
 
 # =========================================================================== 25.4.1 South Vietnamese morale
@@ -723,6 +723,16 @@ def random_event(comm_die: int, allied_die: int, *, occurred: Iterable[int] = ()
     return event
 
 
+def roll_random_event(dice: Dice, *, occurred: Iterable[int] = (),
+                      neutral_states: Iterable[str] = ("Laos", "Cambodia"), charts: "NtndCharts | None" = None,
+                      res: Resolution | None = None) -> int | None:
+    """21.1 with dice: the Communist die, then the Allied die. Returns the event's number (None: no event)."""
+    comm = roll_die(dice, 6, "random event: Communist die (tens)")
+    allied = roll_die(dice, 6, "random event: Allied die (ones)")
+    event = random_event(comm, allied, occurred=occurred, neutral_states=neutral_states, charts=charts, res=res)
+    return None if event is None else event.number
+
+
 # =========================================================================== 27 Communist Aid
 
 AID_COUNTRIES = ("China", "USSR")
@@ -833,6 +843,12 @@ def aid_result(country: str, roll: int, modifiers: Iterable[str] = (), *, charts
     note("NT 27.1", f"{country}: roll {roll}, modified {total}: " + ("aid granted" if granted else "no aid"),
          result=granted)
     return AidResult(country, roll, total, granted, c.units if granted else (), tuple(m.name for m in chosen.values()))
+
+
+def roll_aid(dice: Dice, country: str, modifiers: Iterable[str] = (), *, charts: "NtndCharts | None" = None,
+             res: Resolution | None = None) -> AidResult:
+    """27.1 with dice: one die for one country's aid."""
+    return aid_result(country, roll_die(dice, 6, f"{country} aid"), modifiers, charts=charts, res=res)
 
 
 # =========================================================================== 7 Hearts and Minds track
@@ -1155,6 +1171,6 @@ __all__ = [
     "AID_COUNTRIES", "AREAS", "CHART_FILES", "CONSTRAINTS", "Allowance", "AidResult", "Box", "Event",
     "HeartsMindsTrack", "NtndCharts", "PoliticalItem", "TerrainEffects", "aa_hit", "aa_hit_rolls", "aid_result",
     "check_constraints", "default_charts", "defence_modifier", "load_charts", "movement_allowance", "movement_class",
-    "political_phase_items", "pp_items", "random_event", "svn_deserts", "svn_morale", "svn_morale_conditions",
-    "terrain_cost",
+    "political_phase_items", "pp_items", "random_event", "roll_aid", "roll_random_event", "svn_deserts",
+    "svn_morale", "svn_morale_conditions", "terrain_cost",
 ]

@@ -489,6 +489,7 @@ def test_a_bad_cell_names_its_file_and_cell(tmp_path, file, edits, field):
     with pytest.raises(DataError) as e:
         load_charts(folder)
     assert e.value.file == str(folder / file) and e.value.field == field, str(e.value)
+    assert e.value.line is not None
 
 
 def test_a_file_that_is_no_chart_is_refused(tmp_path):

@@ -812,7 +812,7 @@ def load_communist_aid(path: str | Path) -> CommunistAid:
     return read_chart(path, _aid_schema)
 
 
-@implements("NT 27.1.1", "NT 27.1.2", "NT 14.2.2")
+@implements("NT 27.1.1")
 def aid_result(country: str, roll: int, modifiers: Iterable[str] = (), *, charts: "NtndCharts | None" = None,
                res: Resolution | None = None) -> AidResult:
     """One aid roll for China or the USSR (27.1). The modifiers that apply are added: -2 Full Vietnamization,

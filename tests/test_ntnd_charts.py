@@ -472,6 +472,7 @@ def test_an_owner_chart_replaces_ours(tmp_path):
     ("political_points.yaml", [(("items", "us_unit_replaced", "marks"), "*^*")], "items.us_unit_replaced.marks"),
     ("terrain_effects.yaml", [(("terrain", "mountain", "cost"), "1/0")], "terrain.mountain.cost"),
     ("terrain_effects.yaml", [(("terrain", "mountain", "cost"), 0)], "terrain.mountain.cost"),
+    ("terrain_effects.yaml", [(("features", "town"), DELETE)], "features.town"),
     ("movement_allowances.yaml", [(("classes", "allied_ground", "types"), ["infantry", "tank_destroyer"])],
      "classes.allied_ground.types[1]"),
     ("anti_aircraft.yaml", [(("units", "artillery", "hits"), [5, 7])], "units.artillery.hits[1]"),

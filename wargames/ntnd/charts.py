@@ -508,23 +508,22 @@ def _tec_schema(default: Provenance) -> Record:
 
     route = Record({"cost": _cost(Fraction(1, 4), Fraction(6))}, {"provenance": _optional_provenance(default)})
 
-    def made(kind: str):
-        def build(m: dict) -> dict:
-            return {k: TerrainRow(k, r["cost"], r["defence"], r["attackers_on"],
-                                  {c: r["provenance"].get(c, default) for c in COLUMNS}) for k, r in m.items()}
-        return build
+    def made(m: dict) -> dict:
+        return {k: TerrainRow(k, r["cost"], r["defence"], r["attackers_on"],
+                              {c: r["provenance"].get(c, default) for c in COLUMNS}) for k, r in m.items()}
 
     def check(v: dict) -> None:
-        for t in ("clear",):
-            if t not in v["terrain"]:
-                raise Invalid(f"terrain.{t}", "is missing")
+        for table, names in (("terrain", TERRAIN_TYPES), ("features", FEATURES)):
+            for t in names:
+                if t not in v[table]:
+                    raise Invalid(f"{table}.{t}", "is missing (every terrain and feature of the map needs a row)")
         for r in ROUTES:
             if r not in v["routes"]:
                 raise Invalid(f"routes.{r}", "is missing (8.2.7 gives roads and trails a cost)")
 
     return Record({**HEADER, "terrain": Convert(Map(Str(TERRAIN_TYPES), row(True, Fraction(1, 4)), min_len=1),
-                                                made("terrain")),
-                   "features": Convert(Map(Str(FEATURES), row(False, Fraction(0))), made("features")),
+                                                made),
+                   "features": Convert(Map(Str(FEATURES), row(False, Fraction(0))), made),
                    "routes": Convert(Map(Str(ROUTES), route), lambda m: {k: (r["cost"], r["provenance"])
                                                                         for k, r in m.items()})},
                   HEADER_OPTIONAL, check=check,

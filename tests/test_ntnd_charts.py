@@ -354,8 +354,10 @@ def test_defence_modifiers():
     assert defence_modifier("clear", [], [["major_river"], ["minor_river"]]) == 1
     assert defence_modifier("clear", [], [["major_river"], []]) == 0
     assert defence_modifier("jungle", ["city"], [["major_river"]]) == 5               # all cumulative
-    # a sapper cancels the defender's own terrain and settlement, not the river bonus
-    assert defence_modifier("jungle", ["city"], [["major_river"]], sapper=True) == 2
+    # a sapper takes the whole terrain bonus away, river rows included
+    res = Resolution()
+    assert defence_modifier("jungle", ["city"], [["major_river"]], sapper=True, res=res) == 0
+    assert res.steps[-1].rule == "NT 28.7.2" and "+5" in res.steps[-1].text
     assert defence_modifier("mountain", ["town"], sapper=True) == 0
 
 

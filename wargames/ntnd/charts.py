@@ -594,41 +594,34 @@ def terrain_cost(terrain: str, features: Iterable[str] = (), *, pays_terrain: bo
 def defence_modifier(terrain: str, features: Iterable[str] = (), attacker_hexes: Iterable[Iterable[str]] = (),
                      *, sapper: bool = False, charts: "NtndCharts | None" = None,
                      res: Resolution | None = None) -> int:
-    """The defender's terrain bonus (19.2.3), all cumulative: the hex's terrain and settlement, plus a river
+    """The defender's terrain bonus (19.2.3), all rows cumulative: the hex's terrain and settlement, plus a river
     bonus when every attacking hex has that river (major +2; else minor or major +1: a major river is at least a
-    river). ``attacker_hexes`` gives each attacking hex's features. A sapper among the attackers cancels the
-    bonus of the defender's hex (28.7.2), not the river bonus, which is about where the attackers stand."""
+    river). ``attacker_hexes`` gives each attacking hex's features; a zone counts as clear (9.2). A sapper among
+    the attackers takes the whole bonus away (28.7.2: the chart's bonus, river rows included)."""
     tec = _charts(charts).terrain_effects
     note = res.add if res is not None else (lambda *a, **k: None)
     if terrain not in tec.terrain:
         raise KeyError(f"the TEC has no terrain {terrain!r}")
-    own = tec.terrain[terrain].defence
-    parts = [(terrain, own)] if own else []
+    rows = [(terrain, tec.terrain[terrain].defence)]
     for f in dict.fromkeys(features):
         if f in ROUTES:
             continue
         if f not in tec.features:
             raise KeyError(f"the TEC has no feature {f!r}")
-        if tec.features[f].defence:
-            parts.append((f, tec.features[f].defence))
-    total = 0
-    for name, v in parts:
-        if sapper:
-            note("NT 28.7.2", f"sapper: no {name} bonus")
-        else:
-            total += v
-            note("NT 19.2.3", f"defender in {name}: +{v}", result=total)
+        rows.append((f, tec.features[f].defence))
     hexes = [set(h) for h in attacker_hexes]
     if hexes:
-        river = None
         if all("major_river" in h for h in hexes):
-            river = "major_river"
+            rows.append(("every attacker on a major river", tec.features["major_river"].attackers_on))
         elif all(h & {"minor_river", "major_river"} for h in hexes):
-            river = "minor_river"
-        if river is not None and river in tec.features and tec.features[river].attackers_on:
-            total += tec.features[river].attackers_on
-            note("NT 19.2.3", f"every attacker on a {river.replace('_', ' ')}: +{tec.features[river].attackers_on}",
-                 result=total)
+            rows.append(("every attacker on a river", tec.features["minor_river"].attackers_on))
+    rows = [(name, v) for name, v in rows if v]
+    total = sum(v for _, v in rows)
+    if sapper and rows:
+        note("NT 28.7.2", f"a sapper attacks: no terrain bonus (would be +{total})", result=0)
+        return 0
+    for name, v in rows:
+        note("NT 19.2.3", f"{name.replace('_', ' ')}: +{v}", result=v)
     return total
 
 

@@ -118,6 +118,27 @@ def test_tec_defence_matches_the_printed_rows():
         assert tec.provenance(row, col).kind == "reconstructed", (row, col)
 
 
+@pytest.mark.rule("NT 8.2.6", "NT 8.2.7", "NT 27.1.1", "NT 27.1.2", "NT 14.2.2")
+def test_other_text_values_match_their_lines():
+    """The values the text gives in sentences: clear 1 (L337), trail 1 and road 1/2 (L339), the aid modifiers
+    (L906, L908) and the Soviet bonus for a mined Haiphong (L566)."""
+    tec, aid = default_charts().terrain_effects, default_charts().communist_aid.modifiers
+    assert "one movement point to enter clear" in lines(337, 337)[0] and tec.terrain["clear"].cost == 1
+    road = lines(339, 339)[0]
+    assert "trails pay one movement point" in road and tec.routes["trail"][0] == 1
+    assert "one half movement point per hex" in road and tec.routes["road"][0] == F(1, 2)
+    words = {"one": 1, "two": 2}
+    m = re.search(r"subtracting (\w+) if full Vietnamization is in progress, (\w+) if partial", lines(906, 906)[0])
+    assert (-words[m.group(1)], -words[m.group(2)]) == (aid["full_vietnamization"].value,
+                                                      aid["partial_vietnamization"].value)
+    assert aid["election_withdrawal"].value == aid["partial_vietnamization"].value
+    m = re.search(r"adding (\w+) if Allied ground units enter North Vietnam", lines(908, 908)[0])
+    assert words[m.group(1)] == aid["allied_ground_units_in_north_vietnam"].value
+    m = re.search(r"adds (\w+) to the die when rolling for Soviet Aid", lines(566, 566)[0])
+    assert words[m.group(1)] == aid["haiphong_mined"].value and aid["haiphong_mined"].countries == ("USSR",)
+    assert all(x.provenance.kind == "text" for x in aid.values())
+
+
 # --------------------------------------------------------------------------- one test per constraint
 
 @pytest.mark.rule("NT 8.2", "NT 12.1.1", "NT 25.4.1", "NT 22.4", "NT 19.2.3", "NT 21.1", "NT 27.1", "NT 7")

@@ -254,6 +254,17 @@ def test_monsoon_halves_face_up_allowances_only():
     assert movement_allowance("interceptor", False).kind == "restricted"
 
 
+@pytest.mark.rule("NT 8.4")
+def test_improved_ho_chi_minh_trail():
+    trail = movement_allowance("communist_supply", False, improved_trail=True)
+    assert trail.points == 15 and trail.provenance.source.startswith("NT 8.4")
+    assert movement_allowance("communist_supply", True, improved_trail=True).points == F(15, 2)
+    assert "15 points" in lines(347, 347)[0]
+    with pytest.raises(RuleViolation) as e:
+        movement_allowance("communist_other", False, improved_trail=True)
+    assert e.value.rule == "NT 8.4"
+
+
 @pytest.mark.rule("NT 8.2")
 def test_movement_class_of_each_unit_type():
     assert movement_class("communist", "supply") == "communist_supply"

@@ -102,6 +102,8 @@ class MovementClass:
     scope: str = ""                   # where an unlimited allowance reaches
     zones: tuple[str, ...] = ()       # where a restricted unit may be
     when: str = ""                    # the condition that selects this row (militia inside a Green Beret zone)
+    improved_trail: int | None = None     # 8.4: the allowance on the improved Ho Chi Minh Trail
+    improved_trail_provenance: Provenance | None = None
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,7 @@ def _movement_schema(default: Provenance) -> Record:
                  {"monsoon": Opt(Either(Int(1, 99), Str(("halved", "unchanged"))), "halved"),
                   "scope": Opt(Str(max_len=60), ""), "zones": Opt(List(Str(ZONES), unique=True, tuple_=True), ()),
                   "when": Opt(Str(("green_beret_zoi",)), ""), "notes": Opt(TEXT, ""),
+                  "improved_trail": Opt(Int(1, 99)), "improved_trail_provenance": Opt(PROVENANCE),
                   "provenance": _optional_provenance(default)})
 
     def build(v: dict) -> MovementAllowances:
@@ -160,7 +163,8 @@ def _movement_schema(default: Provenance) -> Record:
 
     classes = Convert(Map(KEY, row, min_len=1, max_len=40),
                       lambda m: {k: MovementClass(k, r["side"], r["types"], r["allowance"], r["monsoon"],
-                                                  r["provenance"], r["scope"], r["zones"], r["when"])
+                                                  r["provenance"], r["scope"], r["zones"], r["when"],
+                                                  r["improved_trail"], r["improved_trail_provenance"] or default)
                                  for k, r in m.items()})
     return Record({**HEADER, "classes": classes}, HEADER_OPTIONAL, check=check, build=build)
 
@@ -186,21 +190,28 @@ def movement_class(side: str, unit_type: str, *, in_green_beret_zoi: bool = Fals
     raise KeyError(f"no row of the movement table covers a {side} {unit_type!r}")
 
 
-@implements("NT 8.2", "NT 8.2.1")
-def movement_allowance(unit_class: str, monsoon: bool, *, face_up: bool = True,
+@implements("NT 8.2", "NT 8.2.1", "NT 8.4")
+def movement_allowance(unit_class: str, monsoon: bool, *, face_up: bool = True, improved_trail: bool = False,
                        charts: "NtndCharts | None" = None) -> Allowance:
     """A class's allowance (8.2). In a monsoon turn a face-up unit's allowance is halved unless its row says
     otherwise (8.2.1: the fleet and patrol boats keep theirs; airmobile units have a printed monsoon value of 9,
-    which is final and not halved again, catalog A5.5); inverted units are never halved."""
+    which is final and not halved again, catalog A5.5); inverted units are never halved. ``improved_trail``: the
+    caller has found that 8.4 applies (from Jan/Feb 1971, a supply unit moving only within the hexes of Laos and
+    North Vietnam), so the row's improved allowance replaces the basic one, and the monsoon still halves it."""
     row = _charts(charts).movement.row(unit_class)
     base = row.allowance
+    provenance = row.provenance
+    if improved_trail:
+        if row.improved_trail is None:
+            raise RuleViolation("NT 8.4", f"the improved trail raises only supply units' allowance, not {row.name}'s")
+        base, provenance = row.improved_trail, row.improved_trail_provenance
     if monsoon and isinstance(row.monsoon, int):
         return Allowance(row.name, "points", Fraction(row.monsoon), row.provenance, "", row.zones)
     if isinstance(base, str):
         return Allowance(row.name, base, None, row.provenance, row.scope, row.zones)
     halve = monsoon and face_up and row.monsoon == "halved"
     points = Fraction(base, 2) if halve else Fraction(base)
-    return Allowance(row.name, "points", points, row.provenance, row.scope, row.zones, halve)
+    return Allowance(row.name, "points", points, provenance, row.scope, row.zones, halve)
 
 
 # =========================================================================== 12.1.1 anti-aircraft

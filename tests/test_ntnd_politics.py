@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from wargames.core.dice import ScriptedDice
 from wargames.core.dist import enumerate_outcomes
+from wargames.ntnd.charts import aid_result
 from wargames.ntnd.politics import (ALLIED_WIN, IMPOSED, PEACE_PARTY, Policy, PoliticalTrack, Withdrawals,
                                     arvn_points_for_withdrawals, election_odds, election_result, election_total,
                                     election_totals)
@@ -119,16 +120,22 @@ def test_uprising():
 
 
 @pytest.mark.rule("NT 27.1", "NT 27.1.1", "NT 27.1.2", "NT 14.2.2")
-def test_aid_modifiers():
-    assert BASE.aid_modifier("China") == 0
-    assert FULL.aid_modifier("China") == -2
-    assert PARTIAL.aid_modifier("USSR") == -1
-    assert PEACE.aid_modifier("China") == -1
-    assert BASE.aid_modifier("China", allied_ground_in_nv=True) == 2
+def test_aid_modifiers_come_from_the_policy_and_their_values_from_the_chart():
+    assert BASE.aid_modifiers() == ()
+    assert FULL.aid_modifiers() == ("full_vietnamization",)
+    assert PARTIAL.aid_modifiers() == ("partial_vietnamization",)
+    assert PEACE.aid_modifiers() == ("election_withdrawal",)
+    assert FULL.hold_election(1968, 12, 100).aid_modifiers() == ("full_vietnamization", "election_withdrawal")
+    assert BASE.aid_modifiers(allied_ground_in_nv=True) == ("allied_ground_units_in_north_vietnam",)
     mined = BASE.mine_haiphong()
-    assert mined.aid_modifier("USSR") == 1 and mined.aid_modifier("China") == 0
+    assert mined.aid_modifiers() == ("haiphong_mined",)
     with pytest.raises(RuleViolation):
         mined.mine_haiphong()
+    # the chart adds them: the largest of the withdrawal group, the Soviet-only mines
+    assert aid_result("China", 4, FULL.hold_election(1968, 12, 100).aid_modifiers()).modified == 2
+    assert aid_result("USSR", 4, mined.aid_modifiers()).modified == 5
+    assert aid_result("China", 4, mined.aid_modifiers()).modified == 4
+    assert aid_result("China", 4, PARTIAL.aid_modifiers(allied_ground_in_nv=True)).modified == 5
     assert BASE.grant_aid("China").aid == {"China"}
     with pytest.raises(RuleViolation, match="NT 27.1"):
         BASE.grant_aid("Cuba")

@@ -49,7 +49,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "wargames/citadel/melee.py": ("raw_odds", "averaged_morale", "odds_modifier", "melee_shift"),
     "wargames/citadel/fire.py": ("fire_strength", "terrain_shift", "_capacity"),
     # NTND: the political state every rule reads (NT 22-27).
-    "wargames/ntnd/politics.py": ("Policy.declare_full", "Policy.declare_partial", "Policy._may_declare", "Policy.reverse", "Policy.declare_uprising", "Policy.election_dice", "Policy.hold_election", "Policy.partial_in_effect", "Policy.win_threshold", "Policy.basic_cadres", "Policy.viet_cong_basic_cadres", "Policy.uprising_turn", "Policy.nva_division_limit", "Policy.uprising_recruits", "Policy.aid_modifier", "Policy.replacement_pp", "Policy.us_replacement_points", "Policy.attack_pp", "Policy.points_bounds", "Policy.withdrawals", "Policy.morale_rules", "Withdrawals.points", "PoliticalTrack.add", "PoliticalTrack.winner"),
+    "wargames/ntnd/politics.py": ("Policy.declare_full", "Policy.declare_partial", "Policy._may_declare", "Policy.reverse", "Policy.declare_uprising", "Policy.election_dice", "Policy.hold_election", "Policy.partial_in_effect", "Policy.win_threshold", "Policy.basic_cadres", "Policy.viet_cong_basic_cadres", "Policy.uprising_turn", "Policy.nva_division_limit", "Policy.uprising_recruits", "Policy.aid_modifiers", "Policy.replacement_pp", "Policy.us_replacement_points", "Policy.attack_pp", "Policy.points_bounds", "Policy.withdrawals", "Policy.morale_rules", "Withdrawals.points", "PoliticalTrack.add", "PoliticalTrack.winner"),
 }
 
 #: The tests, in stages of pytest arguments: a mutant the first stage catches never pays for the second, which

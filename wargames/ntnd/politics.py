@@ -231,14 +231,22 @@ class Policy:
         return None if self.uprising is None else self.uprising + 2
 
     @implements("NT 27.1.1", "NT 27.1.2", "NT 14.2.2")
-    def aid_modifier(self, country: str, allied_ground_in_nv: bool = False) -> int:
-        """The aid die's modifier: -2 under Full Vietnamization, -1 under Partial or a peace-party withdrawal
-        (27.1.1); +2 when Allied ground units have entered North Vietnam (27.1.2); +1 to the Soviet roll while
-        Haiphong is mined (14.2.2)."""
-        if country not in AID_COUNTRIES:
-            raise RuleViolation("NT 27.1", f"aid comes only from {AID_COUNTRIES}, not {country!r}")
-        mod = -2 if self.full_in_effect else -1 if (self.vietnamization == PARTIAL or self.peace_party) else 0
-        return mod + 2 * allied_ground_in_nv + (country == "USSR" and self.haiphong_mined)
+    def aid_modifiers(self, allied_ground_in_nv: bool = False) -> tuple[str, ...]:
+        """The Communist Aid chart's modifiers that apply now (their values are chart data): Full or Partial
+        Vietnamization or a peace-party withdrawal (27.1.1), Allied ground units in North Vietnam (27.1.2), a
+        mined Haiphong (14.2.2)."""
+        names = []
+        if self.full_in_effect:
+            names.append("full_vietnamization")
+        elif self.vietnamization == PARTIAL:
+            names.append("partial_vietnamization")
+        if self.peace_party:
+            names.append("election_withdrawal")
+        if allied_ground_in_nv:
+            names.append("allied_ground_units_in_north_vietnam")
+        if self.haiphong_mined:
+            names.append("haiphong_mined")
+        return tuple(names)
 
     @implements("NT 4.2.3", "NT 23.4", "NT 24.2.4", "NT 24.4.1", "NT 24.4.2")
     def replacement_pp(self, nationality: str) -> int:

@@ -281,7 +281,7 @@ def test_fire_support_range_and_supply():
 def test_desertion_is_rolled_before_the_battle():
     b = example(desertion=Desertion(area_control="communist"))
     # ARVN attacking -1, ARVN outnumbers -1, Communist area +1: a roll above printed morale + 1 deserts.
-    res = play(b, 4, 1, 1, 3, 2)             # ARVN-1 deserts (4-1=3 > 2), ARVN-2 stays, armour stays
+    res = play(b, 4, 3, 4, 3, 2)             # ARVN-1 deserts (4-1=3 > 2), ARVN-2 (3-1=2) and armour (4-1=3) stay
     assert [s.result for s in res.find("NT 25.4.1")] == [True, False, False]
     assert step(res, "NT 19.2.1", "allied").result == F(9, 3)                # (4 + 2 + 3) / 3
     assert res.result.attacker.deserted == ("ARVN-1",)
@@ -289,6 +289,12 @@ def test_desertion_is_rolled_before_the_battle():
     odds = combat_odds(b)
     assert sum(odds.values()) == 1 and odds[("allied", False)] < F(15, 36)
     assert not play(example(), 3, 2).find("NT 25.4.1")
+    # Defending, outnumbered 2 to 1 in a neutral area: +1. The lone division deserts on a 2: no battle.
+    lone = Battle("communist", (Engaged("r1", "regiment", "VC", 3), Engaged("r2", "regiment", "VC", 3)),
+                  (Engaged("d", "infantry", "SVN", 2),), desertion=Desertion())
+    r = play(lone, 2).result
+    assert not r.fought and r.winner is None and r.defender.deserted == ("d",)
+    assert play(lone, 1, 1, 1).result.fought
 
 
 @pytest.mark.rule("NT 13.3")

@@ -313,7 +313,8 @@ def fire_support(side: str, support: tuple[Support, ...], res: Resolution) -> in
         if not s.supplied:
             res.add("NT 13.4", f"{s.id} is out of supply and gives no fire support", side=side, unit=s.id)
     if used:
-        where = ", ".join(f"{s.id} ({s.type}, {_distance(s.distance)})" for s in used)
+        where = ", ".join(f"{s.id} ({_distance(s.distance)})" if s.type.replace("_", " ") in s.id
+                          else f"{s.id} ({s.type.replace('_', ' ')}, {_distance(s.distance)})" for s in used)
         res.add("NT 19.2.2", f"{side.capitalize()} fire support: {where}", arithmetic=f"+{len(used)}",
                 result=len(used), side=side, sources=[s.id for s in used])
     return len(used)

@@ -434,8 +434,9 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
                            (), tuple(stay), gone[side])
 
     if A == D:
-        res.add("NT 19.2.6", "A tie: each side loses one ground combat unit of its choice and may retreat one hex; "
-                              "the defender decides (and retreats) first", arithmetic=f"{num(A)} = {num(D)}",
+        res.add("NT 19.2.6", "A tie: both sides give up one ground combat unit, picked by its owner; each may "
+                              "then pull back one hex or stay, the defender deciding (and moving) first",
+                arithmetic=f"{num(A)} = {num(D)}",
                 result="tie")
         outs = {}
         decisions = []

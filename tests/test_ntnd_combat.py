@@ -62,7 +62,8 @@ def test_printed_example_chain():
     assert r.defender.losses == 1 and r.defender.eligible == ("NVA", "VC")
     assert r.defender.retreat == ("NVA", "VC", "art1") and not r.defender.destroyed_by_retreat
     assert r.attacker.losses == 0 and r.attacker.retreat == ()
-    assert r.decisions == (("communist", "choose 1 ground combat unit to lose", "NT 19.2.6"),)
+    assert r.decisions == (("communist", "choose 1 ground combat unit to lose", "NT 19.2.6"),
+                           ("communist", "retreat the other units one hex", "NT 19.3"))
     assert res.rules()[-1] == "NT 19.2.6"
 
 
@@ -111,8 +112,10 @@ def test_tie_each_side_loses_one_and_the_defender_decides_first():
     assert r.winner is None and not r.double
     assert r.attacker.losses == 1 == r.defender.losses
     assert r.defender.may_retreat == ("c1", "c2") and r.defender.retreat == ()
-    retreat_decisions = [d for d in r.decisions if d[1] == "retreat one hex or stay"]
-    assert [d[0] for d in retreat_decisions] == ["communist", "allied"]       # the defender first
+    assert r.decisions == (("communist", "choose 1 ground combat unit to lose", "NT 19.2.6"),
+                           ("allied", "choose 1 ground combat unit to lose", "NT 19.2.6"),
+                           ("communist", "retreat one hex or stay", "NT 19.2.6"),      # the defender first
+                           ("allied", "retreat one hex or stay", "NT 19.2.6"))
     assert combat_odds(b)[(None, False)] == F(6, 36)
 
 

@@ -406,8 +406,7 @@ def _retreat_fates(units: list[Engaged], enemy: tuple[Engaged, ...], enemy_suppo
 
 @implements("NT 19.2.6", "NT 19.3.7", "NT 19.3.9", "NT 13.1", "NT 14.1.2", "NT 15.2.3.1", "NT 28.9.5",
             "NT 28.9.6")
-def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engaged]], deserted: set[str],
-            res: Resolution) -> CombatResult:
+def outcome(b: Battle, totals: dict[str, Fraction], deserted: set[str], res: Resolution) -> CombatResult:
     """19.2.6: the higher total wins; at twice the loser's total or more the loser loses two ground combat
     units (as many as it has), else one, and the rest retreat one hex. A tie costs each side one ground combat
     unit and lets each retreat or stay, the defender deciding first. A VC Base defending holds every Communist
@@ -416,22 +415,22 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
     att, dfd = b.attacker, b.defender
     A, D = totals[att], totals[dfd]
     base = b.defender == "communist" and any(u.type == "vc_base" for u in b.defenders)
-    enemy_of = {att: (b.defenders, b.support), dfd: (b.attackers, b.support)}
+    enemy_of = {att: b.defenders, dfd: b.attackers}
     eng = {att: [u for u in b.attackers if u.id not in deserted], dfd: [u for u in b.defenders if u.id not in deserted]}
     gone = {s: tuple(u.id for u in (b.attackers if s == att else b.defenders) if u.id in deserted) for s in SIDES}
 
     def gcus(side):
         return [u for u in eng[side] if u.ground_combat]
 
-    def losing(side, n, winner_total, loser_total):
+    def fates(side):
+        enemy_support = tuple(s for s in b.support if FIRE_SUPPORT[s.type][0] != side)
+        return _retreat_fates(eng[side], enemy_of[side], enemy_support, base and side == "communist")
+
+    def losing(side, n):
         g = gcus(side)
-        lose = min(n, len(g))
-        enemy = enemy_of[side][0]
-        support = tuple(s for s in enemy_of[side][1] if FIRE_SUPPORT[s.type][0] != side)
-        holds = base and side == "communist"
-        retreat, destroyed, stay = _retreat_fates(eng[side], enemy, support, holds)
-        return SideOutcome(side, loser_total, lose, tuple(u.id for u in g), (), tuple(retreat), tuple(destroyed),
-                           (), tuple(stay), gone[side])
+        retreat, destroyed, stay = fates(side)
+        return SideOutcome(side, totals[side], min(n, len(g)), tuple(u.id for u in g), (), tuple(retreat),
+                           tuple(destroyed), (), tuple(stay), gone[side])
 
     if A == D:
         res.add("NT 19.2.6", "A tie: both sides give up one ground combat unit, picked by its owner; each may "
@@ -439,13 +438,10 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
                 arithmetic=f"{num(A)} = {num(D)}",
                 result="tie")
         outs = {}
-        decisions = []
+        decisions = [(side, "choose 1 ground combat unit to lose", "NT 19.2.6") for side in (dfd, att) if gcus(side)]
         for side in (dfd, att):
             g = gcus(side)
-            enemy = enemy_of[side][0]
-            support = tuple(s for s in enemy_of[side][1] if FIRE_SUPPORT[s.type][0] != side)
-            holds = base and side == "communist"
-            movable, destroyed, stay = _retreat_fates(eng[side], enemy, support, holds)
+            movable, destroyed, stay = fates(side)
             boats = [u for u in eng[side] if u.type == "patrol_boat"] if not g else []
             forced = tuple(u.id for u in boats if u.id in movable)
             if forced:
@@ -457,9 +453,6 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
                                      tuple(stay), gone[side])
             if optional:
                 decisions.append((side, "retreat one hex or stay", "NT 19.2.6"))
-        for side in (dfd, att):
-            if outs[side].losses:
-                decisions.insert(0, (side, f"choose {outs[side].losses} ground combat unit to lose", "NT 19.2.6"))
         return CombatResult(None, False, outs[att], outs[dfd], decisions=tuple(decisions))
 
     winner, loser = (att, dfd) if A > D else (dfd, att)
@@ -472,7 +465,7 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
                                                            else ", but not by twice"),
             arithmetic=f"{num(W)} > {num(L)}; 2 x {num(L)} = {num(2 * L)}: {num(W)} "
                        f"{'>=' if double else '<'} {num(2 * L)}", result=(winner, double))
-    lost = losing(loser, n, W, L)
+    lost = losing(loser, n)
     if triple:
         everyone = tuple(u.id for u in eng[loser])
         res.add("NT 28.9.6", "Three times the Communist total against a VC Base: every unit in its hex is "
@@ -495,8 +488,9 @@ def outcome(b: Battle, totals: dict[str, Fraction], units: dict[str, list[Engage
             res.add("NT 28.9.5" if base and loser == "communist" else "NT 19.3.9",
                     f"{', '.join(lost.stay)} do not retreat: {why}", side=loser)
     won = SideOutcome(winner, W, deserted=gone[winner])
-    decisions = ((loser, f"choose {lost.losses} ground combat unit{'s' if lost.losses != 1 else ''} to lose",
-                  "NT 19.2.6"),) if lost.losses else ()
+    decisions = (((loser, f"choose {lost.losses} ground combat unit{'s' if lost.losses != 1 else ''} to lose",
+                   "NT 19.2.6"),) if lost.losses else ()) + (
+        ((loser, "retreat the other units one hex", "NT 19.3"),) if lost.retreat else ())
     a_out, d_out = (won, lost) if winner == att else (lost, won)
     return CombatResult(winner, double, a_out, d_out, triple, decisions)
 
@@ -548,7 +542,7 @@ def resolve(battle: Battle, dice: Dice) -> Resolution:
         res.add("NT 19.2.6", f"{side.capitalize()} rolls {rolls[side]}",
                 arithmetic=f"{num(total[side])} + {rolls[side]} = {num(final[side])}", result=final[side],
                 side=side, roll=rolls[side])
-    res.result = outcome(battle, final, units, deserted, res)
+    res.result = outcome(battle, final, deserted, res)
     return res
 
 

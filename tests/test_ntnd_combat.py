@@ -90,6 +90,7 @@ def allied_wins(battle):
     ({"support": SUPPORT[:4]}, F(10, 36)),                             # no patrol boat
     ({"city": False}, F(26, 36)),                                      # swamp only: 5.5
     ({"terrain": "clear"}, F(21, 36)),                                 # city only: 6.5
+    ({"terrain": "jungle"}, F(15, 36)),                                # jungle counts as swamp
     ({"terrain": "mountain"}, F(10, 36)),                              # city on mountain: 8.5
     ({"allied": ALLIED[:1] + ALLIED[2:]}, F(10, 36)),                  # 3 v 2: no bonus, average 3: 6 v 7.5
 ])
@@ -273,6 +274,9 @@ def test_fire_support_range_and_supply():
         play(example(support=(Support("art2", "artillery", 2),)), 3, 2)
     with pytest.raises(RuleViolation, match="19.2.2"):
         play(example(support=(Support("pb", "patrol_boat", 2),)), 3, 2)
+    for kind in ("firebase", "fleet"):
+        with pytest.raises(RuleViolation, match="19.2.2"):
+            play(example(support=(Support(kind, kind, 3),)), 3, 2)
     with pytest.raises(DataError):
         play(example(support=(Support("x", "sam", 0),)), 3, 2)
     unsupplied = SUPPORT[:1] + (Support("art2", "artillery", 1, supplied=False),) + SUPPORT[2:]
@@ -298,6 +302,12 @@ def test_desertion_is_rolled_before_the_battle():
     r = play(lone, 2).result
     assert not r.fought and r.winner is None and r.defender.deserted == ("d",)
     assert play(lone, 1, 1, 1).result.fought
+    # In an Allied-controlled area the +1 and -1 cancel: a 2 stays; in a Communist area a 1 deserts (1 + 2 > 2).
+    held = Battle("communist", lone.attackers, lone.defenders, desertion=Desertion("allied"))
+    assert play(held, 2, 1, 1).result.fought and not play(held, 2, 1, 1).result.defender.deserted
+    lost = Battle("communist", lone.attackers, lone.defenders, desertion=Desertion("communist"))
+    assert play(lost, 1).result.defender.deserted == ("d",)
+    assert play(lone, 1, 1, 1).result.defender.deserted == ()
 
 
 @pytest.mark.rule("NT 13.3")

@@ -31,6 +31,7 @@ def test_the_printed_example(built):
     for text in ("11/4 = 2.75", "5/2 = 2.5", "6.75 + 3 = 9.75", "7.5 + 2 = 9.5", "swamp +1, city +2"):
         assert text in detail
     assert detail.count("title='Allied win'>A<") == 15 and detail.count("title='Communist win'>C<") == 21
+    assert "tr:nth-child(3) td:nth-of-type(2){" in detail             # the chosen roll's cell is marked
     reset = [m for m in built[0].references() if isinstance(m, Button) and m.name == "nt-combat-reset"][0]
     (cb,) = reset.js_event_callbacks["button_click"]
     assert cb.args["printed"] == nt.PRINTED and set(cb.args["controls"]) == set(nt.CHOICES)

@@ -168,7 +168,9 @@ SUMMARY = ("<div class='wg-summary'>Allied {a_final} against Communist {c_final}
 DETAIL = ("<p><b>Allied morale</b></p><ol class='wg-steps'>{allied_steps}</ol>"
           "<p><b>Communist morale</b></p><ol class='wg-steps'>{comm_steps}</ol>"
           "<p><b>Before the dice</b>: Allied {allied_total}, Communist {comm_total}.</p>"
-          "<ol class='wg-steps'>{a_roll}{c_roll}{outcome}</ol>{grid}<p class='wg-legend'>" + html.escape(LEGEND)
+          "<ol class='wg-steps'>{a_roll}{c_roll}{outcome}</ol>" + "<style>.wg-grid tbody tr:nth-child({a_die}) "
+          "td:nth-of-type({c_die}){outline:3px solid #000;outline-offset:-3px;font-weight:700}</style>"
+          "{grid}<p class='wg-legend'>" + html.escape(LEGEND)
           + "</p>{odds}")
 SLOT = re.compile(r"\{(\w+)\}")
 
@@ -269,7 +271,9 @@ class CombatGridLive:
         r = res.result
         self.summary.value = render({"a_final": num(r.of("allied").total), "c_final": num(r.of("communist").total),
                                      "verdict": OUTCOME_WORDS[verdict(r)], "odds_line": odds_line(dist)}, SUMMARY)
-        self.out.value = (resolution_html(res) + grid_html(results, f"Allied {num(totals['allied'])} against "
+        mark = render(c, "<style>.wg-grid tbody tr:nth-child({a_die}) td:nth-of-type({c_die}){outline:3px solid #000;"
+                         "outline-offset:-3px;font-weight:700}</style>")
+        self.out.value = (resolution_html(res) + mark + grid_html(results, f"Allied {num(totals['allied'])} against "
                                                                     f"Communist {num(totals['communist'])} before the dice")
                           + f"<p>{html.escape(LEGEND)}</p>" + odds_block(dist))
         return self.out.value

@@ -1,7 +1,6 @@
 """The NT 19.2 combat-grid widget: every state of its static page is the engine's answer, the page's script holds
 no rule, and the live version says what the static page says."""
 import random
-from fractions import Fraction as F
 from itertools import product
 
 import pytest

@@ -14,7 +14,7 @@ retained", 19.2.1). The losses are a count and the eligible units: the owner cho
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core import Dice, Distribution, Resolution, enumerate_outcomes, implements

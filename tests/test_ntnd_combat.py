@@ -342,3 +342,22 @@ def test_random_dice_run_the_same_procedure():
 
 def test_numbers_print_as_the_rulebook_does():
     assert [num(F(11, 4)), num(F(5, 2)), num(F(3)), num(F(10, 3))] == ["2.75", "2.5", "3", "10/3"]
+
+
+@pytest.mark.rule("NT 19.2.3")
+def test_terrain_comes_from_the_charts_in_use(tmp_path):
+    """The battle reads the Terrain Effects Chart it is given: a town is +1 on ours (reconstructed), and an
+    owner's chart with another value changes the combat."""
+    from wargames.ntnd.charts import DATA, load_charts
+    kw = dict(attacker="communist", attackers=(Engaged("r1", "regiment", "VC", 3),),
+              defenders=(Engaged("a", "infantry", "US", 3),), defender_hex=Hex("clear", {"town"}))
+    assert step(play(Battle(**kw), 1, 1), "NT 19.2.3").result == 1
+    folder = tmp_path / "charts"
+    folder.mkdir()
+    text = (DATA / "terrain_effects.yaml").read_text(encoding="utf-8")
+    town = "  town:\n    cost: 0\n    defence: 1\n"
+    assert town in text
+    (folder / "terrain_effects.yaml").write_text(text.replace(town, town.replace("defence: 1", "defence: 3")),
+                                                 encoding="utf-8")
+    owner = load_charts(folder)
+    assert step(play(Battle(**kw, charts=owner), 1, 1), "NT 19.2.3").result == 3

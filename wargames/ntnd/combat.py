@@ -14,12 +14,13 @@ retained", 19.2.1). The losses are a count and the eligible units: the owner cho
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core import Dice, Distribution, Resolution, enumerate_outcomes, implements
 from ..core.dice import roll_die
 from ..core.errors import DataError, RuleViolation
+from .charts import NtndCharts, defence_modifier
 
 SIDES = ("communist", "allied")
 ALLIED_NATIONS = ("US", "SVN", "ROK", "Thai", "ANZAC", "Laotian", "Cambodian")
@@ -35,9 +36,7 @@ FIRE_SUPPORT = {"artillery": ("communist", 1), "firebase": ("allied", 2), "fleet
                 "patrol_boat": ("allied", 1)}
 
 #: Defence modifiers of the Terrain Effects Chart (19.2.3), all cumulative. A zone fights as clear (9.2).
-TERRAIN_BONUS = {"clear": 0, "jungle": 1, "swamp": 1, "mountain": 2, "zone": 0}
-CITY_BONUS = 2                    # "city" is the rules' major city; the chart gives towns nothing (our reading)
-RIVER_BONUS = {"minor_river": 1, "major_river": 2}
+TERRAINS = ("clear", "jungle", "swamp", "mountain", "zone")   # a zone is fought in as clear terrain (9.2)
 
 
 def lone_morale(unit: "Engaged") -> int | None:
@@ -111,7 +110,7 @@ class Hex:
     features: frozenset = frozenset()
 
     def __post_init__(self) -> None:
-        if self.terrain not in TERRAIN_BONUS:
+        if self.terrain not in TERRAINS:
             raise DataError("battle", "terrain", f"{self.terrain!r} is not a terrain a battle is fought in")
         object.__setattr__(self, "features", frozenset(self.features))
 
@@ -137,6 +136,7 @@ class Battle:
     armour_shock: bool = False                 # 28.8: the turn the Communist declared armour shock
     airmobile_near_aa: tuple[str, ...] = ()    # 12.3: Allied units that flew in next to face-up artillery/SAM
     desertion: Desertion | None = None
+    charts: NtndCharts | None = field(default=None, compare=False)   # the Terrain Effects Chart to read
 
     @property
     def defender(self) -> str:
@@ -326,25 +326,18 @@ def terrain_bonus(b: Battle, res: Resolution) -> int:
     major-river hex (our reading of the river rows). A Communist attack that includes a sapper takes the whole
     bonus away (28.7.2)."""
     h = b.defender_hex
-    rows = []
-    if TERRAIN_BONUS[h.terrain]:
-        rows.append((h.terrain, TERRAIN_BONUS[h.terrain]))
-    if "city" in h.features and h.terrain != "zone":
-        rows.append(("city", CITY_BONUS))
-    if b.attacker_hexes and all("major_river" in a.features for a in b.attacker_hexes):
-        rows.append(("every attacker on a major river", RIVER_BONUS["major_river"]))
-    elif b.attacker_hexes and all(a.features & set(RIVER_BONUS) for a in b.attacker_hexes):
-        rows.append(("every attacker on a river", RIVER_BONUS["minor_river"]))
-    total = sum(v for _, v in rows)
-    if not rows:
-        return 0
+    terrain = "clear" if h.terrain == "zone" else h.terrain
+    features = () if h.terrain == "zone" else h.features
     sapper = b.attacker == "communist" and any(u.type == "sapper" for u in b.attackers)
-    if sapper:
+    steps = Resolution()
+    total = defence_modifier(terrain, features, [a.features for a in b.attacker_hexes], sapper=sapper,
+                             charts=b.charts, res=steps)
+    if sapper and steps.steps:
         res.add("NT 28.7.2", "A sapper attacks: the defender gets no terrain bonus",
-                arithmetic=f"{' + '.join(str(v) for _, v in rows)} -> 0", result=0, side=b.defender)
-        return 0
-    res.add("NT 19.2.3", "Terrain for the defender: " + ", ".join(f"{n} +{v}" for n, v in rows),
-            arithmetic=f"+{total}", result=total, side=b.defender)
+                arithmetic=steps.steps[-1].text, result=0, side=b.defender)
+    elif total:
+        res.add("NT 19.2.3", "Terrain for the defender: " + ", ".join(s.text.replace(": +", " +") for s in steps.steps),
+                arithmetic=f"+{total}", result=total, side=b.defender)
     return total
 
 

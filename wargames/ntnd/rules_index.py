@@ -37,7 +37,9 @@ SECTIONS: tuple[Section, ...] = (
     S("NT 2.2", "The playing pieces: ground combat, support and air units, markers and charts"),
     S("NT 2.2 Note", "Counter symbols: the artillery dot and the airmobile box"),
     # 3.
-    S("NT 3", "The turn: two months, a Communist then an Allied player turn; the Turn Record marker advances"),
+    S("NT 3", "The turn: two months, a Communist then an Allied player turn; the Turn Record marker advances",
+      "planned", "planned: the turn record (calendar.py) is done; the two player turns and their phases come "
+      "with the Game"),
     S("NT 3.1", "The Communist player turn: its phases, each finished before the next"),
     S("NT 3.1.1", "C1 Recruitment phase"),
     S("NT 3.1.2", "C2 Hearts and Minds phase (terror squads, bribes)"),

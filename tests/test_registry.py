@@ -8,12 +8,14 @@ import wargames.citadel as citadel
 import wargames.fte as fte
 import wargames.indochina as indochina  # noqa: F401  (registers its rules)
 from wargames.core.rules import coverage, implementations
+from wargames.games import INDEXED, import_all, sections
 from wargames.indochina.rules_index import SECTIONS as IC_SECTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
 GAMES = {"Citadel": ("C ", citadel.SECTIONS), "Indochina": ("IC ", IC_SECTIONS),
-         "Front Toward Enemy": ("F ", fte.SECTIONS)}
+         "Front Toward Enemy": ("F ", fte.SECTIONS),
+         "No Trumpets No Drums": ("NT ", sections("ntnd"))}   # no Game yet; sections() imports its modules
 
 
 def _rows(sections):
@@ -57,6 +59,14 @@ def test_fte_index_lists_every_numbered_section_and_the_errata():
     numbers = set(re.findall(r"^(\d+\.\d+(?:\.\d+)?) ", text, flags=re.M))
     assert numbers and not {n for n in numbers if f"F {n}" not in ids}
     assert {"F QRC", "F Errata", "F Revisions", "F Clarifications", "F TEC", "F TET", "F VP Chart"} <= ids
+
+
+def test_a_game_without_a_game_class_has_every_module_imported_for_the_registry():
+    """Code of No Trumpets No Drums registers rules before any Game imports it: sections() walks the package."""
+    for name in INDEXED:
+        modules = import_all(name)
+        assert f"wargames.{name}.rules_index" in modules and f"wargames.{name}.calendar" in modules
+    assert implementations("NT 8.2 Note") == ["wargames.ntnd.calendar.Turn.monsoon"]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from wargames.games import GAMES, TITLES, sections
+from wargames.games import GAMES, INDEXED, INDEXED_TITLES, TITLES, sections
 from widgets import status
 from widgets.status import (ALL_TITLES, ORDER, all_status, game_status, page_title, ranges, rule_number,
                             status_markdown, toc_files, toc_titles, unwritten_markdown)
@@ -43,6 +43,9 @@ def test_rule_number():
     assert rule_number("C 14.B") == 14
     assert rule_number("C Fire CRT") is None
     assert rule_number("IC Exp Naval Operations") is None
+    assert rule_number("IC 38 Introductory") is None and rule_number("IC 38 Scenario 1") is None
+    assert rule_number("NT 19.2.6") == 19 and rule_number("NT 1") == 1
+    assert rule_number("NT 8.2 Note") == 8 and rule_number("NT 28 Preamble") == 28
 
 
 def test_written_rules_come_from_the_toc_file_names_and_h1(tmp_path):
@@ -68,16 +71,35 @@ def test_counts_match_the_rules_index():
         assert st.summary().startswith(f"{st.implemented} of {len(index)} sections implemented")
 
 
-def test_a_game_without_an_engine(tmp_path):
+def test_a_game_with_a_rules_index_but_no_engine():
+    st = game_status("ntnd")
+    index = list(sections("ntnd"))
+    assert "ntnd" in INDEXED and "ntnd" not in GAMES
+    assert not st.engine and st.sections == len(index) == 385 + 7 and st.written == ()
+    assert st.implemented + st.planned + st.no_rules == st.sections
+    assert st.implemented == len([s for s in index if s.status == "implemented"]) >= 2
+    assert st.no_rules == 59 and st.rules == tuple(range(1, 29)) and st.unwritten == st.rules
+    assert st.summary().startswith("no playable engine yet; its rules index lists 392 sections: "
+                                   f"{st.implemented} implemented, {st.planned} planned, 59 with nothing to execute")
+    table = unwritten_markdown(st).splitlines()
+    assert len(table) == 2 + 392 and table[2].startswith("| NT 1 |") and table[-1].startswith("| NT 28.11.5 |")
+    text = status.overview_markdown(st)
+    assert st.summary() in text and "no `Game`" in text
+
+
+def test_a_game_with_neither_index_nor_engine(monkeypatch):
+    monkeypatch.setattr(status, "INDEXED", {})
     st = game_status("ntnd")
     assert not st.engine and st.sections == 0 and st.written == ()
     assert st.summary().startswith("not implemented yet")
     assert "has no rules index" in unwritten_markdown(st)
+    assert "no rules index lists its sections" in status.overview_markdown(st)
 
 
 def test_every_game_of_the_registry_is_in_the_book_order():
-    assert set(GAMES) <= set(ORDER)
+    assert set(GAMES) <= set(ORDER) and set(INDEXED) <= set(ORDER) and not set(GAMES) & set(INDEXED)
     assert all(ALL_TITLES[name] == TITLES[name] for name in GAMES)
+    assert all(ALL_TITLES[name] == INDEXED_TITLES[name] for name in INDEXED)
 
 
 def test_status_table_has_one_row_per_game_with_its_counts():

@@ -1,10 +1,36 @@
-"""The games on the shared protocol, by name (imported on first use)."""
+"""The games on the shared protocol, by name (imported on first use).
+
+:data:`GAMES` holds the games that have a ``Game`` class (fuzzing and the protocol tests play each of them).
+:data:`INDEXED` holds games whose rules index exists before their ``Game`` does (No Trumpets No Drums in this
+edition): the status pages and the coverage appendix list their sections, but nothing plays them.
+"""
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 GAMES = {"citadel": "wargames.citadel", "indochina": "wargames.indochina", "fte": "wargames.fte"}
 TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy"}
+INDEXED = {"ntnd": "wargames.ntnd"}
+INDEXED_TITLES = {"ntnd": "No Trumpets No Drums"}
+
+
+def package(name: str) -> str:
+    """The package of a game, with or without a ``Game``."""
+    return GAMES[name] if name in GAMES else INDEXED[name]
+
+
+def import_all(name: str) -> list[str]:
+    """Import every module of a game's package, so that each ``@implements`` in it is registered.
+
+    A game with a ``Game`` imports its modules from its ``__init__``; a game without one may have modules that
+    nothing imports yet, and they are found here by walking the package. Import errors are not hidden.
+    """
+    pkg = importlib.import_module(package(name))
+    names = [info.name for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")]
+    for module in names:
+        importlib.import_module(module)
+    return names
 
 
 def game_class(name: str):
@@ -13,8 +39,11 @@ def game_class(name: str):
 
 
 def sections(name: str):
-    """Every rulebook section of a game (its rules index)."""
-    return importlib.import_module(GAMES[name] + ".rules_index").SECTIONS
+    """Every rulebook section of a game (its rules index); for a game without a ``Game``, every module of its
+    package is imported first so that the registry sees the rules its code implements."""
+    if name not in GAMES:
+        import_all(name)
+    return importlib.import_module(package(name) + ".rules_index").SECTIONS
 
 
 def rules_reached(name: str, actions: int, seeds=(1, 2)) -> set[str]:

@@ -5,8 +5,8 @@ the book is built, so what they say about a game (how many sections are implemen
 chapter, which rules are not written yet) is counted from ``wargames/<game>/rules_index.py`` and from
 ``_toc.yml`` and cannot fall behind them.
 
-A game that has no package in :data:`wargames.games.GAMES` yet (No Trumpets No Drums in this edition) is
-reported with no sections and no engine.
+A game that has a rules index but no ``Game`` yet (:data:`wargames.games.INDEXED`: No Trumpets No Drums in this
+edition) is reported with its sections and counts, and as having no playable engine.
 """
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from pathlib import Path
 
 from wargames.core.yamlio import read_yaml
 
-from wargames.games import GAMES, TITLES, sections
+from wargames.games import GAMES, INDEXED, INDEXED_TITLES, TITLES, sections
 
 REPO = Path(__file__).resolve().parents[1]
 
 # Every game the book covers, in the order of the book. Only games in GAMES have an engine.
 ORDER = ("citadel", "indochina", "fte", "ntnd")
-ALL_TITLES = {**TITLES, "ntnd": "No Trumpets No Drums"}
+ALL_TITLES = {**TITLES, **INDEXED_TITLES}
 SUBJECTS = {
     "citadel": "Dien Bien Phu, 1954: battalions, batteries and strongpoints",
     "indochina": "The First Indochina War, 1945-1954: the whole theatre, odds-based combat",
@@ -30,8 +30,9 @@ SUBJECTS = {
     "ntnd": "The Vietnam War, 1965-1975, at the strategic scale: corps areas, politics, two-month turns",
 }
 
-# "C 8", "IC 13.22", "F 7.3.2", "C 14.B": the rule number is the first number after the prefix.
-_NUMBERED = re.compile(r"^[A-Z]+ (\d+)(?:\.[0-9A-Z]+)*$")
+# "C 8", "IC 13.22", "F 7.3.2", "C 14.B", "NT 8.2 Note": the rule number is the first number after the prefix
+# (an unnumbered rule text of No Trumpets No Drums belongs to the rule it stands in).
+_NUMBERED = re.compile(r"^[A-Z]+ (\d+)(?:\.[0-9A-Z]+)*(?: Note| Preamble)?$")
 _FILE_RULE = re.compile(r"^rule(\d+)")
 
 
@@ -103,8 +104,8 @@ class GameStatus:
 
     name: str
     title: str
-    engine: bool                  # a package in wargames.games.GAMES
-    sections: int                 # sections in the game's rules index
+    engine: bool                  # a package in wargames.games.GAMES (it has a Game)
+    sections: int                 # sections in the game's rules index (0: no index)
     implemented: int
     planned: int
     no_rules: int
@@ -119,9 +120,12 @@ class GameStatus:
 
     def summary(self) -> str:
         """One line for a status table, in words."""
-        if not self.engine:
+        if not self.engine and not self.sections:
             return "not implemented yet: no rules index and no engine in this edition"
         text = f"{self.implemented} of {self.sections} sections implemented"
+        if not self.engine:
+            return (f"no playable engine yet; its rules index lists {self.sections} sections: "
+                    f"{self.implemented} implemented, {self.planned} planned, {self.no_rules} with nothing to execute")
         if self.planned:
             text += f", {self.planned} planned"
         if self.written:
@@ -151,7 +155,7 @@ def game_status(name: str, toc: Path | None = None, root: Path | None = None) ->
     """The status of one game, counted from its rules index and the table of contents."""
     root = root or REPO
     docs = [d for d in toc_files(toc) if d.startswith(f"book/{name}/")]
-    if name not in GAMES:
+    if name not in GAMES and name not in INDEXED:
         return GameStatus(name, ALL_TITLES[name], False, 0, 0, 0, 0, tuple(docs), (), ())
     index = list(sections(name))
     ids = {s.id for s in index}
@@ -160,7 +164,7 @@ def game_status(name: str, toc: Path | None = None, root: Path | None = None) ->
     for doc in docs:
         written |= _chapter_rules(doc, ids, root)
     count = {status: sum(s.status == status for s in index) for status in ("implemented", "planned", "no-rules")}
-    return GameStatus(name, ALL_TITLES[name], True, len(index), count["implemented"], count["planned"],
+    return GameStatus(name, ALL_TITLES[name], name in GAMES, len(index), count["implemented"], count["planned"],
                       count["no-rules"], tuple(docs), tuple(rules), tuple(n for n in rules if n in written))
 
 
@@ -188,7 +192,7 @@ def status_markdown(rows: list[GameStatus], link=None) -> str:
 
 def unwritten_markdown(st: GameStatus) -> str:
     """The sections of a game's rules that have no chapter yet, with what the registry says of each."""
-    if not st.engine:
+    if not st.sections:
         return f"*{st.title}* has no rules index in this edition, so no section of it is registered yet."
     lines = ["| Section | Title | Status |", "|---|---|---|"]
     for s in sections(st.name):
@@ -204,12 +208,17 @@ def unwritten_markdown(st: GameStatus) -> str:
 
 def overview_markdown(st: GameStatus) -> str:
     """The status paragraph of a game's overview page."""
-    if not st.engine:
+    def are(n: int) -> str:
+        return f"{n} is" if n == 1 else f"{n} are"
+
+    if not st.engine and not st.sections:
         return (f"**Status in this edition:** {st.summary()}. The rules registry holds no section of "
                 f"*{st.title}*: no rules index lists its sections, no code registers a rule of it, and no "
                 f"test is marked with one. Its part of the book has this page only.")
-    def are(n: int) -> str:
-        return f"{n} is" if n == 1 else f"{n} are"
+    if not st.engine:
+        return (f"**Status in this edition:** {st.summary()}. There is no `Game` for *{st.title}* yet, so "
+                "nothing plays, fuzzes or replays it: its implemented sections are building blocks the engine will "
+                "use, and the coverage appendix lists every section with its status.")
 
     parts = [f"**Status in this edition:** {st.implemented} of the {st.sections} sections of the rules index "
              f"are implemented, {are(st.planned)} planned for a later edition and {st.no_rules} "

@@ -75,14 +75,17 @@ def test_a_game_with_a_rules_index_but_no_engine():
     st = game_status("ntnd")
     index = list(sections("ntnd"))
     assert "ntnd" in INDEXED and "ntnd" not in GAMES
-    assert not st.engine and st.sections == len(index) == 385 + 7 and st.written == ()
+    assert not st.engine and st.sections == len(index) == 385 + 7 and {19, 23} <= set(st.written)
     assert st.implemented + st.planned + st.no_rules == st.sections
     assert st.implemented == len([s for s in index if s.status == "implemented"]) >= 2
-    assert st.no_rules == 59 and st.rules == tuple(range(1, 29)) and st.unwritten == st.rules
+    assert st.no_rules == 59 and st.rules == tuple(range(1, 29))
+    assert st.unwritten == tuple(n for n in st.rules if n not in st.written)
     assert st.summary().startswith("no playable engine yet; its rules index lists 392 sections: "
-                                   f"{st.implemented} implemented, {st.planned} planned, 59 with nothing to execute")
+                                   f"{st.implemented} with a tested procedure (not yet reachable in play), "
+                                   f"{st.planned} planned, 59 with nothing to execute")
     table = unwritten_markdown(st).splitlines()
-    assert len(table) == 2 + 392 and table[2].startswith("| NT 1 |") and table[-1].startswith("| NT 28.11.5 |")
+    shown = [s for s in index if status.rule_number(s.id) in st.unwritten]
+    assert len(table) == 2 + len(shown) and table[2].startswith("| NT 1 |") and table[-1].startswith("| NT 28.11.5 |")
     text = status.overview_markdown(st)
     assert st.summary() in text and "no `Game`" in text
 

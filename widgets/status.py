@@ -125,7 +125,8 @@ class GameStatus:
         text = f"{self.implemented} of {self.sections} sections implemented"
         if not self.engine:
             return (f"no playable engine yet; its rules index lists {self.sections} sections: "
-                    f"{self.implemented} implemented, {self.planned} planned, {self.no_rules} with nothing to execute")
+                    f"{self.implemented} with a tested procedure (not yet reachable in play), {self.planned} planned, "
+                    f"{self.no_rules} with nothing to execute")
         if self.planned:
             text += f", {self.planned} planned"
         if self.written:

@@ -341,7 +341,7 @@ def terrain_bonus(b: Battle, res: Resolution) -> int:
     return total
 
 
-@implements("NT 19.2.4", "NT 19.2.5")
+@implements("NT 19.2.4")
 def outnumbering(counts: dict[str, int], res: Resolution) -> dict[str, int]:
     """19.2.4: the side with twice as many units (or more) adds 1, three times or more adds 2."""
     out = {s: 0 for s in counts}

@@ -237,7 +237,7 @@ def check_corps_assignment(assignment: dict[Counter, str]) -> None:
                                                 f"(the {group} units share one corps)")
 
 
-@implements("NT 4.1.7", "NT 28.10")
+@implements("NT 4.1.7")
 def check_nva_division_cap(on_map: int, uprising_declared: bool) -> None:
     """NT 4.1.7 / 28.10: before a National Uprising has been declared, a new NVA division may not bring the
     number on the map above ten. Raises RuleViolation; ``on_map`` counts the divisions including the new one."""

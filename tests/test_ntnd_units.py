@@ -365,7 +365,7 @@ def test_ten_nva_divisions_until_the_uprising():
 def test_turn_dates():
     assert turn_date(1) == "Mar/Apr 1965" and turn_date(6) == "Jan/Feb 1966" and turn_date(12) == "Jan/Feb 1967"
     assert turn_date(23) == "Nov/Dec 1968" and turn_date(47) == "Nov/Dec 1972" and turn_date(63) == "Jul/Aug 1975"
-    with pytest.raises(ValueError):
+    with pytest.raises(RuleViolation, match="NT 3"):
         turn_date(64)
 
 

@@ -19,14 +19,15 @@ from ..core import implements
 from ..core.dice import roll_die
 from ..core.dist import Distribution, enumerate_chain
 from ..core.errors import RuleViolation
+from .calendar import Turn, election_turns
 
 NONE, PARTIAL, FULL = "none", "partial", "full"
 VIETNAMIZATION = (NONE, PARTIAL, FULL)
 AID_COUNTRIES = ("China", "USSR")
 
-FULL_DEADLINE = 6          # Jan/Feb 1966: Full Vietnamization only before it (24.2)
-UPRISING_FROM = 12         # Jan/Feb 1967: no uprising before it (26.1)
-ELECTIONS = {1968: 23, 1972: 47}   # the Nov/Dec turns of 1968 and 1972 (23.1)
+FULL_DEADLINE = Turn.of("Jan/Feb", 1966).number   # Full Vietnamization only before it (24.2)
+UPRISING_FROM = Turn.of("Jan/Feb", 1967).number   # no uprising before it (26.1)
+ELECTIONS = {t.year: t.number for t in election_turns()}   # the Nov/Dec turns of 1968 and 1972 (23.1)
 ELECTION_DICE = {1968: 3, 1972: 4}  # 23.2
 UPRISING_TURNS = 4         # 26.2, 26.6
 POOR_RECRUITMENT_TURNS = 6  # 26.5: one year after the uprising

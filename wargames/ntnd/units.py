@@ -24,6 +24,7 @@ from ..core.charts import PROVENANCE, Provenance, file_provenance
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import At, Int, Invalid, List, Nullable, Opt, Record, Schema, Str, load_file
 from ..core.yamlio import immutable, load_once, mark_of, read_yaml
+from .calendar import LAST_TURN, Turn
 
 DATA = Path(__file__).parent / "data"
 COUNTERS = DATA / "counters.yaml"
@@ -423,17 +424,9 @@ def load_counters(path: str | Path = COUNTERS, data=None) -> CounterMix:
 
 # ------------------------------------------------------------------------------------------ the schedule
 
-_MONTHS = ("Mar/Apr", "May/Jun", "Jul/Aug", "Sep/Oct", "Nov/Dec", "Jan/Feb")
-FIRST_TURN, LAST_TURN = 1, 63
-
-
 def turn_date(turn: int) -> str:
-    """The two-month period of a turn: turn 1 is Mar/Apr 1965; Jan/Feb closes each game year (NT 3, 23.1)."""
-    if not FIRST_TURN <= turn <= LAST_TURN:
-        raise ValueError(f"turn {turn} is outside the game (turns {FIRST_TURN} to {LAST_TURN})")
-    slot = (turn - 1) % 6
-    year = 1965 + (turn - 1) // 6 + (1 if slot == 5 else 0)
-    return f"{_MONTHS[slot]} {year}"
+    """The two-month period of a turn, from the Turn Record (:mod:`.calendar`)."""
+    return Turn(turn).label
 
 
 KINDS = ("arrive", "buyable", "withdraw")
@@ -482,7 +475,7 @@ def _entry_check(v: dict) -> None:
 
 
 def _schedule_schema(default: Provenance) -> Schema:
-    entry = Record({"turn": Int(FIRST_TURN, LAST_TURN), "date": Str(min_len=8, max_len=12), "kind": Str(KINDS),
+    entry = Record({"turn": Int(1, LAST_TURN), "date": Str(min_len=8, max_len=12), "kind": Str(KINDS),
                     "counters": List(ID, min_len=1)},
                    {"provenance": Opt(PROVENANCE, default), "note": Opt(Str(), "")}, check=_entry_check,
                    build=lambda v: ScheduleEntry(v["turn"], v["kind"], tuple(v["counters"]), v["provenance"],

@@ -534,8 +534,8 @@ class _Checker:
             limit = 3 if side == "allied" and h == saigon else 2
             if len(ground) > limit:
                 p = ground[limit]
-                raise self.fail(self.field(p.unit), f"{p.unit!r} at {p.label}: a {len(ground)}th ground combat "
-                                                    f"unit; the limit is {limit} (NT 8.10.1)")
+                raise self.fail(self.field(p.unit), f"{p.unit!r} at {p.label}: {len(ground)} ground combat units "
+                                                    f"where the limit is {limit} (NT 8.10.1)")
             for slot, items in slots.items():
                 if len(items) > 1:
                     p = items[1]

@@ -414,6 +414,29 @@ def test_special_placements(tmp_path):
     refused(d, tmp_path, "Lao Guard", "NT 28.11.4")
 
 
+def test_more_hostile_and_friendly_cases(tmp_path):
+    d = raw("tet")
+    d["dead_pile"]["units"] = ["VC reg Delta 3"]
+    entry(d, "VC reg Delta 3")["units"].remove("VC reg Delta 3")
+    d["setup"] = [e for e in d["setup"] if e["units"]]
+    refused(d, tmp_path, "VC reg Delta 3", "counter mix")
+    d = raw("tet")                                 # an eliminated Allied unit waits in the dead pile
+    d["setup"] = [e for e in d["setup"] if e["units"] != ["US 3/25"]]
+    d["dead_pile"]["units"] = ["US 3/25"]
+    assert load(d, tmp_path).dead_pile == ("US 3/25",)
+    d = raw("campaign")                            # a VC Base only on mountain, jungle or swamp
+    add(d, ["VC base 3"], "1813", face="down")
+    refused(d, tmp_path, "VC base 3", "mountain, jungle or swamp")
+    d = raw("tet")                                 # militia in a Green Beret's zone of influence is fine
+    add(d, ["SVN militia 1"], "1617")
+    entry(d, "SVN militia 1")["units"].remove("SVN militia 1")
+    d["setup"] = [e for e in d["setup"] if e["units"]]
+    assert load(d, tmp_path).placement("SVN militia 1").label == "1617"
+    d = raw("tet")                                 # Green Berets may stand in neutral Laos (15.1, 10.2.3.1)
+    entry(d, "US GB 5")["at"] = "1114"
+    assert load(d, tmp_path).placement("US GB 5").label == "1114"
+
+
 @pytest.mark.rule("NT 16.2")
 def test_montagnards_limited_by_hearts_and_minds(tmp_path):
     d = raw("tet")                                 # I and II neutral, Laos pro-Communist: none allowed

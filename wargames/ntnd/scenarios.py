@@ -396,9 +396,12 @@ class _Checker:
                                                        f"only those (NT 5.6, 11.2)")
 
     def dead_pile(self, dead, placements, air) -> None:
+        """The dead pile holds eliminated Allied units, which may be replaced (4.2.3); eliminated Communist
+        units go back to the counter mix, to be recruited again (4.1, 7.4, 17.2)."""
         for j, uid in enumerate(dead):
-            if self.mix.get(uid).side != "allied" and self.mix.get(uid).type == "dummy":
-                raise self.fail(f"dead_pile.units[{j}]", f"{uid!r}: an eliminated dummy returns to the mix (NT 17.2)")
+            if self.mix.get(uid).side != "allied":
+                raise self.fail(f"dead_pile.units[{j}]", f"{uid!r}: eliminated Communist units return to the "
+                                                         f"counter mix, not a dead pile (NT 4.1, 17.2)")
 
     @implements("NT 5.2", "NT 5.3.1", "NT 5.5", "NT 5.6")
     def corps(self, placements) -> None:

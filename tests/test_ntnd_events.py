@@ -7,6 +7,7 @@ import pytest
 from wargames.core import Resolution, ScriptedDice, enumerate_outcomes
 from wargames.core.errors import RuleViolation
 from wargames.ntnd import events as ev
+from wargames.ntnd.charts import default_charts
 from wargames.ntnd import hearts_minds as hm
 from wargames.ntnd import political as pol
 from wargames.ntnd.politics import Policy, PoliticalTrack
@@ -29,7 +30,7 @@ def number(state):
 @pytest.mark.rule("NT 21.1")
 def test_each_reading_11_to_36_is_an_event_and_the_rest_none():
     dist = enumerate_outcomes(number(position()))
-    assert dist[None] == F(1, 2) and all(dist[n] == F(1, 36) for n in ev._charts(None).random_events.events)
+    assert dist[None] == F(1, 2) and all(dist[n] == F(1, 36) for n in default_charts().random_events.events)
     with ScriptedDice([2, 4]) as d:
         assert ev.roll_event(position(), d).number == 24       # the Communist die is the tens
     with ScriptedDice([4, 2]) as d:

@@ -93,22 +93,22 @@ def _count(state: NtndState, area: str, item: PoliticalItem, saigon_item: str | 
         wanted = {"area_pro_allied": ("allied", 1), "area_allied_control": ("allied", 2),
                   "area_pro_communist": ("communist", 1), "area_communist_control": ("communist", 2)}[name]
         b = c.hearts_minds.box(box)
-        return int((b.side, b.level) == wanted), b.name
+        return int((b.side, b.level) == wanted), f"marker {b.name}"
     if name == "all_towns_allied":
         return int(allied_hold_all(state, area)), "Allied units hold every town and city"
     if name == "no_communist_units":
-        return int(not _communists(state, area)), "no Communist unit"
+        return int(not _communists(state, area)), "no Communist unit at all"
     if name == "only_inverted_communists":
         units = _communists(state, area)
         ok = bool(units) and all(not state.piece(u).face_up for u in units if state.counter(u).type != "supply")
-        return int(ok), "every Communist unit inverted (supply units aside)"
+        return int(ok), "only inverted Communist units (supply units aside)"
     if name in ("town_held_by_communists", "city_held_by_communists"):
         kind = "town" if name.startswith("town") else "city"
         held = [label for label, k in settlements(state, area).items()
                 if k == kind and holder(state, label) == "communist"
                 and not (saigon_item and state.geography.name(state.geography.hex(label)) == SAIGON)]
         names = [state.geography.name(state.geography.hex(label)) for label in held]
-        return len(held), ", ".join(names)
+        return len(held), f"{kind}{'s' if len(held) > 1 else ''} held by face-up Communist units: {', '.join(names)}"
     if name == "saigon_held_by_communists":
         g = state.geography
         try:
@@ -116,7 +116,7 @@ def _count(state: NtndState, area: str, item: PoliticalItem, saigon_item: str | 
         except KeyError:
             return 0, ""
         held = g.area(h) == area and holder(state, g.label(h)) == "communist"
-        return int(held), "Saigon held by face-up Communist units"
+        return int(held), "Saigon held by face-up Communist units (instead of its city penalty)"
     raise DataError("political_points.yaml", f"items.{name}", "no rule of the ledger counts this item")
 
 
@@ -145,9 +145,7 @@ def ledger(state: NtndState, phase: str, *, charts: NtndCharts | None = None) ->
             saigon = "saigon_held_by_communists" if it.name in replaced else None
             n, what = _count(state, area, it, saigon, c)
             if n:
-                awards.append(Award(it.name, area, n, n * it.points,
-                                    f"{area}: {it.meaning or it.name}" + (f" ({what})" if what else "")
-                                    + (f" x{n}" if n > 1 else "")))
+                awards.append(Award(it.name, area, n, n * it.points, f"{area}: {what or it.meaning or it.name}"))
     return Ledger(phase, tuple(awards))
 
 

@@ -145,6 +145,7 @@ def test_aid_modifiers_come_from_the_policy_and_their_values_from_the_chart():
 def test_replacement_costs_and_points():
     assert BASE.replacement_pp("US") == 2 and BASE.replacement_pp("ROK") == 2 and BASE.replacement_pp("SVN") == 0
     assert FULL.replacement_pp("US") == 0 and FULL.replacement_pp("Thai") == 1
+    assert BASE.replacement_pp("SEATO") == BASE.replacement_pp("ANZAC") == 2     # the SEATO firebase too
     assert REV_FULL.replacement_pp("US") == 3 and REV_PARTIAL.replacement_pp("US") == 3
     with pytest.raises(RuleViolation, match="NT 23.4"):
         PEACE.replacement_pp("US")

@@ -108,7 +108,7 @@ def _allocations(allocation: Mapping[tuple[str, str], object] | Iterable[Allocat
     return tuple(allocation)
 
 
-@implements("NT 7.2", "NT 7.2.1", "NT 4.2.4", "NT 4.2.5", "NT 4.2.6")
+@implements("NT 7.2", "NT 7.2.1", "NT 4.2.5", "NT 4.2.6")
 def check_allocation(state: NtndState, allocation, charts: NtndCharts | None = None) -> dict[str, int]:
     """Check an Allied Hearts and Minds allocation and return the whole points it puts into each area.
 

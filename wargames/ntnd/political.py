@@ -24,7 +24,7 @@ from .charts import NtndCharts, PoliticalItem, default_charts, political_phase_i
 from .hearts_minds import allied_hold_all, holder, holds_for_politics, settlements
 from .politics import Policy
 from .state import NtndState
-from .units import SEATO, Counter
+from .units import Counter
 
 PHASES = ("communist", "allied")
 SAIGON = "Saigon"
@@ -208,8 +208,7 @@ def immediate_points(event: str, unit: Counter, *, cause: str = "combat", policy
         seato = unit.seato
         if unit.nationality != "US" and not seato:
             return Award("", None, 0, 0, f"{unit.id} replaced: no political cost")
-        # the SEATO firebase has nationality "SEATO"; Policy prices the SEATO nations
-        cost = policy.replacement_pp(unit.nationality if not seato else SEATO[0])
+        cost = policy.replacement_pp(unit.nationality)
         it = items["seato_unit_replaced" if seato else "us_unit_replaced"]
         if unit.nationality == "US" and cost == 0 and "us_replacements_cost_pp" in set(next_turn):
             cost = -it.points

@@ -22,6 +22,7 @@ from ..core.errors import RuleViolation
 from .calendar import Turn, election_turns
 
 NONE, PARTIAL, FULL = "none", "partial", "full"
+SEATO_NATIONS = ("ROK", "Thai", "ANZAC", "SEATO")   # 4.2.5; "SEATO" is the SEATO firebase (5.6.2)
 VIETNAMIZATION = (NONE, PARTIAL, FULL)
 AID_COUNTRIES = ("China", "USSR")
 
@@ -261,7 +262,7 @@ class Policy:
             if self.peace_party:
                 raise RuleViolation("NT 23.4", "no US unit may be replaced once the peace party has won")
             return 3 if self.reversed_from else 0 if self.full_in_effect else 2
-        if nationality in ("ROK", "Thai", "ANZAC"):
+        if nationality in SEATO_NATIONS:
             return 1 if self.full_in_effect else 2
         return 0
 

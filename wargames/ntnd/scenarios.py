@@ -441,7 +441,7 @@ class _Checker:
             return self.geo.zone(p.zone).country
         return self.geo.country(p.hex)
 
-    @implements("NT 8.9.1", "NT 8.9.2", "NT 8.2.5", "NT 8.2.3", "NT 8.2.4", "NT 10.2", "NT 10.3", "NT 10.6",
+    @implements("NT 8.9.1", "NT 8.9.2", "NT 8.2.5", "NT 8.2.3", "NT 8.2.4", "NT 10.2", "NT 10.6",
                 "NT 10.8", "NT 6.2", "NT 4.1.2")
     def countries(self, placements, neutrality) -> None:
         """Where a counter may start: guerrillas (8.9.1) and Laotian and Cambodian forces (8.9.2) in their own

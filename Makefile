@@ -36,6 +36,7 @@ $(STAMP): pyproject.toml
 book: $(STAMP)
 	rm -rf $(HTML)
 	@start=$$(date +%s); \
+	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BIN)/python tools/execute_book.py; \
 	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BOOK_CMD); \
 	echo "book built in $$(( $$(date +%s) - start )) s: $(CURDIR)/$(HTML)/index.html"
 

@@ -93,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     cache = get_cache(str(args.cache))
     paths = notebooks(toc_files())
     timeout = max([args.timeout] + [t for p in paths if (t := own_timeout(p))])
-    for path in paths:
+    # The chapters that ask for a longer timeout are the long ones: start them first, so the others fill the
+    # other cores around them instead of leaving one chapter running alone at the end.
+    for path in sorted(paths, key=lambda p: own_timeout(p) is None):
         cache.add_nb_to_project(str(path), read_data=READER)
     logger = logging.getLogger("execute_book")
     logging.basicConfig(level=logging.WARNING, format="%(message)s")

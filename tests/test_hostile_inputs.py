@@ -23,10 +23,10 @@ from wargames.games import game_class
 from .hostile import cases
 from .hostile.cases import Loader, distinct_mutations, leaves, replaced, sample_data, write
 from .hostile import citadel as hostile_citadel, core as hostile_core, fte as hostile_fte
-from .hostile import indochina as hostile_indochina
+from .hostile import indochina as hostile_indochina, ntnd as hostile_ntnd
 
 LOADERS: list[Loader] = (hostile_core.LOADERS + hostile_citadel.LOADERS + hostile_fte.LOADERS
-                         + hostile_indochina.LOADERS)
+                         + hostile_indochina.LOADERS + hostile_ntnd.LOADERS)
 #: A guard against unbounded work on a hostile file (a fill of 10**18 hexes would never end), not a measure of
 #: speed, which make bench takes: loose enough for a machine busy with other jobs.
 SECOND = 5.0

@@ -382,17 +382,17 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
                                       f"bordering it; {to_loc} is in {area}")
     if move.allowance.scope == "green_beret_zoi" and not in_green_beret_zoi(state, b):
         raise RuleViolation("NT 15.2.1", f"{unit} moves only inside a Green Beret's zone of influence")
-    if c.attachment == "attached" and _may_operate(state, unit, move.start_area) and \
-            not _may_operate(state, unit, area):
-        raise RuleViolation("NT 5.3", f"{unit} is attached to {piece.corps} and may not enter {area}")
     homes = _allowed_countries(state, unit)
     if homes is not None and g.country(b) not in homes:
         rule = "NT 8.9.1" if (is_guerrilla(state, unit) or c.type == "militia") else "NT 8.9.2"
         raise RuleViolation(rule, f"{unit} may not leave {homes[0]}")
+    if c.attachment == "attached" and _may_operate(state, unit, move.start_area) and \
+            not _may_operate(state, unit, area):
+        raise RuleViolation("NT 5.3", f"{unit} is attached to {piece.corps} and may not enter {area}")
 
     # zones of control and influence (8.5.2, 8.5.3), rivers near patrol boats (14.1.3)
     infiltrate = None
-    in_zoc = b in enemy_zoc(state, side, declared=enemy_declared) and not g.is_all_sea(b)
+    in_zoc = b in enemy_zoc(state, side, declared=enemy_declared)
     in_zoi = side == "communist" and b in enemy_zoi(state, side)
     if move.by_sea:
         if any(state.counter(u).type in ("patrol_boat", "fleet") for n in g.map.neighbors(b) + [b]

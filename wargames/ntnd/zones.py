@@ -2,7 +2,8 @@
 
 * A zone of control (8.5.1) is the unit's own hex and the six around it, for a face-up ground combat unit with a
   printed morale of 3 or 4 (:func:`wargames.ntnd.units.has_zoc`). It never reaches into, out of or within an
-  off-board zone (8.5.1, 8.5.4), never crosses an all-sea hexside, and crosses a neutral border only when the
+  off-board zone (8.5.1, 8.5.4), never crosses an all-sea hexside nor reaches into an all-sea hex (our reading:
+  no ground unit goes there, so the fleet at sea ignores zones of control), and crosses a neutral border only when the
   owning player has announced that it does (8.5.1, 10.2: ``declared``, the neutral countries so announced).
   Demoralized ARVN units have none (25.2).
 * A zone of influence (8.5.3) reaches two hexes from an Allied firebase, the fleet or a Green Beret, across
@@ -55,15 +56,15 @@ def exerts_zoc(state: NtndState, unit: str) -> bool:
 
 @implements("NT 8.5.1", "NT 8.5.4", "NT 10.2", "NT 10.8")
 def zoc_hexes(state: NtndState, unit: str, *, declared: Iterable[str] = ()) -> frozenset[Hex]:
-    """The hexes of a unit's zone of control (empty if it has none): its hex and each neighbour not behind an
-    all-sea hexside, nor behind a neutral border unless its owner has declared that country in ``declared``."""
+    """The hexes of a unit's zone of control (empty if it has none): its hex and each land neighbour not behind
+    an all-sea hexside, nor behind a neutral border unless its owner has declared that country in ``declared``."""
     if not exerts_zoc(state, unit):
         return frozenset()
     g, side, declared = state.geography, state.side_of(unit), set(declared)
     h = state.hex_of(unit)
     out = {h}
     for n in g.map.neighbors(h):
-        if g.all_sea_side(h, n):
+        if g.is_all_sea(n) or g.all_sea_side(h, n):
             continue
         country = neutral_border(state, h, n, side)
         if country is not None and country not in declared:

@@ -377,6 +377,10 @@ def test_neutral_borders_are_consequences():
     assert mv.check_step(s, start(s, "NVA 304"), "1209").consequences == ()
     s.place("PL reg 1", "1110")
     assert mv.check_step(s, start(s, "PL reg 1"), "1111").consequences == ()     # at home (inventory 6.2)
+    s.place("Lao inf 1", "1411", corps="Laos")                 # forced out by a retreat, going home
+    assert mv.check_step(s, start(s, "Lao inf 1"), "1311").consequences == ()
+    s.place("US PB TF116", "1201")                              # not a ground unit: no invasion of NV
+    assert mv.check_step(s, start(s, "US PB TF116"), "1101").consequences == ()
 
 
 @pytest.mark.rule("NT 9.1", "NT 9.1.1.1", "NT 10.7")
@@ -387,8 +391,8 @@ def test_zone_steps_take_the_turn():
     assert mv.step_cost(s, "NVA 304", "1001", "Hanoi") is None
     s2, m2, _ = mv.step(s, m, "Hanoi")
     assert m2.stopped == "NT 9.1" and m2.spent == 10 and s2.piece("NVA 304").location == "Hanoi"
-    with pytest.raises(RuleViolation, match="NT 9.1"):
-        mv.check_step(s, replace(m, path=("1002",)), "Hanoi")
+    with pytest.raises(RuleViolation, match="whole turn"):
+        mv.check_step(s, replace(m, path=("1101",)), "Hanoi")
     with pytest.raises(RuleViolation, match="NT 9.1"):
         mv.check_step(s2, start(s2, "NVA 304"), "Vientiane")          # not adjacent
     assert mv.check_step(s2, start(s2, "NVA 304"), "China").cost is None

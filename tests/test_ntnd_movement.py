@@ -399,6 +399,11 @@ def test_zone_steps_take_the_turn():
     s.place("US 173 Abn", "Luang Prabang")
     with pytest.raises(RuleViolation, match="NT 10.7"):
         mv.check_step(s, start(s, "US 173 Abn"), "China")
+    assert [q.kind for q in mv.check_step(s, start(s, "US 173 Abn"), "Vientiane").consequences] == []
+    s.place("US 1/1 Cav", "0104")                                 # Laos, by the Plain of Jars and Vientiane
+    assert [q.country for q in mv.check_step(s, start(s, "US 1/1 Cav"), "Vientiane").consequences] == []
+    s.place("US 11 ACR", "Hanoi")
+    assert mv.check_step(s, start(s, "US 11 ACR"), "Plain of Jars").consequences[0].country == "Laos"
     s.place("NVA int 921", "Hanoi")
     m = start(s, "NVA int 921")
     assert mv.check_step(s, m, "China").cost is None

@@ -30,7 +30,7 @@ Readings (each also stated where the code applies it):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Iterable
 
@@ -349,7 +349,14 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
             raise RuleViolation("NT 8.9.1", f"{unit} may not leave {homes[0]}")
         note = res.add if res is not None else (lambda *a, **k: None)
         note("NT 9.1", f"{unit}: {here} to {to_loc}, the whole turn")
-        return StepCheck(None, None, "NT 9.1", ())
+        from_country = g.zone(here).country if here in g.zones else g.country(a)
+        found = ()
+        if piece.face_up and country != from_country and neutral_to(state, country, side) \
+                and not _exempt(state, unit, country) and (country != "NV" or c.ground_combat):
+            kind, rule = ("nv_invasion", "NT 10.8") if country == "NV" else ("neutrality_violation", "NT 10.2")
+            found = (Consequence(rule, kind, side, country, unit, to_loc),)
+            note(rule, str(found[0]))
+        return StepCheck(None, None, "NT 9.1", found)
     if move.allowance.kind == "restricted":
         raise RuleViolation("NT 8.2.5", f"{unit} operates only in {', '.join(move.allowance.zones)}")
 

@@ -465,6 +465,18 @@ def test_communist_sea_move():
     s.place("supply 2", "1815")
     with pytest.raises(RuleViolation, match="NT 8.6.1"):
         start(s, "supply 2", by_sea=True)
+    # out of Haiphong by sea: one point into a coastal hex it borders, not a whole-turn zone step
+    s.place("supply 3", "Haiphong")
+    hm = start(s, "supply 3", by_sea=True)
+    check = mv.check_step(s, hm, "1101")
+    assert check.cost == 1 and check.stop is None
+    assert mv.check_step(s, start(s, "supply 3"), "1101").cost is None        # by land: the whole turn
+    with pytest.raises(RuleViolation, match="NT 8.6.1"):
+        mv.check_step(s, hm, "1201")                                           # all sea
+    from wargames.ntnd.politics import Policy
+    s.policy = Policy(haiphong_mined=True)
+    with pytest.raises(RuleViolation, match="NT 14.2.2"):
+        start(s, "supply 3", by_sea=True)
 
 
 @pytest.mark.rule("NT 14.1.3")

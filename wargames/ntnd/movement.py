@@ -26,7 +26,8 @@ Readings (each also stated where the code applies it):
   that starts its move outside them (after a retreat) may move anywhere, as it must find its way back.
 * Neutrality (10.2, 10.5.1, 10.8): moving into a neutral state is not refused; the step returns a
   :class:`Consequence` the caller charges (political points, the state joining the Allies, North Vietnam invaded).
-* A zone step (9.1) is the unit's whole move: it must be the first step and ends the move.
+* A zone step (9.1) is the unit's whole move: it must be the first step and ends the move. The exception is a
+  Communist supply unit sailing out of Haiphong (8.6.1): 1 point into a coastal hex that Haiphong borders.
 """
 from __future__ import annotations
 
@@ -240,6 +241,13 @@ def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea
     g = state.geography
     note = res.add if res is not None else (lambda *a, **k: None)
     c, piece = state.counter(unit), state.piece(unit)
+    if by_sea and from_loc == "Haiphong" and to_loc not in g.zones:
+        b = g.hex(to_loc)
+        if b not in g.zone("Haiphong").border_hexes or not (g.is_coastal(b) or g.has(b, "major_river")):
+            raise RuleViolation("NT 8.6.1", f"by sea, Haiphong opens only onto the coastal hexes it borders, "
+                                            f"not {to_loc}")
+        note("NT 8.6.1", "out of Haiphong by sea: 1", result=Fraction(1))
+        return Fraction(1)
     if from_loc in g.zones or to_loc in g.zones:
         note("NT 9.1", f"{from_loc} to {to_loc}: a zone step takes the whole turn")
         return None
@@ -330,7 +338,8 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     stop = None
 
     # whole-turn zone steps (9.1) and who may be in a zone at all
-    if here in g.zones or to_loc in g.zones:
+    sea_exit = move.by_sea and here == "Haiphong" and to_loc not in g.zones    # 8.6.1: no whole-turn zone step
+    if (here in g.zones or to_loc in g.zones) and not sea_exit:
         a = here if here in g.zones else g.hex(here)
         b = to_loc if to_loc in g.zones else g.hex(to_loc)
         if not g.zone_step(a, b):
@@ -413,7 +422,8 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
         stop = stop or "NT 14.1.3"
 
     # neutrality (10.2, 10.2.3.1, 10.5.1, 10.8): consequences, not refusals
-    from_country, to_country = g.country(g.hex(here)), g.country(b)
+    from_country = g.zone(here).country if here in g.zones else g.country(g.hex(here))
+    to_country = g.country(b)
     if piece.face_up and to_country != from_country and neutral_to(state, to_country, side):
         if to_country == "NV":
             if c.ground_combat:

@@ -535,3 +535,29 @@ def test_infiltration_steps():
     m = start(z, "NVA 304")
     z2, m2, _ = mv.step(z, m, "1715", dice=ScriptedDice([3]))
     assert z2.piece("NVA 304").location == "1614" and not z2.piece("NVA 304").face_up and m2.stopped == "NT 8.5.3"
+
+
+@pytest.mark.rule("NT 8.6.4", "NT 8.6.4.1", "NT 8.6.4.2", "NT 8.6.4.3")
+def test_amphibious_landing():
+    s = fresh()
+    g = s.geography
+    s.place("USMC 1", at(s, "Da Nang"), corps="I")
+    m = start(s, "USMC 1")
+    target = at(s, "Qui Nhon")                                   # II Corps, coastal
+    with pytest.raises(RuleViolation, match="NT 8.6.4.2"):
+        mv.check_step(s, m, target, amphibious=True)             # the fleet is not there yet
+    s.place("US Fleet", target)
+    check = mv.check_step(s, m, target, amphibious=True)
+    assert check.cost == 6 and check.consequences == ()
+    s2, m2, _ = mv.step(s, m, target, amphibious=True)
+    assert m2.spent == 6 and m2.landed and s2.piece("USMC 1").location == target
+    inland = next(g.label(n) for n in g.map.neighbors(g.hex(target)) if not g.is_coastal(n) and not g.is_all_sea(n))
+    assert mv.check_step(s2, m2, inland).cost                   # in II Corps, outside its own: allowed (8.6.4.3)
+    with pytest.raises(RuleViolation, match="NT 5.3"):
+        mv.check_step(s2, replace(m2, landed=False), inland)
+    s.place("US 1/1", at(s, "Hoi An"), corps="I")
+    with pytest.raises(RuleViolation, match="marines and rangers"):
+        mv.check_step(s, start(s, "US 1/1"), target, amphibious=True)
+    s.place("USMC 5", "1814", corps="I")
+    with pytest.raises(RuleViolation, match="coastal town or city"):
+        mv.check_step(s, start(s, "USMC 5"), target, amphibious=True)

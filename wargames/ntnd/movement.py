@@ -143,6 +143,7 @@ class Move:
     start_area: str | None = None
     stopped: str | None = None
     consequences: tuple[Consequence, ...] = ()
+    landed: bool = False                 # 8.6.4.3: came ashore with the fleet this move (corps limits lifted)
 
     @property
     def location(self) -> str:
@@ -324,9 +325,12 @@ def _river_boat_near(state: NtndState, h: Hex) -> bool:
             "NT 8.9.1", "NT 8.9.2", "NT 8.9.4", "NT 9.1", "NT 9.1.1.1", "NT 10.2", "NT 10.2.3.1", "NT 10.5.1",
             "NT 10.7", "NT 10.8", "NT 14.1.3", "NT 14.2.1", "NT 8.6.2")
 def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Iterable[str] = (),
-               charts: NtndCharts | None = None, res: Resolution | None = None) -> StepCheck:
+               amphibious: bool = False, charts: NtndCharts | None = None,
+               res: Resolution | None = None) -> StepCheck:
     """Judge the next step of ``move`` into ``to_loc``; raise RuleViolation(rule, reason) if it is illegal.
-    ``enemy_declared``: the neutral countries the enemy has announced its zones of control reach into (10.2)."""
+    ``enemy_declared``: the neutral countries the enemy has announced its zones of control reach into (10.2).
+    ``amphibious``: the step is a landing by sea (8.6.4, see :func:`amphibious_cost`); the caller keeps count of
+    the two landings a turn allows."""
     charts = charts or default_charts()
     g = state.geography
     unit, here = move.unit, move.location
@@ -369,7 +373,10 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     if move.allowance.kind == "restricted":
         raise RuleViolation("NT 8.2.5", f"{unit} operates only in {', '.join(move.allowance.zones)}")
 
-    cost = step_cost(state, unit, here, to_loc, by_sea=move.by_sea, charts=charts, res=res)
+    if amphibious:
+        cost = amphibious_cost(state, move, to_loc, res=res)
+    else:
+        cost = step_cost(state, unit, here, to_loc, by_sea=move.by_sea, charts=charts, res=res)
     b = g.hex(to_loc)
 
     # the hex itself: enemy units (8.5, 19.1: units never share a hex with the enemy)
@@ -402,7 +409,7 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     if homes is not None and g.country(b) not in homes:
         rule = "NT 8.9.1" if (is_guerrilla(state, unit) or c.type == "militia") else "NT 8.9.2"
         raise RuleViolation(rule, f"{unit} may not leave {homes[0]}")
-    if c.attachment == "attached" and _may_operate(state, unit, move.start_area) and \
+    if c.attachment == "attached" and not (amphibious or move.landed) and _may_operate(state, unit, move.start_area) and \
             not _may_operate(state, unit, area):
         raise RuleViolation("NT 5.3", f"{unit} is attached to {piece.corps} and may not enter {area}")
 
@@ -455,6 +462,31 @@ def _exempt(state: NtndState, unit: str, country: str) -> bool:
     return country == "Laos" and (c.type in LAOS_EXEMPT_TYPES or "thai_333" in c.tags)
 
 
+@implements("NT 8.6.4", "NT 8.6.4.1", "NT 8.6.4.2", "NT 8.6.4.3")
+def amphibious_cost(state: NtndState, move: Move, to_loc: str, *, res: Resolution | None = None) -> Fraction:
+    """The cost of an amphibious landing (8.6.4): a marine or ranger unit in a coastal town or city sails to any
+    other coastal hex for half its allowance (8.6.4.1), and may then move on inland. The fleet must already be in
+    the landing hex (8.6.4.2: the caller moves it there first). A marine may land outside its corps (8.6.4.3)."""
+    g = state.geography
+    c = state.counter(move.unit)
+    if c.type not in ("marine", "ranger"):
+        raise RuleViolation("NT 8.6.4", f"only marines and rangers land from the sea, not {move.unit}")
+    here = move.location
+    if here in g.zones or not (g.is_coastal(g.hex(here)) and g.is_settlement(g.hex(here))):
+        raise RuleViolation("NT 8.6.4", f"{move.unit} must embark in a coastal town or city, not {here}")
+    if to_loc in g.zones or not g.is_coastal(g.hex(to_loc)) or to_loc == here:
+        raise RuleViolation("NT 8.6.4", f"a landing goes to another coastal hex, not {to_loc}")
+    if not any(state.counter(u).type == "fleet" for u in state.at(to_loc)):
+        raise RuleViolation("NT 8.6.4.2", f"the fleet must be at {to_loc} for the landing")
+    if move.points is None:
+        raise RuleViolation("NT 8.6.4.1", f"{move.unit} has no allowance to halve")
+    cost = move.points / 2
+    if res is not None:
+        res.add("NT 8.6.4.1", f"{move.unit} lands at {to_loc} from {here}: half its {move.points} points",
+                result=cost)
+    return cost
+
+
 # --------------------------------------------------------------------------------------------- infiltration
 @implements("NT 8.5.2", "NT 8.5.3", "NT 8.6.2", "NT 9.2")
 def infiltration_need(state: NtndState, to_loc: str, kind: str = "zoc") -> int:
@@ -502,12 +534,14 @@ def infiltration_odds(state: NtndState, unit: str, to_locs: Iterable[str], kind:
 
 # --------------------------------------------------------------------------------------------- one step
 def step(state: NtndState, move: Move, to_loc: str, *, dice: Dice | None = None, enemy_declared: Iterable[str] = (),
-         charts: NtndCharts | None = None, res: Resolution | None = None) -> tuple[NtndState, Move, Resolution]:
+         amphibious: bool = False, charts: NtndCharts | None = None,
+         res: Resolution | None = None) -> tuple[NtndState, Move, Resolution]:
     """Make one step: check it, roll any infiltration, and return the new position, the updated move and the
     resolution (whose ``result`` is the :class:`StepCheck`). The given state is never changed; an illegal step
     raises RuleViolation."""
     res = res if res is not None else Resolution()
-    check = check_step(state, move, to_loc, enemy_declared=enemy_declared, charts=charts, res=res)
+    check = check_step(state, move, to_loc, enemy_declared=enemy_declared, amphibious=amphibious, charts=charts,
+                       res=res)
     new = state.copy()
     unit = move.unit
     if check.infiltrate:
@@ -528,10 +562,10 @@ def step(state: NtndState, move: Move, to_loc: str, *, dice: Dice | None = None,
         spent = move.points
     stopped = check.stop
     res.result = check
-    return new, replace(move, spent=spent, path=move.path + (to_loc,), stopped=stopped,
+    return new, replace(move, spent=spent, path=move.path + (to_loc,), stopped=stopped, landed=move.landed or amphibious,
                         consequences=move.consequences + check.consequences), res
 
 
-__all__ = ["Consequence", "IMPROVED_TRAIL_TURN", "Infiltration", "Move", "StepCheck", "begin_move", "check_step",
+__all__ = ["Consequence", "amphibious_cost", "IMPROVED_TRAIL_TURN", "Infiltration", "Move", "StepCheck", "begin_move", "check_step",
            "improved_trail_open", "infiltrate", "infiltration_need", "infiltration_odds", "is_guerrilla", "is_monsoon",
            "route_between", "step", "step_cost"]

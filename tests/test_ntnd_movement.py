@@ -404,6 +404,10 @@ def test_zone_steps_take_the_turn():
     assert [q.country for q in mv.check_step(s, start(s, "US 1/1 Cav"), "Vientiane").consequences] == []
     s.place("US 11 ACR", "Hanoi")
     assert mv.check_step(s, start(s, "US 11 ACR"), "Plain of Jars").consequences[0].country == "Laos"
+    s.place("US Fleet", "1101")                                   # coastal, by Hanoi and Haiphong
+    assert mv.check_step(s, start(s, "US Fleet"), "Haiphong").cost is None
+    with pytest.raises(RuleViolation, match="NT 9.1.1.1"):
+        mv.check_step(s, start(s, "US Fleet"), "Hanoi")
     s.place("NVA int 921", "Hanoi")
     m = start(s, "NVA int 921")
     assert mv.check_step(s, m, "China").cost is None

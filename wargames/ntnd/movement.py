@@ -37,14 +37,14 @@ from typing import Iterable
 
 from ..core import Dice, Distribution, Hex, Resolution, enumerate_outcomes, implements
 from ..core.errors import RuleViolation
+from .calendar import Turn
 from .charts import Allowance, NtndCharts, default_charts, movement_allowance, movement_class, terrain_cost
 from .geography import CORPS, Geography
 from .state import NtndState
-from .units import turn_date
 from .zones import enemy_zoc, enemy_zoi, in_green_beret_zoi, neutral_to
 
 #: 8.4: the first turn of the improved Ho Chi Minh Trail (Jan/Feb 1971)
-IMPROVED_TRAIL_TURN = 36
+IMPROVED_TRAIL_TURN = Turn.of("Jan/Feb", 1971).number   # 8.4
 #: 8.4: the countries of the improved trail's hexes
 TRAIL_COUNTRIES = ("Laos", "NV")
 #: 8.2.2 and 8.9.1: guerrillas, and their home countries
@@ -59,8 +59,8 @@ LAOS_EXEMPT_TYPES = ("green_beret", "soa", "montagnard")
 
 @implements("NT 8.2.1")
 def is_monsoon(turn: int) -> bool:
-    """Monsoon turns are May/Jun and Jul/Aug (8.2 note)."""
-    return turn_date(turn).split()[0] in ("May/Jun", "Jul/Aug")
+    """Monsoon turns are May/Jun and Jul/Aug (8.2 note), from the Turn Record."""
+    return Turn(turn).monsoon
 
 
 def improved_trail_open(turn: int) -> bool:

@@ -226,7 +226,11 @@ def test_a_communist_controlled_area_recruits_a_regiment_a_cadre_and_a_supply():
     assert ent.count("control", "II") == 3 and ("control", "III") not in ent.left
     s1, ent1, r = place_recruit(s, ent, "control", "regiment", JUNGLE)
     assert s1.counter(r.result).nationality == "VC"
-    s1, ent1, _ = place_recruit(s1, ent1, "control", "supply", PLEIKU)
+    s1, ent1, _ = place_recruit(s1, ent1, "control", "supply", PLEIKU)     # any hex of the area
+    held = s1.copy()
+    held.place("ARVN 22", KONTUM)
+    with pytest.raises(RuleViolation, match="Allied units hold"):
+        place_recruit(held, ent, "control", "supply", KONTUM)
     with pytest.raises(RuleViolation, match="no regiment"):
         place_recruit(s1, ent1, "control", "regiment", "1722")
     with pytest.raises(RuleViolation):

@@ -336,15 +336,13 @@ def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, lo
     needs_cadre_hex = guerrilla and (source != "aid" or kind == "cadre")
     if needs_cadre_hex:
         check_cadre_hex(state, location, nationality, reach=reach, rule=rule)
-    elif source in ("control",):          # the supply unit of a controlled area: any hex of the area
-        pass
     elif source == "aid":
         if location != AID_ZONE[country]:
             raise RuleViolation(rule, f"{country} aid of this kind appears in {AID_ZONE[country]}")
     elif source in ("nva", "held_over") and location != "China":
         raise RuleViolation(rule, "these units are placed in the China zone")
-    if source == "control" and kind == "supply" and area != where:
-        raise RuleViolation("NT 7.4.1", "the unit goes to its own area")
+    if on_map and state.side_at(location) == "allied":
+        raise RuleViolation(rule, f"Allied units hold {location}")
 
     # NVA divisions: the cap before the uprising (4.1.7)
     if kind == "division":

@@ -36,7 +36,7 @@ def test_promoting_cadres():
     s.place("supply 2", TWO_AWAY)
     new, res = promote(s, "KR cadre 1", "supply 2")
     assert new.counter(res.result).nationality == "KR"
-    with pytest.raises(RuleViolation, match="NT 6.1.2"):
+    with pytest.raises(RuleViolation, match="only Viet Cong"):
         promote(s, "KR cadre 1", "supply 2", "sapper")
     with pytest.raises(RuleViolation, match="supply"):
         promote(s, "KR cadre 1", "VC cadre 1")

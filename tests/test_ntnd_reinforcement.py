@@ -99,6 +99,10 @@ def test_replacing_eliminated_units():
     peace.policy = replace(peace.policy, peace_party=True)
     with pytest.raises(RuleViolation, match="NT 23.4"):
         purchase(peace, "US 1/1")
+    dead(s, "US FB 1")
+    s.place("US 2/1", SAIGON)
+    new, _ = purchase(s, "US FB 1", location=SAIGON)                 # built, not replaced: no political points
+    assert new.track.points == 100 and new.replacement_points["US"] == 1
     poor = dead(fresh(points={"SVN": F(1, 2)}), "ARVN 1")
     with pytest.raises(RuleViolation, match="NT 4.2.6"):
         purchase(poor, "ARVN 1")
@@ -137,6 +141,15 @@ def test_militia_and_firebases_are_placed_at_once():
         purchase(s, "US FB 3", location=SAIGON)                      # buyable from turn 4
     with pytest.raises(RuleViolation, match="NT 5.6.2"):
         purchase(new, "ARVN FB 1", location=JUNGLE)                   # only militia and a GB: no
+    svn = fresh(points={"SVN": 2})
+    svn.place("ARVN 1", JUNGLE)
+    with pytest.raises(RuleViolation, match="NT 5.6.1"):
+        purchase(svn, "SVN militia 1", location=JUNGLE)                # SVN unit, but no town and no GB
+    svn.place("SVN militia 2", "1722")
+    svn.place("SVN Montagnard 1", "1722")
+    with pytest.raises(RuleViolation, match="NT 5.6.2"):
+        purchase(svn, "ARVN FB 1", location="1722")                   # militia do not anchor a firebase
+    purchase(svn, "ARVN FB 1", location=JUNGLE)
     s.turn = 4
     rok = s.mix.select(nationality="ROK", type="infantry")[0].id
     s.place(rok, BIEN_HOA)

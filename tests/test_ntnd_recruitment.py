@@ -289,3 +289,23 @@ def test_foreign_aid():
     nxt, ent, _ = place_recruit(nxt, ent, "held_over", "artillery", "China")
     with pytest.raises(RuleViolation):
         place_recruit(nxt, ent, "held_over", "artillery", "China")
+
+
+@pytest.mark.rule("NT 4.1.5")
+def test_units_from_random_events():
+    s = fresh()
+    ent = entitlements(s, events=(({"cadre": 2}, "South Vietnam"), ({"supply": 1}, "Cambodia"),
+                                  ({"sam": 1}, "China")))
+    assert ent.count("event", "South Vietnam") == 2
+    s1, ent1, _ = place_recruit(s, ent, "event", "cadre", JUNGLE)
+    s1, ent1, _ = place_recruit(s1, ent1, "event", "cadre", "1722")
+    with pytest.raises(RuleViolation, match="no cadre"):
+        place_recruit(s1, ent1, "event", "cadre", "1620")
+    with pytest.raises(RuleViolation, match="no cadre"):
+        place_recruit(s, ent, "event", "cadre", CAMBODIA_JUNGLE)     # promised to South Vietnam
+    place_recruit(s, ent, "event", "supply", CAMBODIA_JUNGLE)
+    place_recruit(s, ent, "event", "sam", "China")
+    with pytest.raises(RuleViolation, match="NT 4.1.5"):
+        entitlements(s, events=(({"cadre": 1}, "Thailand"),))
+    mined = fresh(haiphong_mined=True)
+    assert entitlements(mined, events=(({"supply": 1}, "Haiphong"),)).deferred == ("supply", "supply")

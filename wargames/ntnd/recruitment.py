@@ -36,7 +36,9 @@ SUPPLY_ZONES = ("China", "Hanoi", "Haiphong")                   # NT 4.1.4
 AID_KINDS = {"China": ("supply", "sam", "cadre"), "USSR": ("supply", "sam", "artillery", "interceptor", "tank")}
 AID_ZONE = {"China": "China", "USSR": "Haiphong"}
 GUERRILLA_KINDS = ("cadre", "regiment", "dummy")                # what 7.3.4 calls guerrillas (dummies pose as cadres)
-SOURCES = ("basic", "dummy", "nva", "supply", "control", "extra", "uprising", "aid", "held_over")
+SOURCES = ("basic", "dummy", "nva", "supply", "control", "extra", "uprising", "aid", "held_over", "event")
+#: where a random event's units go (the chart names a country or a zone), by the country of the hex
+EVENT_COUNTRIES = {"SVN": "South Vietnam", "Laos": "Laos", "Cambodia": "Cambodia"}
 CONTROL = "communist_control"
 ALLIED_CONTROL = "allied_control"
 
@@ -153,6 +155,7 @@ def town_points(state: NtndState, area: str) -> int:
 @implements("NT 4.1", "NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.5", "NT 4.5.1", "NT 7.4.1",
             "NT 26.2", "NT 26.3", "NT 26.4", "NT 26.5", "NT 27.2", "NT 27.3")
 def entitlements(state: NtndState, dice: Dice | None = None, *, held_over: tuple[str, ...] = (),
+                 events: tuple[tuple[Mapping[str, int], str], ...] = (),
                  res: Resolution | None = None) -> Entitlement:
     """What the Communist player receives at the start of his recruitment phase.
 
@@ -167,7 +170,9 @@ def entitlements(state: NtndState, dice: Dice | None = None, *, held_over: tuple
       points, in the order I, II, III, IV, Laos, Cambodia);
     - the uprising's units in each corps (26.3, from the policy);
     - one unit of each aid granted (27.2-27.3);
-    - units held over from last turn's mined Haiphong, now due in China.
+    - units held over from last turn's mined Haiphong, now due in China;
+    - units that last turn's random events promised (4.1.5): ``events`` holds each event's units and place (a
+      zone, or South Vietnam, Laos or Cambodia), as the Random Events chart gives them.
     """
     res = res if res is not None else Resolution()
     policy, turn = state.policy, state.turn
@@ -219,9 +224,26 @@ def entitlements(state: NtndState, dice: Dice | None = None, *, held_over: tuple
         for kind in held_over:
             counts[kind] = counts.get(kind, 0) + 1
         left[("held_over", "China")] = (counts,)
+    for units, place in events:
+        if place == "Haiphong" and policy.haiphong_mined:
+            deferred += tuple(k for k, n in units.items() for _ in range(n))
+            res.add("NT 14.2.2", f"Haiphong is mined: the event's {dict(units)} arrive in China next turn")
+            continue
+        if place not in geo_places(state):
+            raise RuleViolation("NT 4.1.5", f"an event places units in a zone or in "
+                                            f"{', '.join(EVENT_COUNTRIES.values())}, not {place!r}")
+        mine = dict(left.get(("event", place), ({},))[0])
+        for kind, n in units.items():
+            mine[kind] = mine.get(kind, 0) + n
+        left[("event", place)] = (mine,)
+        res.add("NT 4.1.5", f"random event: {dict(units)} in {place}")
     ent = Entitlement(turn, left, vc, tuple(rolls), deferred)
     res.result = ent
     return ent
+
+
+def geo_places(state: NtndState) -> tuple[str, ...]:
+    return tuple(state.geography.zones) + tuple(EVENT_COUNTRIES.values())
 
 
 # ------------------------------------------------------------------------------------------- placing a recruit
@@ -256,7 +278,8 @@ def _take(ent: Entitlement, key: tuple[str, str | None], slot: str, rule: str) -
 
 
 _RULE = {"basic": "NT 4.1.1", "dummy": "NT 4.1.2", "nva": "NT 4.1.3", "supply": "NT 4.1.4", "control": "NT 7.4.1",
-         "extra": "NT 4.5.1", "uprising": "NT 26.3", "aid": "NT 27.2", "held_over": "NT 14.2.2"}
+         "extra": "NT 4.5.1", "uprising": "NT 26.3", "aid": "NT 27.2", "held_over": "NT 14.2.2",
+         "event": "NT 4.1.5"}
 
 
 @implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
@@ -296,6 +319,8 @@ def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, lo
         where = country
     elif source == "supply":
         where = location
+    elif source == "event":
+        where = location if not on_map else EVENT_COUNTRIES.get(geo.country(geo.hex(location)))
     else:
         where = "China"
     key = (source, where)

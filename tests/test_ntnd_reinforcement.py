@@ -9,7 +9,7 @@ from wargames.core.errors import RuleViolation
 from wargames.ntnd.politics import PoliticalTrack
 from wargames.ntnd.reinforcement import (arrivals, close_replacements, draft, enter, entry_points, income,
                                          montagnard_limit, move_firebase, purchase, reassign_corps,
-                                         receive_replacements, svn_points, withdraw_units)
+                                         reassign_ranger, receive_replacements, svn_points, withdraw_units)
 from wargames.ntnd.state import NtndState
 
 SAIGON, BIEN_HOA, DA_NANG, HUE, NHA_TRANG = "1327", "1326", "1811", "1610", "2123"
@@ -330,3 +330,30 @@ def test_a_whole_group_changes_corps():
         reassign_corps(s, "USMC", "I")
     with pytest.raises(RuleViolation, match="no unit"):
         reassign_corps(s, "ROK", "II")
+
+
+@pytest.mark.rule("NT 28.5")
+def test_arvn_rangers_change_corps_slowly():
+    s = fresh(turn=5)
+    s.place("ARVN ranger 1", SAIGON, corps="III")
+    s.place("ARVN ranger 2", SAIGON, corps="III")
+    s.place("ARVN ranger 3", SAIGON, corps="III")
+    with pytest.raises(RuleViolation, match="0 Ranger"):
+        reassign_ranger(s, "ARVN ranger 1", "IV")                    # 1965
+    s.turn = 6
+    new, _ = reassign_ranger(s, "ARVN ranger 1", "IV")
+    assert new.piece("ARVN ranger 1").corps == "IV"
+    with pytest.raises(RuleViolation, match="1 Ranger"):
+        reassign_ranger(new, "ARVN ranger 2", "IV")
+    s.turn = 24
+    new, _ = reassign_ranger(s, "ARVN ranger 1", "IV")
+    new, _ = reassign_ranger(new, "ARVN ranger 2", "I")
+    with pytest.raises(RuleViolation, match="2 Ranger"):
+        reassign_ranger(new, "ARVN ranger 3", "IV")
+    with pytest.raises(RuleViolation, match="already"):
+        reassign_ranger(s, "ARVN ranger 1", "III")
+    with pytest.raises(RuleViolation, match="NT 5.2.3"):
+        reassign_ranger(s, "ARVN ranger 1", "Laos")
+    s.place("ARVN 1", BIEN_HOA, corps="III")
+    with pytest.raises(RuleViolation, match="not an ARVN Ranger"):
+        reassign_ranger(s, "ARVN 1", "IV")

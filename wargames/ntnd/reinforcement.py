@@ -33,6 +33,8 @@ MONTAGNARD_AREAS = ("Laos", "I", "II")               # 15.2, 16.2
 PHOENIX_DELAY = 4                                    # 28.4.1
 MARK_FIREBASE_MOVED = "NT 5.8 moved"
 MARK_CHANGING_CORPS = "NT 5.7 changing corps"
+MARK_RANGER_REASSIGNED = "NT 28.5 reassigned"
+RANGERS_FROM = {6: 1, 24: 2}                         # 28.5: from Jan/Feb 1966 one a turn, from Jan/Feb 1969 two
 
 
 def _pools(points: Mapping[str, Fraction]) -> str:
@@ -253,8 +255,8 @@ def check_placement(state: NtndState, counter: Counter, location: str) -> None:
         h = _hex(state, location, "NT 5.6.1")
         country = geo.country(h)
         if counter.nationality == "SVN":
-            ok = country == "SVN" and ((geo.is_settlement(h) and _has(state, location, lambda c: c.nationality == "SVN"))
-                                       or _has(state, location, gb))
+            held = geo.is_settlement(h) and _has(state, location, lambda c: c.nationality == "SVN")
+            ok = country == "SVN" and (held or _has(state, location, gb))
         else:
             home = "Laos" if counter.nationality == "Laotian" else "Cambodia"
             ok = country == home and _has(state, location, gb)
@@ -549,3 +551,35 @@ def reassign_corps(state: NtndState, group: str, corps: str,
     res.result = corps
     return new, res
 
+
+
+@implements("NT 28.5")
+def ranger_changes_allowed(turn: int) -> int:
+    """28.5: ARVN Rangers keep their corps through 1965; from Jan/Feb 1966 one may change corps a turn, from
+    Jan/Feb 1969 two."""
+    return max((n for first, n in RANGERS_FROM.items() if turn >= first), default=0)
+
+
+@implements("NT 28.5")
+def reassign_ranger(state: NtndState, unit: str, corps: str,
+                    res: Resolution | None = None) -> tuple[NtndState, Resolution]:
+    """28.5: attach an ARVN Ranger in play to another South Vietnamese corps, within the turn's allowance.
+    Reassigned Rangers carry a mark for the rest of the turn (the game clears marks when the turn ends)."""
+    res = res if res is not None else Resolution()
+    c = state.counter(unit)
+    if c.type != "ranger" or c.nationality != "SVN":
+        raise RuleViolation("NT 28.5", f"{unit} is not an ARVN Ranger")
+    piece = state.piece(unit)
+    if corps not in SVN_CORPS:
+        raise RuleViolation("NT 5.2.3", f"an ARVN Ranger is attached to a South Vietnamese corps, not {corps}")
+    if piece.corps == corps:
+        raise RuleViolation("NT 28.5", f"{unit} is already attached to {corps} Corps")
+    allowed = ranger_changes_allowed(state.turn)
+    done = sum(1 for p in state.pieces.values() if p.marked(MARK_RANGER_REASSIGNED))
+    if done >= allowed:
+        raise RuleViolation("NT 28.5", f"{allowed} Ranger(s) may change corps this turn, and {done} already have")
+    new = state.copy()
+    new.update(unit, corps=corps, marks=piece.marks | {MARK_RANGER_REASSIGNED})
+    res.add("NT 28.5", f"{unit} reassigned to {corps} Corps", result=corps)
+    res.result = corps
+    return new, res

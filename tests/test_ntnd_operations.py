@@ -108,7 +108,7 @@ def test_building_a_vc_base():
         build_vc_base(second, NEXT, ("supply 3", "supply 4"))
 
 
-@pytest.mark.rule("NT 28.9.7", "NT 28.10")
+@pytest.mark.rule("NT 28.9.7", "NT 4.1.7")
 def test_a_division_built_on_a_base():
     s = fresh()
     s.place("VC base 1", JUNGLE)
@@ -129,7 +129,7 @@ def test_a_division_built_on_a_base():
     s.update("supply 1", location=JUNGLE)
     for d in s.available("communist", type="division")[:10]:
         s.place(d.id, "Hanoi")
-    with pytest.raises(RuleViolation, match="NT 28.10"):
+    with pytest.raises(RuleViolation, match="NT 4.1.7"):
         build_division(s, "VC base 1", reg, "VC cadre 1", "supply 1")
     s.turn, s.policy = 12, replace(s.policy, uprising=12)
     build_division(s, "VC base 1", reg, "VC cadre 1", "supply 1")

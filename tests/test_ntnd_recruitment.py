@@ -124,6 +124,9 @@ def test_allied_control_closes_an_area_except_in_the_uprising():
     assert new.counter(res.result).type == "regiment"
     with pytest.raises(RuleViolation, match="dice"):
         place_recruit(up, ent, "uprising", "cadre", JUNGLE)
+    up.policy = replace(up.policy, aid=frozenset({"China"}))
+    with pytest.raises(RuleViolation, match="NT 7.3.4"):              # other guerrillas may not try
+        place_recruit(up, entitlements(up), "aid", "cadre", JUNGLE, country="China", dice=ScriptedDice([1]))
     up.hearts_minds["II"] = "pro_allied"                                 # no roll outside Allied Control
     place_recruit(up, ent, "uprising", "cadre", JUNGLE)
 
@@ -291,7 +294,7 @@ def test_foreign_aid():
         place_recruit(nxt, ent, "held_over", "artillery", "China")
 
 
-@pytest.mark.rule("NT 4.1.5")
+@pytest.mark.rule("NT 21.1")
 def test_units_from_random_events():
     s = fresh()
     ent = entitlements(s, events=(({"cadre": 2}, "South Vietnam"), ({"supply": 1}, "Cambodia"),
@@ -305,7 +308,7 @@ def test_units_from_random_events():
         place_recruit(s, ent, "event", "cadre", CAMBODIA_JUNGLE)     # promised to South Vietnam
     place_recruit(s, ent, "event", "supply", CAMBODIA_JUNGLE)
     place_recruit(s, ent, "event", "sam", "China")
-    with pytest.raises(RuleViolation, match="NT 4.1.5"):
+    with pytest.raises(RuleViolation, match="NT 21.1"):
         entitlements(s, events=(({"cadre": 1}, "Thailand"),))
     mined = fresh(haiphong_mined=True)
     assert entitlements(mined, events=(({"supply": 1}, "Haiphong"),)).deferred == ("supply", "supply")

@@ -154,7 +154,7 @@ def build_vc_base(state: NtndState, location: str, supplies: tuple[str, str], *,
     return new, res
 
 
-@implements("NT 28.9.7", "NT 28.10", "NT 4.1.7")
+@implements("NT 28.9.7", "NT 4.1.7")
 def build_division(state: NtndState, base: str, regiment: str, cadre: str, supply: str, *,
                    division: str | None = None, res: Resolution | None = None) -> tuple[NtndState, Resolution]:
     """28.9.7: a Viet Cong regiment and a Viet Cong cadre in a VC Base's hex, with a supply unit there too,
@@ -176,7 +176,7 @@ def build_division(state: NtndState, base: str, regiment: str, cadre: str, suppl
     cap = state.policy.nva_division_limit(state.turn)
     divisions = sum(1 for u in state.pieces if state.counter(u).type == "division")
     if cap is not None and divisions + 1 > cap:
-        raise RuleViolation("NT 28.10", f"{divisions} NVA divisions are in play; at most {cap} before the uprising")
+        raise RuleViolation("NT 4.1.7", f"{divisions} NVA divisions are in play; at most {cap} before the uprising")
     free = state.available("communist", type="division")
     if division is None:
         if not free:

@@ -152,7 +152,7 @@ def town_points(state: NtndState, area: str) -> int:
     return points
 
 
-@implements("NT 4.1", "NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.5", "NT 4.5.1", "NT 7.4.1",
+@implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 21.1", "NT 4.5.1", "NT 7.4.1",
             "NT 26.2", "NT 26.3", "NT 26.4", "NT 26.5", "NT 27.2", "NT 27.3")
 def entitlements(state: NtndState, dice: Dice | None = None, *, held_over: tuple[str, ...] = (),
                  events: tuple[tuple[Mapping[str, int], str], ...] = (),
@@ -230,13 +230,13 @@ def entitlements(state: NtndState, dice: Dice | None = None, *, held_over: tuple
             res.add("NT 14.2.2", f"Haiphong is mined: the event's {dict(units)} arrive in China next turn")
             continue
         if place not in geo_places(state):
-            raise RuleViolation("NT 4.1.5", f"an event places units in a zone or in "
+            raise RuleViolation("NT 21.1", f"an event places units in a zone or in "
                                             f"{', '.join(EVENT_COUNTRIES.values())}, not {place!r}")
         mine = dict(left.get(("event", place), ({},))[0])
         for kind, n in units.items():
             mine[kind] = mine.get(kind, 0) + n
         left[("event", place)] = (mine,)
-        res.add("NT 4.1.5", f"random event: {dict(units)} in {place}")
+        res.add("NT 21.1", f"random event: {dict(units)} in {place}")
     ent = Entitlement(turn, left, vc, tuple(rolls), deferred)
     res.result = ent
     return ent
@@ -279,7 +279,7 @@ def _take(ent: Entitlement, key: tuple[str, str | None], slot: str, rule: str) -
 
 _RULE = {"basic": "NT 4.1.1", "dummy": "NT 4.1.2", "nva": "NT 4.1.3", "supply": "NT 4.1.4", "control": "NT 7.4.1",
          "extra": "NT 4.5.1", "uprising": "NT 26.3", "aid": "NT 27.2", "held_over": "NT 14.2.2",
-         "event": "NT 4.1.5"}
+         "event": "NT 21.1"}
 
 
 @implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
@@ -295,8 +295,8 @@ def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, lo
     is left of the entitlement and the steps. Refused placements raise RuleViolation and change nothing.
 
     When the harbour is mined, Soviet aid is recorded in ``deferred`` for China next turn instead of placed
-    (27.3, 14.2.2). During the uprising a guerrilla may be sent into an Allied-Controlled area, and under Full
-    Vietnamization every uprising unit is rolled for: on 5 or 6 it is lost back to the mix (7.3.4, 26.8).
+    (27.3, 14.2.2). The uprising's units may be sent into an Allied-Controlled area, and under Full
+    Vietnamization they are all rolled for: on 5 or 6 the unit is lost back to the mix (7.3.4, 26.8).
     """
     if source not in SOURCES:
         raise RuleViolation("NT 4.1", f"unknown recruitment source {source!r}; one of {', '.join(SOURCES)}")
@@ -387,8 +387,9 @@ def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, lo
     new = state.copy()
     rolled = False
     if guerrilla and on_map and state.hearts_minds.get(area) == ALLIED_CONTROL:
-        if policy.uprising_turn(state.turn) is None:
-            raise RuleViolation("NT 7.3.4", f"{area} is under Allied Control: no guerrilla may be recruited there")
+        if source != "uprising":
+            raise RuleViolation("NT 7.3.4", f"{area} is under Allied Control: no guerrilla may be recruited there "
+                                            f"(only the uprising's units may try)")
         rolled = True
     if source == "uprising" and policy.full_in_effect:
         rolled = True

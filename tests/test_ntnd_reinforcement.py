@@ -357,3 +357,26 @@ def test_arvn_rangers_change_corps_slowly():
     s.place("ARVN 1", BIEN_HOA, corps="III")
     with pytest.raises(RuleViolation, match="not an ARVN Ranger"):
         reassign_ranger(s, "ARVN 1", "IV")
+
+
+@pytest.mark.rule("NT 5.2.1", "NT 28.6.1", "NT 28.11.4")
+def test_laotian_and_thai_special_entries():
+    s = fresh(turn=32)
+    s.dead |= {"Lao ranger 1", "Lao Guard"}
+    s.replacement_points.update(Indochinese=F(2))
+    s, _ = purchase(s, "Lao ranger 1")
+    s, _ = purchase(s, "Lao Guard")
+    s.turn = 33
+    new, _ = enter(s, "Lao ranger 1", "Luang Prabang", corps="Laos")
+    assert new.piece("Lao ranger 1").corps == "Laos"
+    with pytest.raises(RuleViolation, match="NT 5.2.1"):
+        enter(s, "Lao ranger 1", SAIGON, corps="III")
+    new, _ = enter(s, "Lao Guard", "Vientiane")
+    assert new.piece("Lao Guard").corps == "Laos"
+    with pytest.raises(RuleViolation, match="NT 28.11.4"):
+        enter(s, "Lao Guard", SAIGON, corps="Laos")
+    s.place("PL cadre 1", "Vientiane")                               # the 333 comes in whoever is there
+    new, _ = enter(s, "Thai 333", "Vientiane")
+    assert new.piece("Thai 333").corps is None
+    with pytest.raises(RuleViolation, match="NT 28.6.1"):
+        enter(s, "Thai 333", "Plain of Jars")

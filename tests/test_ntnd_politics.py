@@ -158,6 +158,10 @@ def test_replacement_costs_and_points():
 @pytest.mark.rule("NT 24.2.1", "NT 24.4.6", "NT 24.2.8", "NT 23.5")
 def test_costs_of_operations():
     assert FULL.us_ground_limit() == 6 and BASE.us_ground_limit() is None
+    assert FULL.build_cost_factor("militia", "SVN") == FULL.build_cost_factor("montagnard", "SVN") == Fraction(1, 2)
+    assert FULL.build_cost_factor("militia", "Cambodian") == Fraction(1, 2)
+    assert FULL.build_cost_factor("militia", "Laotian") == FULL.build_cost_factor("infantry", "SVN") == 1
+    assert BASE.build_cost_factor("militia", "SVN") == PARTIAL.build_cost_factor("montagnard", "SVN") == 1
     assert BASE.attack_pp(True) == 0 and PARTIAL.attack_pp(True) == 1 and FULL.attack_pp(False) == 0
     assert FULL.air_operations_pp(2) == 2 and PARTIAL.air_operations_pp(2) == 0
     assert PEACE.bombing_pp(3) == 3 and BASE.bombing_pp(3) == 0

@@ -9,7 +9,7 @@ from wargames.core.errors import RuleViolation
 from wargames.ntnd.politics import PoliticalTrack
 from wargames.ntnd.reinforcement import (arrivals, close_replacements, draft, enter, entry_points, income,
                                          montagnard_limit, move_firebase, purchase, reassign_corps,
-                                         reassign_ranger, receive_replacements, svn_points, withdraw_units)
+                                         reassign_ranger, receive_replacements, withdraw_units)
 from wargames.ntnd.state import NtndState
 
 SAIGON, BIEN_HOA, DA_NANG, HUE, NHA_TRANG = "1327", "1326", "1811", "1610", "2123"
@@ -18,6 +18,7 @@ PLEIKU, JUNGLE, MOUNTAIN_II = "1718", "1720", "1724"
 
 def fresh(turn=1, points=None, **policy):
     s = NtndState(turn=turn, phase="reinforcement")
+    s.hearts_minds.update({area: "neutral" for area in ("I", "II", "III", "IV", "Laos", "Cambodia")})
     if policy:
         s.policy = replace(s.policy, **policy)
     if points:
@@ -28,13 +29,14 @@ def fresh(turn=1, points=None, **policy):
 @pytest.mark.rule("NT 7.3.1", "NT 4.2.2", "NT 24.2.5", "NT 23.4")
 def test_income():
     s = fresh()
-    assert svn_points(s) == 0
+    assert income(s)["SVN"] == 0
     s.hearts_minds.update(I="pro_allied", Laos="allied_control")       # Laos is not a corps of South Vietnam
-    assert svn_points(s) == F(1, 2)
+    assert income(s)["SVN"] == F(1, 2)
     s.hearts_minds.update(II="allied_control")
-    assert svn_points(s) == F(3, 2)
+    assert income(s)["SVN"] == F(3, 2)
     s.hearts_minds.update(III="allied_control", IV="allied_control")
-    assert svn_points(s) == 2                                          # "up to two"
+    assert income(s)["SVN"] == 2                                     # "up to two"
+    assert income(s, next_turn=("no_svn_replacements",))["SVN"] == 0   # a random event withholds them
     assert income(s) == {"US": 2, "SEATO": 1, "Indochinese": 1, "SVN": 2}
     s.policy = s.policy.declare_full(1)
     assert income(s, {"SVN": 3})["US"] == 3 and income(s, {"SVN": 3})["SVN"] == 5

@@ -13,6 +13,7 @@ numbered from 1 (Mar/Apr 1965), two months a turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
 
 from ..core import implements
@@ -272,6 +273,12 @@ class Policy:
         peace party has won (23.4)."""
         points = 3 if self.full_in_effect else 2
         return min(points, 1) if self.peace_party else points
+
+    @implements("NT 24.2.6")
+    def build_cost_factor(self, unit_type: str, nationality: str) -> Fraction:
+        """Under Full Vietnamization ARVN and Cambodian militia and Montagnards cost half a point (24.2.6)."""
+        cheap = unit_type == "montagnard" or (unit_type == "militia" and nationality in ("SVN", "Cambodian"))
+        return Fraction(1, 2) if self.full_in_effect and cheap else Fraction(1)
 
     @implements("NT 24.2.1")
     def us_ground_limit(self) -> int | None:

@@ -20,6 +20,7 @@ from ..core.dice import Dice, roll_die
 from ..core.errors import RuleViolation
 from ..core.log import Resolution
 from ..core.hexgrid import Hex
+from .hearts_minds import svn_replacement_points
 from .politics import arvn_points_for_withdrawals
 from .state import NtndState
 from .units import POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
@@ -43,23 +44,14 @@ def _pools(points: Mapping[str, Fraction]) -> str:
 
 # ------------------------------------------------------------------------------------------- income
 
-@implements("NT 7.3.1", "NT 4.2.2")
-def svn_points(state: NtndState) -> Fraction:
-    """South Vietnamese points: half for each pro-Allied corps, one for each Allied-Controlled corps (7.3.1), at
-    most two (4.2.2)."""
-    total = Fraction(0)
-    for corps in SVN_CORPS:
-        box = state.hearts_minds.get(corps)
-        total += 1 if box == "allied_control" else HALF if box == "pro_allied" else 0
-    return min(total, Fraction(SVN_POINTS_CAP))
-
-
 @implements("NT 4.2.2", "NT 7.3.1")
-def income(state: NtndState, extra: Mapping[str, int | Fraction] | None = None) -> dict[str, Fraction]:
+def income(state: NtndState, extra: Mapping[str, int | Fraction] | None = None,
+           next_turn: Iterable[str] = ()) -> dict[str, Fraction]:
     """This turn's points by pool: US from the policy (4.2.2, 23.4, 24.2.5), one SEATO, one Indochinese, the
-    South Vietnamese points of 7.3.1; ``extra`` adds what random events or the rally (26.7) give."""
+    South Vietnamese points of 7.3.1 (:func:`.hearts_minds.svn_replacement_points`, which a random event's
+    ``next_turn`` flags may withhold); ``extra`` adds what random events or the rally (26.7) give."""
     points = {"US": Fraction(state.policy.us_replacement_points()), "SEATO": Fraction(1),
-              "Indochinese": Fraction(1), "SVN": svn_points(state)}
+              "Indochinese": Fraction(1), "SVN": svn_replacement_points(state, next_turn=next_turn)}
     for pool, n in (extra or {}).items():
         if pool not in POOLS:
             raise RuleViolation("NT 4.2.2", f"{pool!r} is not a replacement pool ({', '.join(POOLS)})")
@@ -124,9 +116,8 @@ def unit_cost(state: NtndState, counter: Counter) -> tuple[tuple[str, Fraction],
     """What a counter costs, pool by pool: its listed cost (one point; Montagnards a US point, 16.5; the USMC III
     two, 28.3.1; the Para-Commando one Indochinese and one US, 28.11.5). Under Full Vietnamization ARVN and
     Cambodian militia and Montagnards cost half a point (24.2.6)."""
-    half = state.policy.full_in_effect and (counter.type == "montagnard" or (
-        counter.type == "militia" and counter.nationality in ("SVN", "Cambodian")))
-    return tuple((pool, Fraction(n) / (2 if half else 1)) for pool, n in counter.replacement_cost)
+    factor = state.policy.build_cost_factor(counter.type, counter.nationality)
+    return tuple((pool, Fraction(n) * factor) for pool, n in counter.replacement_cost)
 
 
 def _buyable(state: NtndState, counter: Counter) -> str:

@@ -178,7 +178,7 @@ def movement_class(side: str, unit_type: str, *, in_green_beret_zoi: bool = Fals
                    charts: "NtndCharts | None" = None) -> str:
     """The 8.2 row a unit moves by: its side and type; militia and Montagnards inside a Green Beret's zone
     of influence have their own row (15.2.1). A helicopter-carried unit moves as ``airmobile`` (11.1.4)."""
-    table = _charts(charts).movement
+    table = charts_in_use(charts).movement
     when = "green_beret_zoi" if in_green_beret_zoi else ""
     rows = [r for r in table.classes.values() if r.side == side and unit_type in r.types]
     for r in rows:
@@ -198,7 +198,7 @@ def movement_allowance(unit_class: str, monsoon: bool, *, face_up: bool = True, 
     which is final and not halved again, catalog A5.5); inverted units are never halved. ``improved_trail``: the
     caller has found that 8.4 applies (from Jan/Feb 1971, a supply unit moving only within the hexes of Laos and
     North Vietnam), so the row's improved allowance replaces the basic one, and the monsoon still halves it."""
-    row = _charts(charts).movement.row(unit_class)
+    row = charts_in_use(charts).movement.row(unit_class)
     base = row.allowance
     provenance = row.provenance
     if improved_trail:
@@ -281,7 +281,7 @@ def load_anti_aircraft(path: str | Path) -> AntiAircraft:
 def aa_hit_rolls(unit_type: str, *, sac: bool = False, linebacker: bool = False,
                  charts: "NtndCharts | None" = None) -> frozenset[int]:
     """The natural die rolls with which one AA unit of this type shoots down an air unit."""
-    table = _charts(charts).anti_aircraft
+    table = charts_in_use(charts).anti_aircraft
     if linebacker and unit_type in table.linebacker_types:
         return table.linebacker_sac if sac else table.linebacker_other
     hits = table.row_for(unit_type).hits
@@ -364,7 +364,7 @@ def svn_morale_conditions(*, attacking: bool, allied_units: int, communist_units
 def svn_morale(conditions: Iterable[str], *, charts: "NtndCharts | None" = None,
                res: Resolution | None = None) -> int:
     """The total die-roll modifier of the 25.4.1 conditions that hold (each counted once)."""
-    table = _charts(charts).svn_morale
+    table = charts_in_use(charts).svn_morale
     total = 0
     for name in dict.fromkeys(conditions):
         if name not in table.conditions:
@@ -460,7 +460,7 @@ def pp_items(timing: str, *, charts: "NtndCharts | None" = None) -> list[Politic
     """The awards with one 22.3 timing: ``immediate`` (*), ``allied_phase`` (**) or ``both_phases`` (***)."""
     if timing not in TIMINGS:
         raise ValueError(f"a 22.3 timing is one of {TIMINGS}, not {timing!r}")
-    return [it for it in _charts(charts).political_points.items.values() if it.timing == timing]
+    return [it for it in charts_in_use(charts).political_points.items.values() if it.timing == timing]
 
 
 @implements("NT 22.3")
@@ -470,7 +470,7 @@ def political_phase_items(side: str, *, charts: "NtndCharts | None" = None) -> l
     if side not in SIDES:
         raise ValueError(f"a side is one of {SIDES}, not {side!r}")
     wanted = ("allied_phase", "both_phases") if side == "allied" else ("both_phases",)
-    return [it for it in _charts(charts).political_points.items.values() if it.timing in wanted]
+    return [it for it in charts_in_use(charts).political_points.items.values() if it.timing in wanted]
 
 
 # =========================================================================== Terrain Effects Chart
@@ -561,7 +561,7 @@ def terrain_cost(terrain: str, features: Iterable[str] = (), *, pays_terrain: bo
       penalty written twice (catalog A5.4): it is added once. The caller leaves it off for units 7.4.3 exempts.
     * ``enemy_zoi``: a face-up Communist unit entering an Allied zone of influence pays double (8.5.3).
     """
-    tec = _charts(charts).terrain_effects
+    tec = charts_in_use(charts).terrain_effects
     feats = tuple(dict.fromkeys(features))
     if terrain not in tec.terrain:
         raise KeyError(f"the TEC has no terrain {terrain!r}")
@@ -609,7 +609,7 @@ def defence_modifier(terrain: str, features: Iterable[str] = (), attacker_hexes:
     bonus when every attacking hex has that river (major +2; else minor or major +1: a major river is at least a
     river). ``attacker_hexes`` gives each attacking hex's features; a zone counts as clear (9.2). A sapper among
     the attackers takes the whole bonus away (28.7.2: the chart's bonus, river rows included)."""
-    tec = _charts(charts).terrain_effects
+    tec = charts_in_use(charts).terrain_effects
     note = res.add if res is not None else (lambda *a, **k: None)
     if terrain not in tec.terrain:
         raise KeyError(f"the TEC has no terrain {terrain!r}")
@@ -710,7 +710,7 @@ def random_event(comm_die: int, allied_die: int, *, occurred: Iterable[int] = ()
     _check_die(allied_die, "NT 21.1")
     number = 10 * comm_die + allied_die
     note = res.add if res is not None else (lambda *a, **k: None)
-    event = _charts(charts).random_events.events.get(number)
+    event = charts_in_use(charts).random_events.events.get(number)
     if event is None:
         note("NT 21.1", f"dice {comm_die} and {allied_die} read {number}: no event", result=None)
         return None
@@ -821,7 +821,7 @@ def aid_result(country: str, roll: int, modifiers: Iterable[str] = (), *, charts
     """One aid roll for China or the USSR (27.1). The modifiers that apply are added: -2 Full Vietnamization,
     else -1 for Partial Vietnamization or an election withdrawal (one group: the largest counts, 27.1.1), +2 when
     Allied ground units are in North Vietnam (27.1.2), +1 for the Soviet roll if Haiphong is mined (14.2.2)."""
-    aid = _charts(charts).communist_aid
+    aid = charts_in_use(charts).communist_aid
     if country not in aid.countries:
         raise KeyError(f"the aid chart has no country {country!r}")
     _check_die(roll, "NT 27.1")
@@ -1004,7 +1004,8 @@ def default_charts() -> NtndCharts:
 _SHIPPED: list[NtndCharts] = []
 
 
-def _charts(charts: NtndCharts | None) -> NtndCharts:
+def charts_in_use(charts: NtndCharts | None) -> NtndCharts:
+    """The charts a rule reads: those given (an owner's), or else the shipped ones, read once per process."""
     if charts is not None:
         return charts
     if not _SHIPPED:
@@ -1167,7 +1168,7 @@ AID_MODIFIERS_TEXT = {
 
 def check_constraints(charts: NtndCharts | None = None) -> list[str]:
     """The ids of the constraints a chart bundle breaks (empty when all hold)."""
-    return failed_constraints(CONSTRAINTS, _charts(charts))
+    return failed_constraints(CONSTRAINTS, charts_in_use(charts))
 
 
 __all__ = [

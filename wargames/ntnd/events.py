@@ -22,20 +22,9 @@ from typing import Mapping
 from ..core import Dice, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
-from .charts import Event, NtndCharts, default_charts, random_event
+from .charts import Event, NtndCharts, charts_in_use, random_event
 from .hearts_minds import CORPS
 from .state import NtndState
-
-_SHIPPED: list[NtndCharts] = []
-
-
-def _charts(charts: NtndCharts | None) -> NtndCharts:
-    if charts is None:
-        if not _SHIPPED:
-            _SHIPPED.append(default_charts())
-        charts = _SHIPPED[0]
-    return charts
-
 
 @dataclass(frozen=True)
 class NextTurn:
@@ -63,7 +52,7 @@ def roll_event(state: NtndState, dice: Dice, *, charts: NtndCharts | None = None
     comm = roll_die(dice, 6, "NT 21.1 random event: Communist die (tens)")
     allied = roll_die(dice, 6, "NT 21.1 random event: Allied die (ones)")
     return random_event(comm, allied, occurred=state.events_occurred, neutral_states=neutral_states(state),
-                        charts=_charts(charts), res=res)
+                        charts=charts_in_use(charts), res=res)
 
 
 @implements("NT 21.1", "NT 21.2", "NT 10.5.2")
@@ -73,7 +62,7 @@ def apply_event(state: NtndState, event: Event | int | None, dice: Dice, *, corp
     record of what waits for the next turn. ``corps`` is the Allied player's choice of South Vietnamese corps
     for an event that moves a marker; it must be one whose marker can still move (None only when none can).
     An event that 21.2 rules out (once a game, or superseded) is refused."""
-    c = _charts(charts)
+    c = charts_in_use(charts)
     nxt_turn = state.turn + 1
     if event is None:
         return state.copy(), NextTurn(nxt_turn)

@@ -28,7 +28,7 @@ from typing import Iterable, Mapping
 from ..core import Dice, Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
-from .charts import HeartsMindsTrack, NtndCharts, default_charts
+from .charts import HeartsMindsTrack, NtndCharts, charts_in_use
 from .state import NtndState
 
 CORPS = ("I", "II", "III", "IV")
@@ -41,15 +41,8 @@ HOME = {"VC": "SVN", "PL": "Laos", "KR": "Cambodia", "SVN": "SVN", "Laotian": "L
 GUERRILLAS = ("VC", "PL", "KR")
 #: the die faces on which a point or unit has no effect (7.2.2, 7.3, 7.4, 15.3)
 FAILS_ON = 3
-_SHIPPED: list[NtndCharts] = []
-
-
 def _track(charts: NtndCharts | None) -> HeartsMindsTrack:
-    if charts is None:
-        if not _SHIPPED:
-            _SHIPPED.append(default_charts())
-        charts = _SHIPPED[0]
-    return charts.hearts_minds
+    return charts_in_use(charts).hearts_minds
 
 
 def _log(res: Resolution | None):

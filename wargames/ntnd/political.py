@@ -20,7 +20,7 @@ from typing import Iterable
 
 from ..core import Resolution, implements
 from ..core.errors import DataError, RuleViolation
-from .charts import NtndCharts, PoliticalItem, default_charts, political_phase_items
+from .charts import NtndCharts, PoliticalItem, charts_in_use, political_phase_items
 from .hearts_minds import allied_hold_all, holder, holds_for_politics, settlements
 from .politics import Policy
 from .state import NtndState
@@ -28,17 +28,6 @@ from .units import Counter
 
 PHASES = ("communist", "allied")
 SAIGON = "Saigon"
-_SHIPPED: list[NtndCharts] = []
-
-
-def _charts(charts: NtndCharts | None) -> NtndCharts:
-    if charts is None:
-        if not _SHIPPED:
-            _SHIPPED.append(default_charts())
-        charts = _SHIPPED[0]
-    return charts
-
-
 @dataclass(frozen=True)
 class Award:
     """One line of the ledger: a chart item, where it applies, how many times, and the signed points."""
@@ -130,7 +119,7 @@ def ledger(state: NtndState, phase: str, *, charts: NtndCharts | None = None) ->
     face-up Communist units, never by guerrillas abroad (8.9.1)."""
     if phase not in PHASES:
         raise RuleViolation("NT 22.3", f"a political phase is {PHASES[0]!r} or {PHASES[1]!r}, not {phase!r}")
-    c = _charts(charts)
+    c = charts_in_use(charts)
     items = political_phase_items(phase, charts=c)
     replaced = {it.instead_of for it in items if it.instead_of}
     areas = c.hearts_minds.areas
@@ -188,7 +177,7 @@ def immediate_points(event: str, unit: Counter, *, cause: str = "combat", policy
     :meth:`Policy.replacement_pp` (US 2, 0 under Full Vietnamization, 3 after a reversal; SEATO 2, 1 under Full
     Vietnamization); a random event's ``us_replacements_cost_pp`` flag charges the chart's 2 for a US unit
     that would otherwise cost nothing."""
-    items = _charts(charts).political_points.items
+    items = charts_in_use(charts).political_points.items
     if event == "eliminated":
         if cause != "combat" and cause not in NO_POINTS:
             raise ValueError(f"cause is 'combat' or one of {sorted(NO_POINTS)}, not {cause!r}")

@@ -5,12 +5,17 @@
 2. The Anne-Marie widget's callback latency: median and p95 over repeated changes of one die.
 3. Indochina combat and the FTE printed assault: exact enumeration against 10,000 Monte Carlo samples of the
    same procedure, and each live widget's callback latency.
-4. Book build time (only with --book, since it takes minutes): wall time of `make book`.
+4. No Trumpets No Drums combat (NT 19.2): exact odds against 10,000 Monte Carlo samples, and the live combat and
+   election widgets' callbacks.
+5. Book build time (only with --book, since it takes minutes): wall time of `make book`.
+
+With ``--json FILE`` every figure is also written to FILE, for comparing runs.
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import statistics
 import subprocess
 import sys
@@ -127,6 +132,40 @@ def bench_fte(samples: int = 10_000) -> dict:
             "median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))]}
 
 
+def bench_ntnd(samples: int = 10_000) -> dict:
+    """No Trumpets No Drums: the printed 19.2 combat's exact odds against Monte Carlo of the same procedure, and
+    the live combat-grid and election widgets' callbacks."""
+    from wargames.ntnd.combat import combat_odds, resolve, verdict
+    from widgets.ntnd import PRINTED, CombatGridLive, battle
+    from widgets.ntnd_politics import ElectionLive
+    b = battle(PRINTED)
+    t0 = time.perf_counter()
+    exact = combat_odds(b)
+    t_exact = time.perf_counter() - t0
+    dice = RandomDice(seed=1968)
+    counts: dict = {}
+    t0 = time.perf_counter()
+    for _ in range(samples):
+        r = verdict(resolve(b, dice).result)
+        counts[r] = counts.get(r, 0) + 1
+    t_mc = time.perf_counter() - t0
+    worst = max(abs(counts.get(k, 0) / samples - float(p)) for k, p in exact.items())
+    out = {"exact_s": t_exact, "mc_s": t_mc, "ratio": t_mc / t_exact, "worst": worst}
+    for name, make, change in (("combat", CombatGridLive, lambda w, i: setattr(w.controls["fighters"], "value",
+                                                                               "012"[i % 3])),
+                               ("election", ElectionLive, lambda w, i: setattr(w.points, "value", 40 + 7 * i))):
+        w = make()
+        times = []
+        for i in range(30):
+            t1 = time.perf_counter()
+            change(w, i)
+            times.append(time.perf_counter() - t1)
+        times.sort()
+        out[name] = {"median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
+                     "first_ms": 1000 * times[-1]}
+    return out
+
+
 def bench_book() -> dict:
     t0 = time.perf_counter()
     subprocess.run(["make", "book"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -137,6 +176,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--book", action="store_true", help="also time a full book build")
     ap.add_argument("--samples", type=int, default=10_000)
+    ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     args = ap.parse_args()
     print(f"# benchmarks, {dt.date.today()}")
     e = bench_exact_vs_monte_carlo(args.samples)
@@ -164,6 +204,14 @@ def main() -> int:
     print(f"| largest Monte Carlo error on a result's probability | {f['worst']:.4f} |")
     print(f"| FTE assault widget (live) callback, median | {f['median_ms']:.1f} ms |")
     print(f"| FTE assault widget (live) callback, p95 | {f['p95_ms']:.1f} ms |")
+    n = bench_ntnd(args.samples)
+    print(f"| NTND printed combat (NT 19.2): exact odds over the 36 rolls | {n['exact_s'] * 1000:.1f} ms |")
+    print(f"| the same combat, {args.samples} Monte Carlo samples | {n['mc_s'] * 1000:.1f} ms |")
+    print(f"| Monte Carlo / exact time (same run) | {n['ratio']:.0f}x |")
+    print(f"| largest Monte Carlo error on a result's probability | {n['worst']:.4f} |")
+    for name in ("combat", "election"):
+        print(f"| NTND {name} widget (live) callback, median / p95 / slowest | {n[name]['median_ms']:.1f} / "
+              f"{n[name]['p95_ms']:.1f} / {n[name]['first_ms']:.1f} ms |")
     from hostile import bench_hostile
     h = bench_hostile()
     print(f"| hostile-input cases (every loader and save; each must be a DataError) | {h['cases']} over "
@@ -171,9 +219,14 @@ def main() -> int:
     print(f"| slowest hostile-input case | {h['slowest'][0] * 1000:.0f} ms ({h['slowest'][1]}) |")
     if h["accepted"]:
         print(f"| hostile inputs accepted (should be none) | {len(h['accepted'])} |")
+    b = None
     if args.book:
         b = bench_book()
         print(f"| book build (make book) | {b['book_s']:.0f} s |")
+    if args.json:
+        figures = {"date": str(dt.date.today()), "citadel_shot": e, "citadel_widget": w, "indochina": i, "fte": f,
+                   "ntnd": n, "hostile": h, "book": b}
+        args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
     return 0
 
 

@@ -84,7 +84,7 @@ def test_statuses_and_reasons():
     # 28.11.1 repeats the list of 10.2.3.1 but adds that those units may attack inverted units: a rule.
     assert by_id["NT 28.11.1"].status != "no-rules"
     for table in ("NT 8.2", "NT 12.1.1", "NT 19.2.3", "NT 22.4", "NT 25.4.1"):
-        assert by_id[table].status == "planned"
+        assert by_id[table].status != "no-rules"             # the tables are executed by the rules that read them
     headings = [s for s in SECTIONS if s.title.endswith("(heading)")]
     assert len(headings) == 43 and all(s.status == "no-rules" for s in headings)
     assert sum(s.status == "no-rules" for s in SECTIONS) == 59

@@ -15,6 +15,7 @@ from ..core import Hex, Resolution, implements, spiral
 from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
+from ..core.dist import enumeration_memo
 from .charts import WEAPON_COLUMNS
 from .checks import Drm, marker_drms, roll_against, total, tq_check
 from .casualties import detach, drop_all, place_marker
@@ -519,7 +520,22 @@ def _landing_hex(state: FteState, u: Unit, reach: int) -> Hex | None:
 
 def retreat_options(state: FteState, u: Unit, away_from: Hex | None) -> list[list[Hex]]:
     """Every two-hex retreat path: each step into a hex of the map the unit may enter (no enemy units, within
-    stacking) that lies farther from the unit that broke it (F 7.4)."""
+    stacking) that lies farther from the unit that broke it (F 7.4).
+
+    The answer depends only on the map, the charts, the unit's side and kind, where it and every other unit
+    on the map stand, and ``away_from``, so it is remembered on those (exact enumeration asks it for the same
+    position many times)."""
+    others = tuple((v.hex, v.player, v.role, v.kind) for v in state.units.values()
+                   if v.id != u.id and v.on_map and not v.destroyed)
+    key = (id(state.map), id(state.charts), u.player, u.kind, u.role, u.hex, away_from, others)
+    memo = enumeration_memo("fte retreat options")
+    hit = memo.get(key)
+    if hit is None or hit[0] is not state.map or hit[1] is not state.charts:
+        hit = memo[key] = (state.map, state.charts, _retreat_paths(state, u, away_from))   # keeps ids in use
+    return [list(p) for p in hit[2]]
+
+
+def _retreat_paths(state: FteState, u: Unit, away_from: Hex | None) -> list[list[Hex]]:
     start = u.hex
     paths = []
     for a in state.map.neighbors(start):

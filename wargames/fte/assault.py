@@ -15,6 +15,7 @@ from fractions import Fraction
 from ..core import Hex, Resolution, implements
 from ..core.dist import Distribution, Parts, enumerate_chain
 from ..core.errors import RuleViolation
+from ..core.log import QuietResolution
 from .checks import tq_check
 from .fire import FireOutcome, apply_effect, fire, roll_effect
 from .movement import place_unit
@@ -85,7 +86,10 @@ class AssaultRun:
 
     @property
     def attacker_player(self) -> str:
-        return self.state.unit(self.plan.attackers[0]).player
+        p = self.__dict__.get("_attacker_player")
+        if p is None:
+            p = self.__dict__["_attacker_player"] = self.state.unit(self.plan.attackers[0]).player
+        return p
 
     def defenders(self) -> list[Unit]:
         return [u for u in self.state.units_at(self.hex) if u.player != self.attacker_player]
@@ -106,11 +110,11 @@ class AssaultRun:
                 and u.role != "sapper"]
 
     def copy(self, log: bool = True) -> "AssaultRun":
-        """A copy to run on; ``log=False`` (exact enumeration) starts the copy's resolution afresh instead of
-        copying the log."""
-        new = copy.copy(self)
+        """A copy to run on; with ``log=False`` (exact enumeration) the copy keeps no log."""
+        new = object.__new__(AssaultRun)
+        new.__dict__.update(self.__dict__)
         new.state = self.state.copy()
-        new.res = copy.deepcopy(self.res) if log else Resolution()
+        new.res = copy.deepcopy(self.res) if log else QuietResolution()
         new.in_assault = list(self.in_assault)
         new.pending = list(self.pending)
         new.rounds = [list(r) for r in self.rounds]

@@ -92,7 +92,10 @@ class FteState:
         return [u for u in self.units.values() if u.on_map and not u.destroyed and (who is None or u.player == who)]
 
     def units_at(self, h: Hex, who: str | None = None) -> list[Unit]:
-        return [u for u in self.on_map(who) if u.hex == h]
+        if h is None:
+            return []
+        return [u for u in self.units.values() if u.hex == h and u.loaded_in is None and not u.destroyed
+                and (who is None or u.player == who)]
 
     def enemies_at(self, h: Hex, of: Unit | str) -> list[Unit]:
         me = of.player if isinstance(of, Unit) else of

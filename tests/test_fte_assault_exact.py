@@ -5,26 +5,36 @@ assault the book enumerates (book/fte/rule08.md and the assault widget: both rea
 fire, either NVA target) and 21 other cases (opportunity fire first, fire at retreating units, a leader's stack,
 a sapper, a vehicle, two defenders, ...), all listed in ``tools/fte_assault_cases.py``, which wrote the record.
 
-It was written by the code of main before the enumeration was made faster, then corrected for one bug found on
-the way: main merged positions whose casualty markers matched by kind and side but lay in different hexes, and
-carried on from one of them. A marker lying in the assaulted hex is settled when the attackers advance (F 7.5.3:
-removed, or captured), one lying elsewhere stays, so the casualty counts within "cleared" were wrong whenever the
-same markers could end up in different hexes (two attacks on the defender in one round with separate fire: a
-WIA then a B leaves the marker in 20.19, a B then a WIA leaves it in the retreat hex). The cases that changed
-were recomputed with ``tools/fte_assault_cases.py --reference``, which merges only positions equal in every
-field; the chance of each result (the percentages the book shows) did not change.
+It was written by the code of main before the enumeration was made faster, then corrected for two bugs of
+main's merging of positions (``AssaultRun.key``), which merged positions that later steps tell apart and carried
+on from one of them:
+
+- casualty markers were keyed by kind and side, not by where they lie. A marker in the assaulted hex is
+  settled when the attackers advance (F 7.5.3: removed, or captured), one lying elsewhere stays, so the casualty
+  counts within "cleared" were wrong wherever the same markers could end up in different hexes: two attacks on
+  the defender in one round with separate fire (a WIA then a B leaves the marker in 20.19, a B then a WIA in
+  the retreat hex), opportunity fire first, fire at a retreating unit;
+- a vehicle's Immobilized marker was not keyed, so an immobilized APC (a second WIA destroys it) was merged
+  with an intact one: in the "apc" case even the chance of each result was wrong.
+
+The ten cases that changed ("book ... separate ...", "separate, opfire at 19.19", "retreat fire", "pair, one
+attacker, retreat fire", "sapper, separate", "apc", "two-man team, opfire at it") were recomputed with
+``tools/fte_assault_cases.py --reference``, which replays every step on a full copy and merges only positions
+equal in every field: by the code of main, except "retreat fire" (main's reference would take most of an hour),
+whose reference ran on the new code with the same plain replay; the new enumeration agrees with the reference
+on every case. In the book's cases the
+chance of each result (the percentages shown) did not change, only the casualty splits (the hover fractions).
 """
 import importlib.util
 import json
+import os
 import sys
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from wargames.core import RandomDice
-from wargames.core.dist import enumerate_chain
-from wargames.fte.assault import AssaultRun, assault, assault_distribution, outcome_of, start
+from wargames.fte.assault import assault, assault_distribution, outcome_of, start
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("fte_assault_cases", ROOT / "tools" / "fte_assault_cases.py")
@@ -43,9 +53,16 @@ def test_the_record_covers_every_case_and_each_sums_to_one():
     assert len(book) == 8                     # the eight distributions of the book's widget
 
 
+#: Cases of more than half a minute, checked only with WARGAMES_SLOW=1 (fire at a retreating unit from every
+#: unit in sight multiplies the branches of a fire round's step).
+SLOW = {"retreat fire"}
+
+
 @pytest.mark.rule("F 8.0")
 @pytest.mark.parametrize("name, position, reading, plan", cases.CASES, ids=[c[0] for c in cases.CASES])
 def test_exact_distribution_equals_the_record(name, position, reading, plan):
+    if name in SLOW and not os.environ.get("WARGAMES_SLOW"):
+        pytest.skip("slow case: set WARGAMES_SLOW=1")
     rec = BY_NAME[name]
     assert cases.plan_from(rec["plan"]) == plan and (rec["position"], rec["reading"]) == (position, reading)
     dist, finals = assault_distribution(cases.position(position, reading), plan)
@@ -53,24 +70,13 @@ def test_exact_distribution_equals_the_record(name, position, reading, plan):
     assert set(finals) == set(dist) and all(f.result == o.result for o, f in finals.items())
 
 
-def _reference(position, reading, plan):
-    """The slow way: no counters beside the key, no parts; merge only positions equal in every field."""
-    state = cases.position(position, reading)
-    run = start(state.copy(), plan)
-    dist, reps = enumerate_chain(run, AssaultRun.step, cases.full_key, lambda r: r.done, lambda r: r.copy())
-    acc: dict = {}
-    for k, p in dist.items():
-        out = outcome_of(reps[k], state)
-        acc[out] = acc.get(out, Fraction(0)) + p
-    return acc
-
-
 @pytest.mark.rule("F 8.0", "F 7.5.3")
-@pytest.mark.parametrize("name", ["sapper, separate, retreat fire", "one attacker, opfire, no advance"])
+@pytest.mark.parametrize("name", ["sapper, separate", "one attacker, opfire, no advance"])
 def test_fast_enumeration_equals_the_full_reference(name):
     _, position, reading, plan = next(c for c in cases.CASES if c[0] == name)
+    """The slow reference replays every step on a full copy and merges only positions equal in every field."""
     fast, _ = assault_distribution(cases.position(position, reading), plan)
-    assert dict(fast) == _reference(position, reading, plan)
+    assert dict(fast) == dict(cases.compute(name, position, reading, plan, reference=True))
 
 
 def test_markers_in_the_assaulted_hex_are_told_apart_from_markers_elsewhere():

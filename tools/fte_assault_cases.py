@@ -158,6 +158,16 @@ def encode(dist) -> list:
                   for o, p in dist.items())
 
 
+def dump(cases: list) -> str:
+    """The record as JSON, one distribution row per line."""
+    out = []
+    for c in cases:
+        head = json.dumps({k: v for k, v in c.items() if k != "distribution"})[:-1]
+        rows = ",\n".join("  " + json.dumps(r) for r in c["distribution"])
+        out.append(f'{head}, "distribution": [\n{rows}\n ]}}')
+    return '{"cases": [\n' + ",\n".join(out) + "\n]}\n"
+
+
 def decode(rows: list) -> dict:
     return {tuple(r[:5]): Fraction(r[5]) for r in rows}
 
@@ -221,7 +231,7 @@ def main(argv=None) -> int:
         out.append({"name": name, "position": pos, "reading": reading, "plan": asdict(p), "distribution": rows})
     if not args.check:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"cases": out}, indent=1) + "\n")
+        args.out.write_text(dump(out))
     return 1 if bad else 0
 
 

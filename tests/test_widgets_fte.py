@@ -33,7 +33,7 @@ PATHS = list(itertools.product(READINGS, FIRE, TARGETS, OPFIRE, OPFIRE_DICE, DIC
 @pytest.fixture(scope="module")
 def static():
     """The page's widget with every view and control; the odds shown with the dice choice are left out here
-    (enumerating the eight distributions takes minutes) and checked on their own below."""
+    (enumerating the eight distributions takes a while) and checked on their own below."""
     return assault_static(odds=False)
 
 

@@ -270,7 +270,7 @@ def opfire_result(state, before) -> str:
 def opfire_distribution(reading: str, plan: AssaultPlan) -> Distribution:
     """The exact chances of what the defender's opportunity fire does before the TQ checks, over every roll
     of its dice (its TQ check, to-hit, effect and any check the effect calls for): only that step is
-    enumerated, which takes a fraction of a second (the whole assault takes half a minute)."""
+    enumerated, which takes a fraction of a second (the whole assault takes a few seconds)."""
     before = example_position(reading)
     run = start(before.copy(), plan)
     run.step(ScriptedDice((), "no dice"))            # the assaulting units drop their markers: nothing is rolled
@@ -370,11 +370,11 @@ def leaf_view(reading: str, plan: AssaultPlan, preset: str, opfire_preset: str |
 def dice_choice_odds(reading: str, plan: AssaultPlan) -> str:
     """What the page shows with the dice choice: the exact odds over every roll for the choices above it.
 
-    With opportunity fire the whole assault is not enumerated at build time (half a minute each, 16 times);
+    With opportunity fire the whole assault is not enumerated at build time (a few seconds each, 16 times);
     the page says so, and the chances of the opportunity fire itself come with its dice."""
     if plan.defender_opfire:
         return ("<p>The exact odds of the whole assault with opportunity fire are not precomputed here (each "
-                "enumeration takes about half a minute); the chances of the opportunity fire itself are shown "
+                "enumeration takes a few seconds); the chances of the opportunity fire itself are shown "
                 "with its dice, and <b>Exact odds</b> in the live widget enumerates the rest.</p>")
     return distribution_html(distribution(reading, plan))
 
@@ -404,7 +404,7 @@ def _graph(odds: bool = True):
     """The decision graph over :data:`CHOICES`: reading, fire, NVA target, NVA opportunity fire, its dice, the
     dice. A node is the tuple of the values chosen so far; without opportunity fire its dice do not matter and
     every option leads to the same node. ``odds=False`` leaves out the enumerated odds shown with the dice
-    choice (every view is the same; the tests use it, as the enumeration takes minutes)."""
+    choice (every view is the same; the tests use it, as the enumeration takes a while)."""
     keys = list(CHOICES)
 
     def options(node):

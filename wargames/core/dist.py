@@ -10,7 +10,10 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import product
+from math import lcm
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 
 class Distribution(Mapping):
@@ -81,28 +84,57 @@ class _BranchDice:
 
     A roll is a die of ``sides`` equally likely faces. When the caller passes ``classes`` (a function of the
     face) and promises that faces of the same class lead to the same result, the faces are grouped and the
-    roll branches once per class, weighted by its share of the faces; the face handed back is the class's
-    lowest. Other dice ignore ``classes``, so the procedure is the same code in every mode.
+    roll branches once per class, weighted by its number of faces; the face handed back is the class's
+    lowest. Other dice ignore ``classes``, so the procedure is the same code in every mode. Weights are whole
+    numbers (faces) over the product of the sides rolled: no Fraction is made while enumerating.
     """
 
     def __init__(self, prefix: list[int]):
         self.prefix = prefix
         self.choices: list[int] = []
-        self.options: list[list[tuple[int, Fraction]]] = []
+        self.options: list[list[tuple[int, int]]] = []
+        self.weight = 1
+        self.den = 1
 
     def roll(self, sides: int = 6, why: str = "", classes: Callable[[int], Hashable] | None = None) -> int:
         if classes is None:
-            opts = [(v, Fraction(1, sides)) for v in range(1, sides + 1)]
+            opts = [(v, 1) for v in range(1, sides + 1)]
         else:
             groups: dict = {}
             for v in range(1, sides + 1):
                 groups.setdefault(classes(v), []).append(v)
-            opts = [(vs[0], Fraction(len(vs), sides)) for vs in groups.values()]
+            opts = [(vs[0], len(vs)) for vs in groups.values()]
         k = len(self.choices)
         choice = self.prefix[k] if k < len(self.prefix) else 0
         self.choices.append(choice)
         self.options.append(opts)
-        return opts[choice][0]
+        face, n = opts[choice]
+        self.weight *= n
+        self.den *= sides
+        return face
+
+
+def enumerate_weights(procedure: Callable[..., Hashable], *args, **kwargs) -> tuple[dict, int]:
+    """Every result of ``procedure(dice, *args, **kwargs)`` over all dice branches, with whole-number weights:
+    returns ``({result: weight}, denominator)``, the weights summing to the denominator."""
+    leaves: list = []
+    stack: list[list[int]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        dice = _BranchDice(prefix)
+        outcome = procedure(dice, *args, **kwargs)
+        leaves.append((outcome, dice.weight, dice.den))
+        for k in range(len(prefix), len(dice.choices)):
+            for c in range(1, len(dice.options[k])):
+                stack.append(dice.choices[:k] + [c])
+    den = 1
+    for _, _, d in leaves:
+        if den % d:
+            den = lcm(den, d)
+    acc: dict = {}
+    for outcome, w, d in leaves:
+        acc[outcome] = acc.get(outcome, 0) + w * (den // d)
+    return acc, den
 
 
 _CACHE: dict = {}
@@ -119,57 +151,175 @@ def enumerate_outcomes(procedure: Callable[..., Hashable], *args, memo: bool = F
         key = (procedure, args, tuple(sorted(kwargs.items())))
         if key in _CACHE:
             return _CACHE[key]
-    acc: dict = defaultdict(Fraction)
-    stack: list[list[int]] = [[]]
-    while stack:
-        prefix = stack.pop()
-        dice = _BranchDice(prefix)
-        outcome = procedure(dice, *args, **kwargs)
-        p = Fraction(1)
-        for choice, opts in zip(dice.choices, dice.options):
-            p *= opts[choice][1]
-        acc[outcome] += p
-        for k in range(len(prefix), len(dice.choices)):
-            for c in range(1, len(dice.options[k])):
-                stack.append(dice.choices[:k] + [c])
-    dist = Distribution(acc)
+    weights, den = enumerate_weights(procedure, *args, **kwargs)
+    dist = Distribution({o: Fraction(w, den) for o, w in weights.items()})
     if memo:
         _CACHE[key] = dist
     return dist
 
 
-def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[[Any], Hashable],
-                    done: Callable[[Any], bool], copy: Callable[[Any], Any]) -> tuple[Distribution, dict]:
-    """The exact distribution of a multi-step procedure, merging identical states between steps.
+@dataclass
+class Parts:
+    """A step made of independent parts, for :func:`enumerate_chain`.
 
-    ``step(state, dice)`` advances a copy of a state by one step (its rolls are enumerated with
-    :func:`enumerate_outcomes`); states with the same ``key`` are merged, so a procedure of many rounds costs
-    (distinct states) x (branches of one step) instead of the product of every roll. Returns the
-    distribution over the final keys and one representative final state per key.
+    Each part is ``part(state, dice) -> value`` (a hashable value); it runs on its own copy of the state, and
+    the parts must not depend on one another (say, two sides' fire in one round, both aimed from the position
+    at the round's start and applied later). Their rolls are enumerated part by part and the results combined,
+    so a step of two parts with m and n branches costs m + n runs instead of m x n. ``join(state, values)``
+    then brings a copy of the state to where the whole step would have left it, rolling no dice.
     """
-    frontier: dict = {key(start): (start, Fraction(1))}
-    final: dict = defaultdict(Fraction)
+
+    parts: Sequence[Callable[[Any, Any], Hashable]]
+    join: Callable[[Any, tuple], None]
+    #: optional: the step goes on after the join, rolling dice (enumerated for each combination of the parts'
+    #: values, on the joined state, without stopping to merge positions in between)
+    then: Callable[[Any, Any], None] | None = None
+
+
+#: A cache for pure queries made many times during an enumeration (say, where a unit may retreat from a
+#: position): ``enumeration_memo(name)`` is a dict kept while the process lives, which callers key on every
+#: input the query reads. :func:`clear_memo` empties it.
+_MEMO: dict[str, dict] = {}
+MEMO_LIMIT = 100_000
+
+
+def enumeration_memo(name: str) -> dict:
+    memo = _MEMO.setdefault(name, {})
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    return memo
+
+
+def clear_memo() -> None:
+    _MEMO.clear()
+
+
+def _shift(c: tuple, by: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(c, by)) if by else c
+
+
+def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
+    """One step from ``state``: {(key, counters): [a state reached, weight]} and the weights' denominator."""
+    plan = parts(state) if parts is not None else None
+    out: dict = {}
+    if plan is None:
+        seen: dict = {}
+
+        def proc(dice):
+            s2 = copy(state)
+            step(s2, dice)
+            kk = (key(s2), tally(s2) if tally else ())
+            if kk not in seen:
+                seen[kk] = s2
+            return kk
+
+        weights, den = enumerate_weights(proc)
+        for kk, w in weights.items():
+            out[kk] = [seen[kk], w]
+        return out, den
+    each = []
+    den = 1
+    for part in plan.parts:
+        weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
+        each.append(list(weights.items()))
+        den *= d
+    then = plan.then
+    rest = 1
+    for combo in product(*each):
+        w = 1
+        for _, wi in combo:
+            w *= wi
+        values = tuple(v for v, _ in combo)
+        if then is None:
+            s2 = copy(state)
+            plan.join(s2, values)
+            kk = (key(s2), tally(s2) if tally else ())
+            if kk in out:
+                out[kk][1] += w
+            else:
+                out[kk] = [s2, w]
+            continue
+        seen: dict = {}
+
+        def proc(dice):
+            s2 = copy(state)
+            plan.join(s2, values)
+            then(s2, dice)
+            kk = (key(s2), tally(s2) if tally else ())
+            if kk not in seen:
+                seen[kk] = s2
+            return kk
+
+        weights, d = enumerate_weights(proc)
+        if rest % d or d % rest:            # bring every combination to one denominator
+            common = lcm(rest, d)
+            if common != rest:
+                for v in out.values():
+                    v[1] *= common // rest
+                rest = common
+        for kk, wk in weights.items():
+            wk *= w * (rest // d)
+            if kk in out:
+                out[kk][1] += wk
+            else:
+                out[kk] = [seen[kk], wk]
+    return out, den * rest
+
+
+def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[[Any], Hashable],
+                    done: Callable[[Any], bool], copy: Callable[[Any], Any], *,
+                    tally: Callable[[Any], tuple] | None = None,
+                    parts: Callable[[Any], Parts | None] | None = None) -> tuple[Distribution, dict]:
+    """The exact distribution of a multi-step procedure, merging identical positions between steps.
+
+    ``step(state, dice)`` advances a copy of a state by one step (its rolls are enumerated branch by branch);
+    states with the same ``key`` are merged, so a procedure of many rounds costs (distinct states) x (branches
+    of one step) instead of the product of every roll. The key must hold everything the later steps read.
+
+    ``tally(state)`` (optional) gives whole-number counters (losses, points) that no later step reads: they
+    are carried beside the key instead of in it, and merged positions keep the counters of each share of
+    their probability, so positions that differ only in their counters are expanded once. ``parts(state)``
+    (optional) may declare the next step as independent :class:`Parts`.
+
+    Returns the distribution over the final keys (with a tally: over ``(final key, counters)``) and one
+    representative final state per key. Probabilities are whole numbers over a common denominator until the
+    end.
+    """
+    t0 = tally(start) if tally else ()
+    # key -> [representative, its counters, {offset from its counters: weight}]
+    frontier: dict = {key(start): [start, t0, {tuple(0 for _ in t0): 1}]}
+    den = 1
+    final: dict = {}
     reps: dict = {}
     while frontier:
-        nxt: dict = {}
-        for k, (state, p) in frontier.items():
+        expanded = []
+        step_den = 1
+        for k, (state, t, counts) in frontier.items():
             if done(state):
-                final[k] += p
                 reps.setdefault(k, state)
+                for c, w in counts.items():
+                    fk = (k, _shift(c, t))
+                    final[fk] = final.get(fk, 0) + Fraction(w, den)
                 continue
-            seen: dict = {}
-
-            def proc(dice, _state=state):
-                s2 = copy(_state)
-                step(s2, dice)
-                kk = key(s2)
-                seen.setdefault(kk, s2)
-                return kk
-
-            for kk, q in enumerate_outcomes(proc).items():
-                if kk in nxt:
-                    nxt[kk] = (nxt[kk][0], nxt[kk][1] + p * q)
-                else:
-                    nxt[kk] = (seen[kk], p * q)
+            branches, d = _expand(state, step, key, copy, tally, parts)
+            if step_den % d:
+                step_den = lcm(step_den, d)
+            expanded.append((counts, branches, d))
+        nxt: dict = {}
+        for counts, branches, d in expanded:
+            scale = step_den // d
+            for (k2, t2), (s2, w) in branches.items():
+                entry = nxt.get(k2)
+                if entry is None:
+                    entry = nxt[k2] = [s2, t2, {}]
+                shift = tuple(x - y for x, y in zip(t2, entry[1])) if tally else ()
+                acc = entry[2]
+                ww = w * scale
+                for c, cw in counts.items():
+                    c2 = _shift(c, shift) if any(shift) else c
+                    acc[c2] = acc.get(c2, 0) + cw * ww
         frontier = nxt
-    return Distribution(final), reps
+        den *= step_den
+    if tally:
+        return Distribution(final), reps
+    return Distribution({k: p for (k, _), p in final.items()}), reps

@@ -43,8 +43,8 @@ class Hex:
         return [Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS]
 
     def distance(self, other: "Hex") -> int:
-        d = self - other
-        return max(abs(d.q), abs(d.r), abs(d.s))
+        dq, dr = self.q - other.q, self.r - other.r
+        return max(abs(dq), abs(dr), abs(dq + dr))      # |ds| = |dq + dr|
 
     def is_adjacent(self, other: "Hex") -> bool:
         return self.distance(other) == 1

@@ -60,6 +60,18 @@ class Resolution:
         return self.text()
 
 
+class QuietResolution(Resolution):
+    """A Resolution that keeps no steps: for the many replays of exact enumeration, whose logs nobody reads."""
+
+    _STEP = Step("", "")
+
+    def add(self, rule: str, text: str, *, arithmetic: str = "", result: Any = None, **inputs: Any) -> Step:
+        return self._STEP
+
+    def extend(self, other: "Resolution") -> None:
+        pass
+
+
 def _plain(value: Any) -> Any:
     """Turn a value into JSON-friendly data (for the static book and replay logs)."""
     if isinstance(value, (str, int, float, bool)) or value is None:

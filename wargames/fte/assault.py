@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core import Hex, Resolution, implements
-from ..core.dist import Distribution, enumerate_chain
+from ..core.dist import Distribution, Parts, enumerate_chain
 from ..core.errors import RuleViolation
+from ..core.log import QuietResolution
 from .checks import tq_check
 from .fire import FireOutcome, apply_effect, fire, roll_effect
 from .movement import place_unit
@@ -85,7 +86,10 @@ class AssaultRun:
 
     @property
     def attacker_player(self) -> str:
-        return self.state.unit(self.plan.attackers[0]).player
+        p = self.__dict__.get("_attacker_player")
+        if p is None:
+            p = self.__dict__["_attacker_player"] = self.state.unit(self.plan.attackers[0]).player
+        return p
 
     def defenders(self) -> list[Unit]:
         return [u for u in self.state.units_at(self.hex) if u.player != self.attacker_player]
@@ -105,24 +109,86 @@ class AssaultRun:
         return [u for u in self.defenders() if u.is_combat and not u.broken and (fight_on or not u.suppressed)
                 and u.role != "sapper"]
 
-    def copy(self) -> "AssaultRun":
-        state = self.state.copy()
-        new = copy.copy(self)
-        new.state = state
-        new.res = copy.deepcopy(self.res)
+    def copy(self, log: bool = True) -> "AssaultRun":
+        """A copy to run on; with ``log=False`` (exact enumeration) the copy keeps no log."""
+        new = object.__new__(AssaultRun)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.copy()
+        new.res = copy.deepcopy(self.res) if log else QuietResolution()
         new.in_assault = list(self.in_assault)
         new.pending = list(self.pending)
         new.rounds = [list(r) for r in self.rounds]
         return new
 
     def key(self) -> tuple:
-        """Everything that matters for the rest of the assault and its outcome (not the log)."""
+        """The position and the run's progress, casualty markers by kind and side (not the log)."""
         s = self.state
         units = tuple((u.id, u.hex, u.reduced, u.concealed, u.suppressed, u.broken, u.op_fired)
                       for u in sorted(s.units.values(), key=lambda u: u.id))
         cas = tuple(sorted((c.kind, c.side) for c in s.casualties.values()))
         return (self.phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas,
                 tuple(sorted(s.vp.items())), self.result)
+
+    def position_key(self) -> tuple:
+        """Exactly what the rest of the assault reads, for merging positions in exact enumeration: the run's
+        progress, every unit's place and markers, forts, and the casualty markers that a later step can touch,
+        those carried and those lying in the assaulted hex, where an advance settles them (F 7.5.3). Markers
+        lying elsewhere, the VP and the log are not read again; :meth:`tally` counts the markers."""
+        s, h = self.state, self.hex
+        before = self.__dict__.get("_before", ())
+        units = tuple((u.hex, u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired,
+                       u.immobilized, u.downed, u.destroyed, u.fort, u.loaded_in, tuple(u.carrying), u.altitude)
+                      for u in s.units.values())
+        cas = tuple(sorted((c.kind, c.side, c.carried_by or "", c.id if c.id in before else "")
+                           for c in s.casualties.values() if c.carried_by is not None or c.hex == h))
+        sites = tuple((x.hex, x.kind, x.revealed, tuple(x.occupants)) for x in s.sites.values())
+        return (self.phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas, sites,
+                tuple(s.retreats_due), tuple(s.landings_due), self.result)
+
+    def tally(self, before=None) -> tuple[int, int, int, int]:
+        """The casualty markers the assault placed that are still in play: attackers' KIA and WIA, then
+        defenders' KIA and WIA (what :class:`AssaultOutcome` counts). ``before``: the ids of the markers
+        there before the assault (default: those recorded when the enumeration started)."""
+        if before is None:
+            before = self.__dict__.get("_before", ())
+        att = self.attacker_player
+        n = [0, 0, 0, 0]
+        for cid, c in self.state.casualties.items():
+            if cid not in before and c.kind in ("KIA", "WIA"):
+                n[(0 if c.player == att else 2) + (c.kind == "WIA")] += 1
+        return tuple(n)
+
+    def round_parts(self) -> Parts | None:
+        """For exact enumeration: a fire round's two sides fire at once, each from the position at the round's
+        start, and the results are applied together afterwards (F 8.0), so the attackers' fire and the
+        defenders' fire are independent :class:`~wargames.core.dist.Parts`. Not where forts are in play (a
+        hit may reveal or wreck a bunker as it is scored). The round's results are then applied as in play
+        (:meth:`_apply`), with its dice."""
+        s = self.state
+        if self.phase != "attackers" or s.sites or any(u.fort for u in s.units.values()):
+            return None
+        attacks: dict = {}
+
+        def attackers(run, dice):
+            run._attackers(dice)
+            value = tuple(run.pending)
+            attacks.setdefault(("attacker", value), run.rounds[-1])
+            return value
+
+        def defenders(run, dice):
+            run.rounds.append([])
+            run._defenders(dice)
+            value = tuple(run.pending)
+            attacks.setdefault(("defender", value), run.rounds[-1])
+            return value
+
+        def join(run, values):
+            ours, theirs = values
+            run.rounds.append(attacks[("attacker", ours)] + attacks[("defender", theirs)])
+            run.pending = list(ours) + list(theirs)
+            run.phase = "apply"
+
+        return Parts((attackers, defenders), join, then=AssaultRun.step)
 
     @property
     def done(self) -> bool:
@@ -364,23 +430,21 @@ class AssaultOutcome:
 
 def outcome_of(run: AssaultRun, before: FteState) -> AssaultOutcome:
     """Count the casualty markers the assault created, by side."""
-    new = [c for cid, c in run.state.casualties.items() if cid not in before.casualties]
-    att = run.attacker_player
-    n = lambda kind, mine: sum(1 for c in new if c.kind == kind and (c.player == att) == mine)
-    return AssaultOutcome(run.result, n("KIA", True), n("WIA", True), n("KIA", False), n("WIA", False))
+    return AssaultOutcome(run.result, *run.tally(before.casualties))
 
 
 def assault_distribution(state: FteState, plan: AssaultPlan) -> tuple[Distribution, dict]:
-    """The exact distribution of an assault's :class:`AssaultOutcome` (and one final run per outcome key),
-    by enumerating every die of every step and merging identical positions between steps."""
-    before = state.copy()
+    """The exact distribution of an assault's :class:`AssaultOutcome` (and, for each outcome, one final run
+    with its result), by enumerating every die of every step and merging positions between steps on
+    :meth:`AssaultRun.position_key`, with the casualty markers counted beside it (:meth:`AssaultRun.tally`)."""
     run = start(state.copy(), plan)
-    dist, reps = enumerate_chain(run, lambda r, d: r.step(d), lambda r: r.key(), lambda r: r.done,
-                                 lambda r: r.copy())
+    run.__dict__["_before"] = frozenset(state.casualties)
+    dist, reps = enumerate_chain(run, AssaultRun.step, AssaultRun.position_key, lambda r: r.done,
+                                 lambda r: r.copy(log=False), tally=AssaultRun.tally, parts=AssaultRun.round_parts)
     acc: dict = {}
     finals: dict = {}
-    for k, p in dist.items():
-        out = outcome_of(reps[k], before)
+    for (k, counts), p in dist.items():
+        out = AssaultOutcome(reps[k].result, *counts)
         acc[out] = acc.get(out, Fraction(0)) + p
         finals.setdefault(out, reps[k])
     return Distribution(acc), finals

@@ -15,6 +15,7 @@ from ..core import Hex, Resolution, implements, spiral
 from ..core.hexgrid import connected_groups
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
+from ..core.dist import enumeration_memo
 from .charts import WEAPON_COLUMNS
 from .checks import Drm, marker_drms, roll_against, total, tq_check
 from .casualties import detach, drop_all, place_marker
@@ -517,9 +518,28 @@ def _landing_hex(state: FteState, u: Unit, reach: int) -> Hex | None:
 
 # --------------------------------------------------------------------------- retreat of broken units
 
-def retreat_options(state: FteState, u: Unit, away_from: Hex | None) -> list[list[Hex]]:
+def retreat_options(state: FteState, u: Unit, away_from: Hex | None, farthest_too: bool = False):
     """Every two-hex retreat path: each step into a hex of the map the unit may enter (no enemy units, within
-    stacking) that lies farther from the unit that broke it (F 7.4)."""
+    stacking) that lies farther from the unit that broke it (F 7.4).
+
+    The answer depends only on the map, the charts, the unit's side and kind, where it and every other unit
+    on the map stand, and ``away_from``, so it is remembered on those (exact enumeration asks it for the same
+    position many times). With ``farthest_too``, returns (the paths, the farthest path, ties to the lowest
+    labels, or None): don't change them."""
+    others = tuple((v.hex, v.player, v.role, v.kind) for v in state.units.values()
+                   if v.id != u.id and v.on_map and not v.destroyed)
+    key = (id(state.map), id(state.charts), u.player, u.kind, u.role, u.hex, away_from, others)
+    memo = enumeration_memo("fte retreat options")
+    hit = memo.get(key)
+    if hit is None or hit[0] is not state.map or hit[1] is not state.charts:
+        paths = _retreat_paths(state, u, away_from)
+        farthest = min(paths, key=lambda p: (-p[-1].distance(away_from) if away_from else 0,
+                                             [state.label(h) for h in p])) if paths else None
+        hit = memo[key] = (state.map, state.charts, paths, farthest)     # the map and charts: their ids stay in use
+    return hit[2:] if farthest_too else [list(p) for p in hit[2]]
+
+
+def _retreat_paths(state: FteState, u: Unit, away_from: Hex | None) -> list[list[Hex]]:
     start = u.hex
     paths = []
     for a in state.map.neighbors(start):
@@ -580,12 +600,11 @@ def retreat(state: FteState, unit_id: str, away_from: Hex | None, dice, res: Res
     survived the retreat on the map. Called directly (the book, exact enumeration), a missing ``path`` is the
     farthest one; in a game the owner chooses it (:class:`wargames.fte.Game`)."""
     u = state.unit(unit_id)
-    options = retreat_options(state, u, away_from)
+    options, farthest = retreat_options(state, u, away_from, farthest_too=True)
     if path is not None:
         path = check_retreat_path(state, u, away_from, path)
     elif options:
-        path = min(options, key=lambda p: (-p[-1].distance(away_from) if away_from else 0,
-                                           [state.label(h) for h in p]))
+        path = list(farthest)
     if not path:
         eliminate_cornered(state, u, res, by)
         return False

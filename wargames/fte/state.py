@@ -5,7 +5,7 @@ Plain data; the procedures in the rule modules work on it and report :class:`~wa
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Iterable
 
 from ..core import Hex, Resolution, implements
@@ -92,7 +92,10 @@ class FteState:
         return [u for u in self.units.values() if u.on_map and not u.destroyed and (who is None or u.player == who)]
 
     def units_at(self, h: Hex, who: str | None = None) -> list[Unit]:
-        return [u for u in self.on_map(who) if u.hex == h]
+        if h is None:
+            return []
+        return [u for u in self.units.values() if u.hex == h and u.loaded_in is None and not u.destroyed
+                and (who is None or u.player == who)]
 
     def enemies_at(self, h: Hex, of: Unit | str) -> list[Unit]:
         me = of.player if isinstance(of, Unit) else of
@@ -137,10 +140,12 @@ class FteState:
 
     def copy(self) -> "FteState":
         """A copy for undo and enumeration: units, markers and records are copied; the map, the charts, the
-        readings and every Hex (all immutable) are shared."""
-        new = copy.copy(self)
+        readings and every Hex (all immutable) are shared. Written out field by field, as exact enumeration
+        copies positions many thousand times."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
         new.units = {k: _copy_with_lists(u) for k, u in self.units.items()}
-        new.casualties = {k: copy.copy(c) for k, c in self.casualties.items()}
+        new.casualties = {k: _copy_with_lists(c) for k, c in self.casualties.items()}
         new.sites = {k: _copy_with_lists(x) for k, x in self.sites.items()}
         new.cup = ChitCup(dict(self.cup.chits), self.cup.random_event, list(self.cup.cup))
         new.vp = dict(self.vp)
@@ -154,14 +159,21 @@ class FteState:
         return new
 
 
+_LIST_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _copy_with_lists(obj):
-    """A shallow copy whose list fields are new lists (everything else in a unit or site is immutable)."""
-    new = object.__new__(type(obj))
+    """A shallow copy whose list fields (a unit's ``carrying``, a site's ``occupants``) are new lists;
+    everything else in a unit, marker or site is immutable."""
+    cls = type(obj)
+    names = _LIST_FIELDS.get(cls)
+    if names is None:
+        names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
+    new = object.__new__(cls)
     d = new.__dict__
     d.update(obj.__dict__)
-    for k, v in d.items():
-        if type(v) is list:
-            d[k] = list(v)
+    for k in names:
+        d[k] = list(d[k])
     return new
 
 

@@ -116,7 +116,7 @@ class Unit:
 
     @property
     def player(self) -> str:
-        return player(self.side)
+        return "US" if self.side == "US" else "NVA/VC"       # player(self.side), inline: read very often
 
     @property
     def is_combat(self) -> bool:
@@ -178,7 +178,7 @@ class CasualtyMarker:
 
     @property
     def player(self) -> str:
-        return player(self.side)
+        return "US" if self.side == "US" else "NVA/VC"       # player(self.side), inline: read very often
 
 
 @dataclass

@@ -61,6 +61,7 @@ FTE_STAGES: tuple[tuple[str, ...], ...] = (
      "tests/test_fte_sites.py", "tests/test_fte_special.py", "tests/test_fte_fire_missions.py",
      "tests/test_fte_movement.py", "tests/test_fte_traps.py", "tests/test_fte_casualties.py",
      "tests/test_fte_activation.py", "tests/test_fte_properties.py", "tests/test_fte_game.py",
+     "tests/test_fte_assault_exact.py",
      "tests/test_fte_events.py", "tests/test_fte_units.py", "tests/test_fte_victory.py"),
 )
 CITADEL_STAGES: tuple[tuple[str, ...], ...] = (

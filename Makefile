@@ -33,11 +33,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
+# Then the live edition that every chapter's "Try it live" link opens (book/_ext/lite_link.py).
 book: $(STAMP)
 	rm -rf $(HTML)
 	@start=$$(date +%s); \
 	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BOOK_CMD); \
 	echo "book built in $$(( $$(date +%s) - start )) s: $(CURDIR)/$(HTML)/index.html"
+	$(MAKE) lite
 
 # The live edition (JupyterLite + Pyodide) in $(HTML)/lite, built by tools/lite.py in its own venv. The first
 # build downloads the Pyodide runtime (npm) and pure wheels (PyPI) into .lite-cache/; later builds are offline.

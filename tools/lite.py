@@ -114,14 +114,15 @@ def pure_wheels(cache: Path, name: str, specs: list[str]) -> Path:
 
 
 def pyyaml_wheel(cache: Path) -> Path:
-    """PyYAML built from its sdist without the C extension: a py3-none-any wheel."""
+    """PyYAML built from its sdist without the C extension: a py3-none-any wheel (its build tools as wheels:
+    building them from source too, as `--no-binary=:all:` would, takes minutes)."""
     out = cache / "pyyaml"
     found = sorted(out.glob("*-none-any.whl"))
     if found:
         return found[0]
     shutil.rmtree(out, ignore_errors=True)
     env = {**os.environ, "PYYAML_FORCE_LIBYAML": "0", "PYYAML_FORCE_CYTHON": "0"}
-    pip("wheel", "--no-binary=:all:", "--no-deps", "-w", str(out), f"pyyaml=={PYYAML}", env=env)
+    pip("wheel", "--no-binary=pyyaml", "--no-deps", "-w", str(out), f"pyyaml=={PYYAML}", env=env)
     built = sorted(out.glob("*.whl"))
     if len(built) != 1 or not built[0].name.endswith("-none-any.whl"):
         raise SystemExit(f"lite: expected one pure PyYAML wheel in {out}, got {[w.name for w in built]}")

@@ -61,6 +61,13 @@ LITE_ARGS ?=
 lite: $(LITE_STAMP)
 	timeout $(LITE_TIMEOUT) $(LITE_BIN)/python tools/lite.py --out $(HTML)/lite $(LITE_ARGS)
 
+# The engine's pure tests under the npm Pyodide in Node (tools/pyodide_tests.py says which files are left out).
+# Not yet part of `make test`: see its run time in benchmarks/README.md.
+PYODIDE_TIMEOUT ?= 1800
+PYODIDE_ARGS ?=
+test-pyodide: $(LITE_STAMP)
+	timeout $(PYODIDE_TIMEOUT) $(LITE_BIN)/python tools/pyodide_tests.py $(PYODIDE_ARGS)
+
 test-unit: $(STAMP)
 	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser"
 

@@ -29,6 +29,7 @@ Hypothesis and their pure dependencies) into DIR, for `make test-pyodide`.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -56,7 +57,8 @@ BOKEH_MODULES = re.compile(
     r"^\s*(from|import)\s+(bokeh|jupyter_bokeh|wargames\.viz|widgets(?!\.common\b)(\.\w+)?)\b", re.M)
 LIVE_NOTE = (
     "# Live edition: this cell draws with bokeh, which cannot load in the browser's Python yet.\n"
-    "# The static page shows its output; `make lab` runs it. The original code, commented out:\n"
+    "# The static page shows its output; `make lab` runs it. The original code, commented out\n"
+    "# (its imports that need no bokeh stay live, at the end):\n"
 )
 INTRO_CELL = (
     "**Live edition.** This chapter runs in your browser's Python (Pyodide): no server, nothing to install. "
@@ -171,13 +173,31 @@ def is_notebook(md: Path) -> bool:
     return head.startswith("---") and "jupytext:" in head and "kernelspec:" in head
 
 
+def live_imports(source: str) -> list[str]:
+    """The cell's top-level imports that need no bokeh (so a later cell can still use what they bind)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics: keep nothing
+        return []
+    lines = source.splitlines()
+    keep = []
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            if not BOKEH_MODULES.search(text):
+                keep.append(text)
+    return keep
+
+
 def disable_bokeh_cells(nb) -> int:
-    """Comment out each code cell that imports bokeh or one of our modules that draws with it; returns how many."""
+    """Comment out each code cell that imports bokeh or one of our modules that draws with it, keeping its other
+    imports live; returns how many cells."""
     count = 0
     for cell in nb.cells:
         if cell.cell_type == "code" and BOKEH_MODULES.search(cell.source):
+            keep = live_imports(cell.source)
             body = "\n".join("# " + line if line else "#" for line in cell.source.splitlines())
-            cell.source = LIVE_NOTE + body
+            cell.source = LIVE_NOTE + body + ("\n\n" + "\n".join(keep) if keep else "")
             cell.outputs = []
             count += 1
     return count
@@ -252,7 +272,8 @@ def build(out: Path, cache: Path, patterns: list[str] | None) -> None:
         # Pin the app's settings: open notebooks with the Pyodide kernel and never phone home.
         (lite_dir / "jupyter-lite.json").write_text(json.dumps({
             "jupyter-lite-schema-version": 0,
-            "jupyter-config-data": {"appName": "Executable Vietnam wargames (live)", "faviconUrl": None},
+            # exposeAppInBrowser: window.jupyterapp, which tests/browser/test_lite.py drives.
+            "jupyter-config-data": {"appName": "Executable Vietnam wargames (live)", "exposeAppInBrowser": "true"},
         }, indent=2))
         shutil.rmtree(out, ignore_errors=True)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -57,8 +57,8 @@ BOKEH_MODULES = re.compile(
     r"^\s*(from|import)\s+(bokeh|jupyter_bokeh|wargames\.viz|widgets(?!\.common\b)(\.\w+)?)\b", re.M)
 LIVE_NOTE = (
     "# Live edition: this cell draws with bokeh, which cannot load in the browser's Python yet.\n"
-    "# The static page shows its output; `make lab` runs it. The original code, commented out\n"
-    "# (its imports that need no bokeh stay live, at the end):\n"
+    "# The static page shows its output; `make lab` runs it. The original code is commented out;\n"
+    "# the statements that need no bokeh follow it and run:\n"
 )
 INTRO_CELL = (
     "**Live edition.** This chapter runs in your browser's Python (Pyodide): no server, nothing to install. "
@@ -173,29 +173,49 @@ def is_notebook(md: Path) -> bool:
     return head.startswith("---") and "jupytext:" in head and "kernelspec:" in head
 
 
-def live_imports(source: str) -> list[str]:
-    """The cell's top-level imports that need no bokeh (so a later cell can still use what they bind)."""
+def _bound(node) -> set[str]:
+    """Names a statement binds (assignment targets, imports, defs, loop and with targets)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def live_statements(source: str) -> list[str]:
+    """The cell's top-level statements that need no bokeh, in order, so later cells can use what they bind.
+
+    A statement needs bokeh if it imports a bokeh module (see BOKEH_MODULES), or uses a name that such a
+    statement bound; what it binds then needs bokeh too.
+    """
     try:
         tree = ast.parse(source)
     except SyntaxError:  # IPython magics: keep nothing
         return []
     lines = source.splitlines()
+    tainted: set[str] = set()
     keep = []
     for node in tree.body:
+        text = "\n".join(lines[node.lineno - 1:node.end_lineno])
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            if not BOKEH_MODULES.search(text):
-                keep.append(text)
+            needs_bokeh = bool(BOKEH_MODULES.search(text))
+        else:
+            used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            needs_bokeh = bool(used & tainted)
+        if needs_bokeh:
+            tainted |= _bound(node)
+        else:
+            keep.append(text)
     return keep
 
 
 def disable_bokeh_cells(nb) -> int:
-    """Comment out each code cell that imports bokeh or one of our modules that draws with it, keeping its other
-    imports live; returns how many cells."""
+    """Comment out each code cell that imports bokeh or one of our modules that draws with it, and repeat below
+    it, live, the statements that need neither (`live_statements`); returns how many cells."""
     count = 0
     for cell in nb.cells:
         if cell.cell_type == "code" and BOKEH_MODULES.search(cell.source):
-            keep = live_imports(cell.source)
+            keep = live_statements(cell.source)
             body = "\n".join("# " + line if line else "#" for line in cell.source.splitlines())
             cell.source = LIVE_NOTE + body + ("\n\n" + "\n".join(keep) if keep else "")
             cell.outputs = []

@@ -75,7 +75,7 @@ def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
     executable = chromium_path()
     if executable is None:
         pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
-    external, errors = [], []
+    external, errors, sizes = [], [], {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=ARGS)
         try:
@@ -89,6 +89,8 @@ def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
                     r.abort("blockedbyclient")
 
             context.route("**/*", route)
+            # Bytes served, the kernel's worker included (http.server sends Content-Length).
+            context.on("response", lambda r: sizes.setdefault(r.url, int(r.headers.get("content-length") or 0)))
             page = context.new_page()
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on("websocket", lambda ws: external.append(ws.url))
@@ -106,7 +108,8 @@ def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
             browser.close()
     with capsys.disabled():
         print(f"\nlive {CHAPTER}: kernel idle {idle:.1f} s, first output {first_output:.1f} s, "
-              f"{len(cells)} code cells run in {done:.1f} s after the page load")
+              f"{len(cells)} code cells run in {done:.1f} s after the page load; "
+              f"{len(sizes)} files, {sum(sizes.values()) / 1e6:.1f} MB downloaded")
     failed = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(cells) for o in c["outputs"]
               if o.get("output_type") == "error"]
     assert failed == [], f"cells failed in the live edition: {failed}"

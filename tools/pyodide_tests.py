@@ -59,7 +59,8 @@ def needs_more_than_pyodide(path: Path) -> bool:
     return any(m.split(".")[0] in NOT_IN_PYODIDE or m.startswith(BOKEH_ENGINE) for m in mods)
 
 
-# A test that imports one of those inside its body is skipped, with the reason, rather than failed.
+# A test that imports one of those inside its body, or starts a subprocess (the mutation tests, the map
+# generators' reruns), is skipped, with the reason, rather than failed.
 CONFTEST = f"""
 import pytest
 
@@ -73,6 +74,10 @@ def pytest_runtest_call(item):
     except ModuleNotFoundError as err:
         if (err.name or "").split(".")[0] in NOT_IN_PYODIDE:
             pytest.skip(f"needs {{err.name}}, which Pyodide cannot load offline")
+        raise
+    except OSError as err:
+        if "does not support processes" in str(err):
+            pytest.skip("starts a subprocess, which Pyodide cannot")
         raise
 """
 

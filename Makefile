@@ -24,7 +24,7 @@ BOOK_ENV := BOKEH_RESOURCES=server WARGAMES_BOOK_BUILD=1
 # including a failed cell, fails the build after reporting all of them.
 BOOK_CMD := $(BIN)/jupyter-book build . --all -W -n --keep-going
 
-.PHONY: venv book test test-unit test-browser browser-deps lab bench fuzz mutate clean vendor-js
+.PHONY: venv book lite lite-venv test test-unit test-pyodide test-browser browser-deps lab bench fuzz mutate clean vendor-js
 
 venv: $(STAMP)
 
@@ -33,12 +33,41 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
+# Then the live edition that every chapter's "Try it live" link opens (book/_ext/lite_link.py).
 book: $(STAMP)
 	rm -rf $(HTML)
 	@start=$$(date +%s); \
 	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BIN)/python tools/execute_book.py; \
 	$(BOOK_ENV) timeout $(BOOK_TIMEOUT) $(BOOK_CMD); \
 	echo "book built in $$(( $$(date +%s) - start )) s: $(CURDIR)/$(HTML)/index.html"
+	$(MAKE) lite
+
+# The live edition (JupyterLite + Pyodide) in $(HTML)/lite, built by tools/lite.py in its own venv. The first
+# build downloads the Pyodide runtime (npm) and pure wheels (PyPI) into .lite-cache/; later builds are offline.
+LITE_VENV := .venv-lite
+LITE_BIN := $(LITE_VENV)/bin
+LITE_STAMP := $(LITE_VENV)/.installed
+LITE_TIMEOUT ?= 900
+LITE_REQS := jupyterlite-core==0.8.6 jupyterlite-pyodide-kernel==0.8.6 jupyterlab_widgets==3.0.17 \
+	'pyodide-lock[wheel]==0.1.2' uv jupyter_server 'jupytext>=1.16,<2' 'setuptools>=68,<81' wheel
+lite-venv: $(LITE_STAMP)
+
+$(LITE_STAMP): Makefile
+	test -x $(LITE_BIN)/python || $(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_BIN)/python -m pip install -q $(LITE_REQS)
+	touch $@
+
+# LITE_ARGS='--chapters book/indochina/rule13.md' builds a few chapters only.
+LITE_ARGS ?=
+lite: $(LITE_STAMP)
+	timeout $(LITE_TIMEOUT) $(LITE_BIN)/python tools/lite.py --out $(HTML)/lite $(LITE_ARGS)
+
+# The engine's pure tests under the npm Pyodide in Node (tools/pyodide_tests.py says which files are left out).
+# Not yet part of `make test`: see its run time in benchmarks/README.md.
+PYODIDE_TIMEOUT ?= 1800
+PYODIDE_ARGS ?=
+test-pyodide: $(LITE_STAMP)
+	timeout $(PYODIDE_TIMEOUT) $(LITE_BIN)/python tools/pyodide_tests.py $(PYODIDE_ARGS)
 
 test-unit: $(STAMP)
 	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser"

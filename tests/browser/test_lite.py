@@ -1,0 +1,119 @@
+"""The live edition (_build/html/lite, built by `make lite`): a chapter opens as a notebook, every cell runs in
+the browser's Python with the network blocked, and no request leaves localhost.
+
+JupyterLite is served on ``localhost`` rather than 127.0.0.1, and chromium resolves every other name to nothing
+(``MAP * ~NOTFOUND , EXCLUDE localhost``; the book's own fixture excludes 127.0.0.1, which would block this
+host). Pyodide takes about 30 s from the page load to an idle kernel, so the timeouts are minutes, not seconds.
+
+    WARGAMES_LITE_CHAPTER=indochina/rule13 .venv/bin/python -m pytest tests/browser/test_lite.py -s
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import time
+
+import pytest
+
+from .helpers import CHROMIUM_ARGS, HTML_DIR, chromium_path, is_local, serving
+
+LITE = HTML_DIR / "lite"
+# A chapter whose every cell runs without bokeh, and a text one of its outputs prints.
+CHAPTER = os.environ.get("WARGAMES_LITE_CHAPTER", "citadel/rule09")
+EXPECTED = os.environ.get("WARGAMES_LITE_EXPECTED", "howitzer_105")
+KERNEL_TIMEOUT_MS = 240_000
+RUN_TIMEOUT_MS = 240_000
+ARGS = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules")] + [
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost"
+]
+
+KERNEL_IDLE_JS = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!kernel && kernel.status === "idle" && !!w.content && w.content.widgets.length > 0;
+}"""
+CODE_CELLS_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter((c) => c.model.type === "code")
+  .map((c) => ({ count: c.model.executionCount, outputs: c.model.outputs.toJSON() }))"""
+ALL_RUN_JS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const cells = w.content.widgets.filter((c) => c.model.type === "code");
+  return w.sessionContext.session.kernel.status === "idle" && cells.every((c) => c.model.executionCount !== null);
+}"""
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript"}
+
+    def log_message(self, format, *args):  # noqa: A002 - base-class signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def lite_url():
+    if not (LITE / "files" / f"{CHAPTER}.ipynb").is_file():
+        pytest.skip(f"no live edition of {CHAPTER} in {LITE}: run `make lite` first")
+    with serving(HTML_DIR, _Handler) as url:
+        yield url.replace("127.0.0.1", "localhost")
+
+
+def _text(outputs: list[dict]) -> str:
+    parts = []
+    for out in outputs:
+        if "text" in out:
+            parts.append("".join(out["text"]) if isinstance(out["text"], list) else out["text"])
+        for value in (out.get("data") or {}).values():
+            parts.append(value if isinstance(value, str) else "".join(value) if isinstance(value, list) else "")
+    return "\n".join(parts)
+
+
+def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    if executable is None:
+        pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
+    external, errors, sizes = [], [], {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=ARGS)
+        try:
+            context = browser.new_context()
+
+            def route(r):
+                if is_local(r.request.url):
+                    r.continue_()
+                else:
+                    external.append(r.request.url)
+                    r.abort("blockedbyclient")
+
+            context.route("**/*", route)
+            # Bytes served, the kernel's worker included (http.server sends Content-Length).
+            context.on("response", lambda r: sizes.setdefault(r.url, int(r.headers.get("content-length") or 0)))
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("websocket", lambda ws: external.append(ws.url))
+            start = time.monotonic()
+            page.goto(f"{lite_url}lite/notebooks/index.html?path={CHAPTER}.ipynb")
+            page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_TIMEOUT_MS)
+            idle = time.monotonic() - start
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.locator(".jp-OutputArea-output").first.wait_for(timeout=RUN_TIMEOUT_MS)
+            first_output = time.monotonic() - start
+            page.wait_for_function(ALL_RUN_JS, timeout=RUN_TIMEOUT_MS)
+            done = time.monotonic() - start
+            cells = page.evaluate(CODE_CELLS_JS)
+        finally:
+            browser.close()
+    with capsys.disabled():
+        print(f"\nlive {CHAPTER}: kernel idle {idle:.1f} s, first output {first_output:.1f} s, "
+              f"{len(cells)} code cells run in {done:.1f} s after the page load; "
+              f"{len(sizes)} files, {sum(sizes.values()) / 1e6:.1f} MB downloaded")
+    failed = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(cells) for o in c["outputs"]
+              if o.get("output_type") == "error"]
+    assert failed == [], f"cells failed in the live edition: {failed}"
+    assert all(c["count"] is not None for c in cells)
+    assert EXPECTED in "\n".join(_text(c["outputs"]) for c in cells)
+    assert external == [], f"requests left localhost: {external}"
+    assert errors == [], errors

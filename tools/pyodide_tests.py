@@ -1,0 +1,128 @@
+"""`make test-pyodide`: the engine's pure tests under the browser's Python (the npm Pyodide, run by Node).
+
+    .venv-lite/bin/python tools/pyodide_tests.py [pytest args...]     # default: -q tests
+
+1. gathers the wheels (the engine built from the checkout, pure PyYAML, pytest, Hypothesis and their pure
+   dependencies, all for Python 3.13) with tools/lite.py, from its download cache ``.lite-cache/``;
+2. copies the repo's tests into a temporary folder, leaving out the browser layer and every test file that
+   imports bokeh, the widgets, Jupyter or the book tools (they need packages Pyodide cannot load offline);
+   the sources (wargames/, widgets/, tools/, book/) are copied too, for the tests that read them, but the
+   engine the tests import is the installed wheel (``--import-mode=append``). A test that imports such a
+   package inside its body is skipped (a conftest added to the copy turns that ModuleNotFoundError into a skip);
+3. runs ``node tools/pyodide_tests.mjs``, which installs the wheels into Pyodide and runs pytest there.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import lite  # noqa: E402
+
+REPO = lite.REPO
+# Top-level modules that Pyodide cannot load offline, or that only the widget and book layers use.
+NOT_IN_PYODIDE = {"bokeh", "jupyter_bokeh", "widgets", "ipywidgets", "IPython", "jupytext", "nbformat", "nbclient",
+                  "nbval", "playwright", "sphinx", "myst_nb", "markdown_it", "lite_link"}
+# Engine modules that draw with bokeh.
+BOKEH_ENGINE = ("wargames.viz",)
+SKIP_DIRS = {"browser", "__pycache__"}
+COPY_TREES = ("wargames", "widgets", "tools", "book")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The modules a file imports when it is loaded (imports inside functions are not counted)."""
+    names = set()
+
+    def visit(node) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return names
+
+
+def needs_more_than_pyodide(path: Path) -> bool:
+    mods = imported_modules(path)
+    return any(m.split(".")[0] in NOT_IN_PYODIDE or m.startswith(BOKEH_ENGINE) for m in mods)
+
+
+# A test that imports one of those inside its body, or starts a subprocess (the mutation tests, the map
+# generators' reruns), is skipped, with the reason, rather than failed.
+CONFTEST = f"""
+import pytest
+
+NOT_IN_PYODIDE = {sorted(NOT_IN_PYODIDE)!r}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    try:
+        return (yield)
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] in NOT_IN_PYODIDE:
+            pytest.skip(f"needs {{err.name}}, which Pyodide cannot load offline")
+        raise
+    except OSError as err:
+        if "does not support processes" in str(err):
+            pytest.skip("starts a subprocess, which Pyodide cannot")
+        raise
+"""
+
+
+def copy_tests(work: Path) -> list[str]:
+    """Copy tests/ into work/tests without the layers Pyodide cannot run; returns the left-out files."""
+    left_out = []
+    for src in sorted((REPO / "tests").rglob("*")):
+        rel = src.relative_to(REPO)
+        if src.is_dir() or SKIP_DIRS.intersection(rel.parts):
+            continue
+        if src.suffix == ".py" and src.name.startswith("test_") and needs_more_than_pyodide(src):
+            left_out.append(rel.as_posix())
+            continue
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, work / rel)
+    conftest = work / "tests" / "conftest.py"
+    conftest.write_text((conftest.read_text() if conftest.exists() else "") + CONFTEST)
+    files = subprocess.run(["git", "ls-files", *COPY_TREES, "pyproject.toml", "README.md"], cwd=REPO,
+                           check=True, capture_output=True, text=True).stdout.split()
+    for rel in files:
+        if (REPO / rel).is_file() and not rel.startswith("book/_static/"):
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / rel, work / rel)
+    return left_out
+
+
+def main(argv: list[str]) -> int:
+    start = time.time()
+    cache = REPO / ".lite-cache"
+    cache.mkdir(exist_ok=True)
+    runtime = lite.pyodide_runtime(cache)
+    with tempfile.TemporaryDirectory(prefix="pyodide-tests-") as tmp:
+        wheels, work = Path(tmp) / "wheels", Path(tmp) / "work"
+        lite.test_wheels(cache, wheels)
+        left_out = copy_tests(work)
+        print(f"test-pyodide: {len(left_out)} test files left out (bokeh, widgets, Jupyter, book): "
+              + " ".join(Path(p).name for p in left_out), flush=True)
+        cmd = ["node", str(REPO / "tools/pyodide_tests.mjs"), str(runtime), str(wheels), str(work),
+               "--import-mode=append", "-p", "no:cacheprovider", *(argv or ["-q", "tests"])]
+        env = {**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": "/tmp/hypothesis"}
+        status = subprocess.run(cmd, env=env).returncode
+    print(f"test-pyodide: done in {time.time() - start:.0f} s (status {status})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -55,13 +55,14 @@ def chromium_path() -> str | None:
 
 
 def built_pages() -> list[str]:
-    """Every built HTML page relative to the HTML root (theme templates in _static excluded)."""
+    """Every built HTML page of the static book relative to the HTML root (theme templates in _static and the
+    live edition in lite/, which tests/browser/test_lite.py opens, excluded)."""
     if not HTML_DIR.is_dir():
         return []
     return sorted(
         p.relative_to(HTML_DIR).as_posix()
         for p in HTML_DIR.rglob("*.html")
-        if not p.relative_to(HTML_DIR).parts[0].startswith("_")
+        if not p.relative_to(HTML_DIR).parts[0].startswith("_") and p.relative_to(HTML_DIR).parts[0] != "lite"
     )
 
 

@@ -66,3 +66,18 @@ def test_live_widget_says_what_the_static_page_says(built):
     change = {**nt.PRINTED, "city": "0", "fighters": "0"}
     assert w.summary.value == page(built[1], change)[1]
     assert "NT 19.2.6" in w.out.value and "exactly" in w.out.value
+
+
+@pytest.mark.rule("NT 19.2")
+def test_odds_chart_is_the_engines_distribution(built):
+    """The bar chart's sweep reads, for every outcome, the exact chance the engine gives for the setting."""
+    layout, pipeline = built
+    fig = [m for m in layout.references() if getattr(m, "name", None) == "nt-combat-odds"][0]
+    (src,) = {r.data_source for r in fig.renderers}
+    dist = combat_odds(nt.battle(nt.PRINTED))
+    assert src.data["p"] == [float(dist[k]) if k in dist else 0.0 for k in nt.OUTCOME_WORDS]
+    assert src.data["p"][0] == 15 / 36 and src.data["p"][2] == 21 / 36
+    weaker = {**nt.PRINTED, "firebase": "0", "fleet": "0", "boat": "0"}
+    swept = [run_pipeline(pipeline, {**weaker, nt.RESULT: str(i)})["p_result"] for i in range(5)]
+    want = combat_odds(nt.battle(weaker))
+    assert swept == [float(want[k]) if k in want else 0.0 for k in nt.OUTCOME_WORDS] and swept != src.data["p"]

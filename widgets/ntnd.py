@@ -123,7 +123,8 @@ class _Table(dict):
 def stages():
     """Every lookup the page needs, filled by the engine over every setting and roll."""
     t = {name: _Table() for name in ("allied_steps", "allied_total", "comm_steps", "comm_total", "grid", "odds",
-                                     "odds_line", "a_final", "c_final", "a_roll", "c_roll", "outcome", "verdict")}
+                                     "odds_line", "a_final", "c_final", "a_roll", "c_roll", "outcome", "verdict",
+                                     "p_result")}
     for values in product(*(CHOICES[k] for k in ALLIED_KEYS + COMMUNIST_KEYS)):
         c = dict(zip(ALLIED_KEYS + COMMUNIST_KEYS, values))
         results = {}
@@ -149,13 +150,16 @@ def stages():
         t["grid"].put((at, ct), grid_html(results, f"Allied {at} against Communist {ct} before the dice"))
         t["odds"].put((at, ct), odds_block(dist))
         t["odds_line"].put((at, ct), odds_line(dist))
+        for i, k in enumerate(OUTCOME_WORDS):
+            t["p_result"].put((at, ct, str(i)), float(dist[k]) if k in dist else 0.0)
     return [("allied_steps", ALLIED_KEYS, t["allied_steps"]), ("allied_total", ALLIED_KEYS, t["allied_total"]),
             ("comm_steps", COMMUNIST_KEYS, t["comm_steps"]), ("comm_total", COMMUNIST_KEYS, t["comm_total"]),
             ("a_final", ["allied_total", "a_die"], t["a_final"]), ("c_final", ["comm_total", "c_die"], t["c_final"]),
             ("a_roll", ["allied_total", "a_die"], t["a_roll"]), ("c_roll", ["comm_total", "c_die"], t["c_roll"]),
             ("outcome", ["a_final", "c_final"], t["outcome"]), ("verdict", ["a_final", "c_final"], t["verdict"]),
             ("grid", ["allied_total", "comm_total"], t["grid"]), ("odds", ["allied_total", "comm_total"], t["odds"]),
-            ("odds_line", ["allied_total", "comm_total"], t["odds_line"])]
+            ("odds_line", ["allied_total", "comm_total"], t["odds_line"]),
+            ("p_result", ["allied_total", "comm_total", RESULT], t["p_result"])]
 
 
 def odds_line(dist: Distribution) -> str:
@@ -172,6 +176,8 @@ DETAIL = ("<p><b>Allied morale</b></p><ol class='wg-steps'>{allied_steps}</ol>"
           "td:nth-of-type({c_die}){outline:3px solid #000;outline-offset:-3px;font-weight:700}</style>"
           "{grid}<p class='wg-legend'>" + html.escape(LEGEND)
           + "</p>{odds}")
+#: Not a control: the odds chart sweeps it over the outcomes' indexes in OUTCOME_WORDS.
+RESULT = "result_index"
 SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -214,8 +220,9 @@ def combat_grid_static():
     first = run_pipeline(pipeline, page_controls(controls))
     summary = summary_div(NAME, render(first, SUMMARY))
     out = Div(text=render(first, DETAIL), name=f"{NAME}-out", sizing_mode="stretch_width")
+    fig, sweep = odds_chart(pipeline, page_controls(controls))
     update = CustomJS(args={"pipeline": pipeline, "controls": controls,
-                            "targets": [[summary, SUMMARY, None], [out, DETAIL, None]]}, code=MULTI_PIPELINE_JS)
+                            "targets": [[summary, SUMMARY, None], [out, DETAIL, sweep]]}, code=MULTI_PIPELINE_JS)
     for w in controls.values():
         w.js_on_change("active" if isinstance(w, Checkbox) else "value", update)
     buttons = row(reset_button(NAME, controls, PRINTED), roll_button(NAME, [controls["a_die"], controls["c_die"]]),
@@ -223,11 +230,34 @@ def combat_grid_static():
     side = column(*[w for k, w in controls.items() if k not in ("a_die", "c_die")],
                   row(controls["a_die"], controls["c_die"], width=cw), buttons, width=cw, name=f"{NAME}-controls",
                   css_classes=["wg-controls"])
-    layout = styled(column(row(side, column(summary, out, sizing_mode="stretch_width"), sizing_mode="stretch_width",
+    layout = styled(column(row(side, column(summary, fig, out, sizing_mode="stretch_width"), sizing_mode="stretch_width",
                                css_classes=["wg-panel"]),
                            sizing_mode="stretch_width", name=NAME, css_classes=["wg-widget", f"wg-{NAME}"]))
     url_state(NAME, controls, layout)
     return layout, pipeline
+
+
+def odds_chart(pipeline: list[dict], controls: dict[str, str]):
+    """A bar chart of the exact chance of each outcome over the 36 rolls, and the sweep that refills it."""
+    from bokeh.models import ColumnDataSource
+    from bokeh.plotting import figure
+
+    from .layout import aria_map
+    xs = list(range(len(OUTCOME_WORDS)))
+    ps = [run_pipeline(pipeline, {**controls, RESULT: str(i)})["p_result"] for i in xs]
+    src = ColumnDataSource({"k": xs, "p": ps})
+    fig = figure(height=220, width=420, y_range=(0, 1), x_range=(-0.6, len(xs) - 0.4), toolbar_location=None,
+                 title="Chance of each result over the 36 rolls", y_axis_label="chance", name=f"{NAME}-odds")
+    fig.vbar(x="k", top="p", width=0.7, source=src, color="#0072B2")
+    fig.xaxis.ticker = xs
+    fig.xaxis.major_label_overrides = {i: f"{CELL[k][0]}: {w}" for i, (k, w) in enumerate(OUTCOME_WORDS.items())}
+    fig.xaxis.major_label_orientation = 0.5
+    fig.title.text_font_size = "14px"
+    aria_map(fig, "Bar chart of the exact chance of each combat result (Allied win, Allied win at twice, "
+                  "Communist win, Communist win at twice, tie) over the 36 rolls of the two dice, for the chosen "
+                  "settings; the line above it gives the same chances in rolls out of 36.")
+    sweep = {"control": RESULT, "values": xs, "source": src, "x": "k", "ys": {"p": "p_result"}}
+    return fig, sweep
 
 
 class CombatGridLive:

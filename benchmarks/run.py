@@ -51,13 +51,20 @@ def bench_exact_vs_monte_carlo(samples: int = 10_000) -> dict:
             "ratio": t_mc / t_exact, "samples": samples}
 
 
-def bench_widget(repeats: int = 30) -> dict:
-    from widgets.citadel import AnneMarieLive
-    w = AnneMarieLive()
+def bench_widget(repeats: int = 30, cold: bool = False) -> dict:
+    """Anne-Marie live callbacks. ``cold``: every remembered answer (the shot odds, the example's opening moves)
+    is forgotten before each change, and the changes walk over every die, as a first visit would."""
+    import widgets.citadel as wc
+    w = wc.AnneMarieLive()
     times = []
     for i in range(repeats):
+        if cold:
+            wc.forget()
         t0 = time.perf_counter()
-        w.dice[0].value = 1 + i % 6        # each change re-resolves the phase and re-draws
+        if cold:
+            w.dice[i % len(w.dice)].value = 1 + (i * 7) % 6
+        else:
+            w.dice[0].value = 1 + i % 6        # each change re-resolves the phase and re-draws
         times.append(time.perf_counter() - t0)
     times.sort()
     return {"median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * times[int(0.95 * (len(times) - 1))],
@@ -189,6 +196,9 @@ def main() -> int:
     w = bench_widget()
     print(f"| Anne-Marie widget callback, median | {w['median_ms']:.1f} ms |")
     print(f"| Anne-Marie widget callback, p95 | {w['p95_ms']:.1f} ms |")
+    wc = bench_widget(cold=True)
+    print(f"| Anne-Marie widget callback, cold (nothing remembered), median / p95 | {wc['median_ms']:.1f} / "
+          f"{wc['p95_ms']:.1f} ms |")
     i = bench_indochina(args.samples)
     print(f"| Indochina combat (9 vs 3 fortified, Assault): exact enumeration | {i['exact_s'] * 1000:.1f} ms |")
     print(f"| the same combat, {args.samples} Monte Carlo samples | {i['mc_s'] * 1000:.1f} ms |")
@@ -224,7 +234,7 @@ def main() -> int:
         b = bench_book()
         print(f"| book build (make book) | {b['book_s']:.0f} s |")
     if args.json:
-        figures = {"date": str(dt.date.today()), "citadel_shot": e, "citadel_widget": w, "indochina": i, "fte": f,
+        figures = {"date": str(dt.date.today()), "citadel_shot": e, "citadel_widget": w, "citadel_widget_cold": wc, "indochina": i, "fte": f,
                    "ntnd": n, "hostile": h, "book": b}
         args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
     return 0

@@ -9,8 +9,9 @@ import pytest
 
 from wargames.citadel.examples import PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
 from wargames.core import ScriptedDice
+from wargames.core.dist import enumerate_outcomes
 from widgets.common import WALKER_JS, _rounded, walk_graph
-from widgets.citadel import (MAX_SHOTS, PRESETS, AnneMarieLive, alt_html, anne_marie_static, batteries_text,
+from widgets.citadel import (MAX_SHOTS, forget, PRESETS, AnneMarieLive, alt_html, anne_marie_static, batteries_text,
                              crop_hexes, outcome_html, outcome_sources, resolve, shot_odds, summary_text)
 from widgets.layout import summary_html
 
@@ -205,3 +206,17 @@ def test_live_widget_has_summary_legend_and_printed_button():
     assert [d.value for d in w.dice] == PRINTED_DICE and w.assignment() == PRINTED_ASSIGNMENT
     assert [s["code"] for s in w.outcome.example.run.shots] == [s["code"] for s in resolve(
         PRINTED_ASSIGNMENT, PRINTED_DICE).example.run.shots]
+
+
+@pytest.mark.rule("C 8")
+def test_shot_code_is_what_the_shot_gives_and_leaves_the_example_alone():
+    """The odds look ahead on a copy of the phase: the same code as shooting for real, nothing moved."""
+    ex = MovementExample()
+    ex.shoot(ScriptedDice([6]))
+    before = ex.key()
+    for die in range(1, 7):
+        look = ex.shot_code(ScriptedDice([die]))
+        assert ex.key() == before
+        assert look == ex.copy().shoot(ScriptedDice([die])).result["code"]
+    forget()
+    assert shot_odds(ex) == enumerate_outcomes(lambda d: ex.copy().shoot(d).result["code"])

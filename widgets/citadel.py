@@ -48,11 +48,17 @@ def shot_odds(ex: MovementExample) -> Distribution:
     key = ex.key()
     dist = _ODDS.get(key)
     if dist is None:
-        dist = enumerate_outcomes(lambda d: ex.copy().shoot(d).result["code"])
+        dist = enumerate_outcomes(ex.shot_code)
         if len(_ODDS) > 4096:
             _ODDS.clear()
         _ODDS[key] = dist
     return dist
+
+
+def forget() -> None:
+    """Drop every remembered answer (shot odds, opening moves): the next change is worked out from scratch."""
+    _ODDS.clear()
+    _started.cache_clear()
 
 
 @functools.lru_cache(maxsize=64)

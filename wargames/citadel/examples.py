@@ -237,6 +237,16 @@ class MovementExample:
             self._open_fire()
         return res
 
+    def shot_code(self, dice: Dice) -> str:
+        """The result code the pending shot would give with ``dice``, on a copy of the phase: the example itself
+        does not move on (what :meth:`shoot` does after the shot does not change the shot's result)."""
+        if not self.plan:
+            raise RuleViolation("C 8", "the movement phase is over; no shot is pending")
+        st = self.state
+        shared = {id(v): v for v in (st.map, st.charts) if v is not None}
+        phase = copy.deepcopy(self.phase, shared)
+        return phase.opportunity_fire(*self.plan[0], dice).result["code"]
+
     def copy(self) -> "MovementExample":
         new = copy.copy(self)
         st = self.state                                   # the map and charts never change: shared, not copied

@@ -1,0 +1,736 @@
+"""NT 3: the turn sequence as data, and :class:`Game`, No Trumpets No Drums on the shared game protocol.
+
+``Game.new("campaign")`` (or ``"tet"``, ``"year_of_the_rat"``, ``"1975"``) opens one of the reconstructed
+scenarios (:mod:`.scenarios`). A turn is the Communist player turn (3.1: recruitment, Hearts and Minds,
+operations, movement, the Allied reaction, combat, politics) and then the Allied player turn (3.2:
+reinforcements and replacements, Hearts and Minds, movement, the Communist reaction, air operations, combat,
+politics, random events). Every phase runs the procedures of its rule module; what a rule leaves to a player is
+an action of that player, recorded in the history with its dice.
+
+Movement is hex by hex (:class:`Step`): a move is made of steps, each checked and paid for on its own, so that
+an infiltration roll happens in the hex it is made for (8.5.2) and a Communist ambush can stop an Allied unit in
+the middle of its path (20). Inverted Communist units and dummies are hidden from the Allied player's
+:meth:`Game.view` (6.2, 17).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..core.actions import Action
+from ..core.errors import DataError, RuleViolation
+from ..core.game import Game as CoreGame, Outcome, Prompt, handles
+from ..core.log import Resolution
+from ..core.rules import implements
+from ..core.sequence import Phase, Sequence
+from .calendar import Turn
+from .charts import NtndCharts
+from .hearts_minds import occupation_shift, spend_replacement_points, terror_and_bribes
+from .movement import Move, begin_move, step as move_step
+from .operations import OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
+from .political import end_political_phase
+from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
+from .reinforcement import (arrivals, close_replacements, draft, due_withdrawals, enter, purchase,
+                            receive_replacements, withdraw_units)
+from .events import apply_event, roll_event
+from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
+from .state import NtndState
+from .supply import in_supply
+
+COMMUNIST, ALLIED = "communist", "allied"
+
+#: NT 3.1 and 3.2: the fifteen phases of a turn, in order
+SEQUENCE = Sequence((
+    Phase("recruitment", COMMUNIST, "recruitment", "NT 3.1.1"),
+    Phase("communist_hearts_minds", COMMUNIST, "hearts_minds", "NT 3.1.2"),
+    Phase(OPERATIONS, COMMUNIST, "operations", "NT 3.1.3"),
+    Phase("communist_movement", COMMUNIST, "movement", "NT 3.1.4"),
+    Phase("allied_reaction", ALLIED, "reaction", "NT 3.1.5"),
+    Phase("communist_combat", COMMUNIST, "combat", "NT 3.1.6"),
+    Phase("communist_politics", COMMUNIST, "politics", "NT 3.1.7"),
+    Phase("reinforcement", ALLIED, "reinforcement", "NT 3.2.1"),
+    Phase("allied_hearts_minds", ALLIED, "hearts_minds", "NT 3.2.2"),
+    Phase("allied_movement", ALLIED, "movement", "NT 3.2.3"),
+    Phase("communist_reaction", COMMUNIST, "reaction", "NT 3.2.4"),
+    Phase("air_operations", ALLIED, "air", "NT 3.2.5"),
+    Phase("allied_combat", ALLIED, "combat", "NT 3.2.6"),
+    Phase("allied_politics", ALLIED, "politics", "NT 3.2.7"),
+    Phase("random_events", None, "events", "NT 3.2.8"),
+))
+
+#: scenario name -> one line for the game's list
+DESCRIPTIONS = {"campaign": "the Campaign Game, Mar/Apr 1965 to Jul/Aug 1975 (reconstructed set-up)",
+                "tet": "Tet, from Jan/Feb 1968 (reconstructed set-up)",
+                "year_of_the_rat": "the Year of the Rat, 1972 (reconstructed set-up)",
+                "1975": "the last campaign, 1975 (reconstructed set-up)"}
+STANDING = {"neutral": "neutral", "allied": "allied", "conquered": "communist"}
+
+
+# --------------------------------------------------------------------------- actions
+
+@dataclass(frozen=True)
+class EndPhase(Action):
+    """Finish the current phase (what the phase still owes is given up, as its rule says)."""
+
+
+@dataclass(frozen=True)
+class Muster(Action):
+    """NT 4.1, 4.5.1: open the recruitment phase: work out what is owed this turn, rolling for held towns."""
+
+
+@dataclass(frozen=True)
+class Recruit(Action):
+    """NT 4.1: place one unit owed by ``source`` (basic, dummy, nva, supply, control, extra, uprising, aid,
+    held_over, event) at ``at``."""
+
+    source: str
+    kind: str
+    at: str
+    face_up: bool = False
+    nationality: str | None = None
+    unit: str | None = None
+    country: str | None = None
+
+
+@dataclass(frozen=True)
+class Terror(Action):
+    """NT 7.4: expend cadres (terror squads) and supply units (bribes) in one area."""
+
+    area: str
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Promote(Action):
+    """NT 6.1.1-6.1.2: a cadre becomes a regiment (or a VC sapper) with a supply unit."""
+
+    cadre: str
+    supply: str
+    to: str = "regiment"
+
+
+@dataclass(frozen=True)
+class BreakDown(Action):
+    """NT 6.1.3: an NVA division becomes a cadre and a regiment of its country."""
+
+    division: str
+
+
+@dataclass(frozen=True)
+class BuildBase(Action):
+    """NT 28.9.3: two supply units become a VC Base."""
+
+    at: str
+    supplies: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class BuildDivision(Action):
+    """NT 28.9.7: a regiment, a cadre and a supply unit at a VC Base become an NVA division."""
+
+    base: str
+    regiment: str
+    cadre: str
+    supply: str
+
+
+@dataclass(frozen=True)
+class Flip(Action):
+    """NT 6.2: turn a Communist unit face up or invert it."""
+
+    unit: str
+    face_up: bool
+
+
+@dataclass(frozen=True)
+class Step(Action):
+    """NT 8: move ``unit`` one hex (or into or out of a zone). Moving another unit ends this one's move."""
+
+    unit: str
+    to: str
+    by_sea: bool = False
+
+
+@dataclass(frozen=True)
+class Announce(Action):
+    """NT 3.1.4, 19.1: the Communist player announces an attack by ``attackers`` on the units at ``target``."""
+
+    attackers: tuple[str, ...]
+    target: str
+
+
+@dataclass(frozen=True)
+class Enter(Action):
+    """NT 4.2.1, 5: bring a scheduled or bought unit into play."""
+
+    unit: str
+    at: str | None = None
+    corps: str | None = None
+
+
+@dataclass(frozen=True)
+class Purchase(Action):
+    """NT 4.2.3: buy a unit with replacement points (``pay``: pool -> points, as pairs)."""
+
+    unit: str
+    at: str | None = None
+    pay: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Withdraw(Action):
+    """NT 4.3, 23.3, 24.3: the phase's withdrawals, all at once."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Draft(Action):
+    """NT 4.5.2-4.5.3: a South Vietnamese draft."""
+
+
+@dataclass(frozen=True)
+class SpendPoints(Action):
+    """NT 7.2: replacement points spent on Hearts and Minds: ``allocation`` as (pool, area, points) triples,
+    ``lose`` the areas that give up points to corruption, as (area, points) pairs."""
+
+    allocation: tuple[tuple[str, str, int], ...]
+    lose: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class TallyPoints(Action):
+    """NT 3.1.7, 3.2.7, 22: total the phase's political points and move the track."""
+
+
+@dataclass(frozen=True)
+class RollEvent(Action):
+    """NT 3.2.8, 21: roll for a random event and apply it (``corps`` answers an event that asks for one)."""
+
+    corps: str | None = None
+
+
+ACTIONS = (EndPhase, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+           Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
+
+
+# --------------------------------------------------------------------------- the turn's bookkeeping
+
+@dataclass
+class TurnBook:
+    """What the current turn has done so far, beyond the position of the counters."""
+
+    phase_index: int = 0
+    entitlement: Entitlement | None = None        # NT 4.1: what recruitment still owes this turn
+    held_over: tuple[str, ...] = ()               # NT 14.2.2: units due in China next turn
+    moving: Move | None = None                    # the move in progress (8)
+    moved: frozenset[str] = frozenset()           # units that moved this phase (a move once ended is over)
+    moved_last_allied: frozenset[str] = frozenset()   # NT 8.8.1.1: Allied units that moved last Allied movement
+    announced: tuple[tuple[tuple[str, ...], str], ...] = ()   # NT 3.1.4: (attackers, target)
+    hearts_minds_done: frozenset[str] = frozenset()   # NT 7.4: areas already worked this phase
+    spent_points: bool = False                    # NT 7.2: the Allied spending is made once a phase
+    tallied: bool = False                         # NT 22: this political phase's points are counted
+    event_rolled: bool = False
+    withdrawn_this_turn: bool = False
+    ended: Outcome | None = None
+
+
+def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
+    """The position at the start of a scenario: every placement, the air box, the dead pile, the withdrawals made
+    before the start, the track, the political state, Hearts and Minds and the standing of Laos and Cambodia."""
+    st = NtndState(turn=sc.start_turn, phase=SEQUENCE[0].id)
+    st.track = dataclasses.replace(st.track, points=sc.points)
+    st.policy = sc.policy
+    st.hearts_minds = {a: r.value for a, r in sc.hearts_and_minds.items()}
+    st.standing = {c: STANDING[r.value] for c, r in sc.neutrality.items()}
+    for p in sc.placements:
+        st.place(p.unit, p.label, face_up=p.face_up, corps=p.corps)
+    for u in sc.air_box:
+        st.air[u] = "available"
+    st.dead.update(sc.dead_pile)
+    st.withdrawn.update(sc.withdrawn)
+    return st
+
+
+class Game(CoreGame):
+    """No Trumpets No Drums on the shared protocol (see the module docstring)."""
+
+    NAME = "ntnd"
+    PLAY_RULE = "NT 3"
+    ACTIONS = ACTIONS
+    SCENARIOS = DESCRIPTIONS
+    DEFAULT_SCENARIO = "tet"
+    RULESET = NtndCharts
+    POSITION = ("state", "book")
+    PASS_ACTIONS = (EndPhase,)
+    PASS_RATE = 0.2
+
+    def setup(self, scenario: str) -> None:
+        self.scenario_data = load_named_scenario(scenario)
+        self.state = build_state(self.scenario_data)
+        self.book = TurnBook()
+        self.start_points = self.scenario_data.points
+        self._enter_phase(Resolution(), None)
+
+    def shared(self):
+        return (self.state.geography, self.state.mix, self.scenario_data)
+
+    # ------------------------------------------------------------------ reading the position
+    @property
+    def phase(self) -> Phase:
+        return SEQUENCE[self.book.phase_index]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def result(self) -> Outcome | None:
+        return self.book.ended
+
+    def position(self) -> dict:
+        st = self.state
+        return {"turn": st.turn, "date": Turn(st.turn).label,
+                "phase": self.phase.id, "points": st.track.points,
+                "pieces": {u: {"at": p.location, "face_up": p.face_up, "corps": p.corps, "marks": sorted(p.marks)}
+                           for u, p in sorted(st.pieces.items())},
+                "air": dict(sorted(st.air.items())), "dead": sorted(st.dead), "withdrawn": sorted(st.withdrawn),
+                "purchased": dict(sorted(st.purchased.items())), "hearts_minds": dict(st.hearts_minds),
+                "standing": dict(st.standing),
+                "replacement_points": {k: str(v) for k, v in st.replacement_points.items()},
+                "policy": repr(st.policy),
+                "announced": [[list(a), t] for a, t in self.book.announced],
+                "moving": None if self.book.moving is None else
+                {"unit": self.book.moving.unit, "path": list(self.book.moving.path),
+                 "spent": str(self.book.moving.spent)},
+                "entitlement": None if self.book.entitlement is None else
+                {f"{s}@{w}": [dict(a) for a in alts] for (s, w), alts in sorted(
+                    self.book.entitlement.left.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))}}
+
+    @implements("NT 6.2", "NT 17.1")
+    def visible(self, side: str) -> dict:
+        """What ``side`` sees: the enemy's inverted units (dummies among them) show only where they are, and the
+        Communist recruitment owed is the Communist player's own business."""
+        pos = self.position()
+        if side not in (COMMUNIST, ALLIED):
+            raise RuleViolation(self.PLAY_RULE, f"a side is {COMMUNIST!r} or {ALLIED!r}, not {side!r}")
+        hidden, k = {}, 0
+        for u, p in pos["pieces"].items():
+            if self.state.side_of(u) != side and not p["face_up"]:
+                k += 1
+                hidden[f"inverted {k}"] = {"at": p["at"], "face_up": False}
+            else:
+                hidden[u] = p
+        pos["pieces"] = dict(sorted(hidden.items()))
+        if side == ALLIED:
+            pos["entitlement"] = None
+            if self.book.moving is not None and self.state.side_of(self.book.moving.unit) != side \
+                    and not self.state.piece(self.book.moving.unit).face_up:
+                pos["moving"] = None
+        return pos
+
+    def names(self) -> dict[str, list[str]]:
+        g = self.state.geography
+        return {"units": sorted(self.state.pieces), "hexes": sorted(g.label(h) for h in g.map.hexes)
+                + sorted(g.zones)}
+
+    def current_prompt(self) -> Prompt:
+        ph = self.phase
+        side = ph.side or ALLIED
+        return Prompt(side, ph.rule, f"{ph.id.replace('_', ' ')}, turn {self.state.turn}")
+
+    # ------------------------------------------------------------------ phases
+    def _require(self, *phase_ids: str, rule: str | None = None) -> None:
+        if self.phase.id not in phase_ids:
+            raise RuleViolation(rule or self.PLAY_RULE, f"not in the {self.phase.id.replace('_', ' ')} phase: this "
+                                                        f"belongs to {' or '.join(p.replace('_', ' ') for p in phase_ids)}")
+
+    def _finish_move(self) -> None:
+        mv = self.book.moving
+        if mv is not None:
+            self.book.moved = self.book.moved | {mv.unit}
+            self.book.moving = None
+
+    @handles(EndPhase)
+    def _end_phase(self, a: EndPhase, dice, res: Resolution) -> None:
+        ph = self.phase
+        if ph.kind == "politics" and not self.book.tallied:
+            raise RuleViolation(ph.rule, "the political points are counted first (tally_points)")
+        if ph.id == "recruitment" and self.book.entitlement is None:
+            raise RuleViolation("NT 4.1", "the recruits owed this turn are worked out first (muster)")
+        if ph.id == "random_events" and not self.book.event_rolled:
+            raise RuleViolation("NT 3.2.8", "each player rolls for the random event first (roll_event)")
+        self._leave_phase(res, dice)
+        nxt, new_turn = SEQUENCE.after(self.book.phase_index)
+        if new_turn:
+            self._new_turn(res)
+            if self.book.ended is not None:
+                return
+        self.book.phase_index = nxt
+        self.state.phase = self.phase.id
+        self._enter_phase(res, dice)
+
+    @implements("NT 4.1.6", "NT 4.2.6")
+    def _leave_phase(self, res: Resolution, dice) -> None:
+        ph = self.phase
+        self._finish_move()
+        if ph.id == "recruitment" and self.book.entitlement is not None:
+            left = self.book.entitlement.total()
+            if left:
+                res.add("NT 4.1.6", f"{left} unit(s) owed and not placed are lost")
+            self.book.held_over = self.book.entitlement.deferred
+            self.book.entitlement = None
+        if ph.id == "reinforcement":
+            self.state, _ = close_replacements(self.state, res)
+        if ph.kind == "movement":
+            self.book.moved_last_allied = self.book.moved if ph.side == ALLIED else self.book.moved_last_allied
+        self.book.moved = frozenset()
+        self.book.hearts_minds_done = frozenset()
+        self.book.tallied = False
+        if ph.id == "allied_combat":
+            self.book.announced = ()
+
+    def _enter_phase(self, res: Resolution, dice) -> None:
+        ph = self.phase
+        res.add(ph.rule, f"turn {self.state.turn}: {ph.id.replace('_', ' ')} phase")
+        if ph.id == "reinforcement":
+            self.state, _ = receive_replacements(self.state, res=res)
+            self.book.spent_points = False
+            self.book.withdrawn_this_turn = False
+        elif ph.id == "random_events":
+            self.book.event_rolled = False
+
+    def _new_turn(self, res: Resolution) -> None:
+        """After the random events: the next turn, or the end of the scenario (its victory reading)."""
+        sc = self.scenario_data
+        if self.state.turn >= sc.end_turn:
+            winner = sc.victory.winner(self.state.track.points, self.start_points)
+            self.book.ended = Outcome(winner, "scenario end", "NT 22.4",
+                                      f"turn {sc.end_turn} is over with the track at {self.state.track.points} "
+                                      f"(started at {self.start_points}); {sc.victory.at_end} reading")
+            res.add("NT 22.4", self.book.ended.reason, result=winner)
+            return
+        old = Turn(self.state.turn)
+        self.state.turn += 1
+        if Turn(self.state.turn).year != old.year:
+            self.state.drafts_this_year = 0
+        res.add("NT 3", f"turn {self.state.turn} begins")
+
+    # ------------------------------------------------------------------ NT 4.1 recruitment
+    @handles(Muster)
+    def _muster(self, a: Muster, dice, res: Resolution) -> None:
+        self._require("recruitment", rule="NT 4.1")
+        if self.book.entitlement is not None:
+            raise RuleViolation("NT 4.1", "this turn's recruits are worked out already")
+        self.book.entitlement = entitlements(self.state, dice, held_over=self.book.held_over, res=res)
+        self.book.held_over = ()
+
+    @handles(Recruit)
+    def _recruit(self, a: Recruit, dice, res: Resolution) -> None:
+        self._require("recruitment", rule="NT 4.1")
+        if self.book.entitlement is None:
+            raise RuleViolation("NT 4.1", "work out this turn's recruits first (muster)")
+        if a.source not in SOURCES:
+            raise RuleViolation("NT 4.1", f"{a.source!r} is not a source of recruits ({', '.join(SOURCES)})")
+        self.state, self.book.entitlement, _ = place_recruit(
+            self.state, self.book.entitlement, a.source, a.kind, a.at, face_up=a.face_up,
+            nationality=a.nationality, unit=a.unit, country=a.country, dice=dice, res=res)
+
+    # ------------------------------------------------------------------ NT 7 hearts and minds
+    @handles(Terror)
+    def _terror(self, a: Terror, dice, res: Resolution) -> None:
+        self._require("communist_hearts_minds", rule="NT 7.4")
+        if a.area in self.book.hearts_minds_done:
+            raise RuleViolation("NT 7.4", f"{a.area}'s units were expended already this phase")
+        if not a.units:
+            raise RuleViolation("NT 7.4", "name the cadres and supply units to expend")
+        self.state = terror_and_bribes(self.state, a.area, a.units, dice, charts=self._charts(), res=res)
+        self.book.hearts_minds_done = self.book.hearts_minds_done | {a.area}
+
+    @handles(SpendPoints)
+    def _spend(self, a: SpendPoints, dice, res: Resolution) -> None:
+        self._require("allied_hearts_minds", rule="NT 7.2")
+        if self.book.spent_points:
+            raise RuleViolation("NT 7.2", "the points were allocated already this phase")
+        if not a.allocation:
+            raise RuleViolation("NT 7.2", "allocate at least one point")
+        allocation = {}
+        for pool, area, points in a.allocation:
+            allocation[(pool, area)] = allocation.get((pool, area), 0) + points
+        self.state = spend_replacement_points(self.state, allocation, dice, lose=dict(a.lose) or None,
+                                              charts=self._charts(), res=res)
+        self.book.spent_points = True
+
+    # ------------------------------------------------------------------ NT 6 operations
+    @handles(Promote)
+    def _promote(self, a: Promote, dice, res: Resolution) -> None:
+        self._require(OPERATIONS, rule="NT 6.1")
+        self.state, _ = promote(self.state, a.cadre, a.supply, a.to, res=res)
+
+    @handles(BreakDown)
+    def _break_down(self, a: BreakDown, dice, res: Resolution) -> None:
+        self._require(OPERATIONS, rule="NT 6.1.3")
+        self.state, _ = break_down(self.state, a.division, res=res)
+
+    @handles(BuildBase)
+    def _build_base(self, a: BuildBase, dice, res: Resolution) -> None:
+        self._require(OPERATIONS, rule="NT 28.9.3")
+        self.state, _ = build_vc_base(self.state, a.at, a.supplies, res=res)
+
+    @handles(BuildDivision)
+    def _build_division(self, a: BuildDivision, dice, res: Resolution) -> None:
+        self._require(OPERATIONS, rule="NT 28.9.7")
+        self.state, _ = build_division(self.state, a.base, a.regiment, a.cadre, a.supply, res=res)
+
+    @handles(Flip)
+    def _flip(self, a: Flip, dice, res: Resolution) -> None:
+        self._require(OPERATIONS, rule="NT 6.2")
+        self.state, _ = set_face(self.state, a.unit, a.face_up, res=res)
+
+    # ------------------------------------------------------------------ NT 8 movement, hex by hex
+    @handles(Step)
+    def _step(self, a: Step, dice, res: Resolution) -> None:
+        self._require("communist_movement", "allied_movement", rule="NT 8")
+        side = self.phase.side
+        if self.state.side_of(a.unit) != side:
+            raise RuleViolation("NT 8", f"{a.unit} is not a {side} unit")
+        mv = self.book.moving
+        if mv is None or mv.unit != a.unit:
+            if a.unit in self.book.moved:
+                raise RuleViolation("NT 8", f"{a.unit} has finished its move this phase")
+            self._finish_move()
+            supplied = in_supply(self.state, a.unit, charts=self._charts())
+            mv = begin_move(self.state, a.unit, in_supply=supplied, by_sea=a.by_sea, charts=self._charts(), res=res)
+        elif a.by_sea != mv.by_sea:
+            raise RuleViolation("NT 8.6.1", f"{a.unit}'s move is {'by sea' if mv.by_sea else 'by land'} throughout")
+        if mv.stopped:
+            raise RuleViolation(mv.stopped, f"{a.unit} has had to stop ({mv.stopped})")
+        self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, charts=self._charts(), res=res)
+        self.book.moving = mv
+        if mv.stopped or a.unit not in self.state.pieces:
+            self._finish_move()
+
+    @handles(Announce)
+    @implements("NT 3.1.4", "NT 19.1", "NT 19.1.3")
+    def _announce(self, a: Announce, dice, res: Resolution) -> None:
+        """The Communist player names each attack at the end of his movement; a unit attacks once (19.1.3)."""
+        self._require("communist_movement", rule="NT 3.1.4")
+        st = self.state
+        if not a.attackers:
+            raise RuleViolation("NT 19.1", "an attack needs at least one attacking unit")
+        defenders = [u for u in st.at(a.target) if st.side_of(u) == ALLIED]
+        if not defenders:
+            raise RuleViolation("NT 19.1", f"no Allied unit at {a.target} to attack")
+        used = {u for att, _ in self.book.announced for u in att}
+        if a.target in {t for _, t in self.book.announced}:
+            raise RuleViolation("NT 19.1.3", f"an attack on {a.target} is announced already")
+        for u in a.attackers:
+            if st.side_of(u) != COMMUNIST:
+                raise RuleViolation("NT 19.1", f"{u} is not a Communist unit")
+            if u in used or a.attackers.count(u) > 1:
+                raise RuleViolation("NT 19.1.3", f"{u} attacks once a combat phase")
+            if not st.piece(u).face_up:
+                raise RuleViolation("NT 19.1", f"{u} is inverted: only face-up units fight")
+            if not st.counter(u).ground_combat:
+                raise RuleViolation("NT 19.1", f"{u} is not a ground combat unit")
+            if not self._adjacent(st.piece(u).location, a.target):
+                raise RuleViolation("NT 19.1", f"{u} at {st.piece(u).location} is not next to {a.target}")
+        self._finish_move()
+        self.book.announced = self.book.announced + ((tuple(a.attackers), a.target),)
+        res.add("NT 3.1.4", f"attack announced on {a.target} by {', '.join(a.attackers)}",
+                result=(tuple(a.attackers), a.target))
+
+    def _adjacent(self, a: str, b: str) -> bool:
+        g = self.state.geography
+        if a in g.zones or b in g.zones:
+            return g.zone_step(*(x if x in g.zones else g.hex(x) for x in (a, b)))
+        return g.hex(a).is_adjacent(g.hex(b))
+
+    # ------------------------------------------------------------------ NT 4.2-4.5 reinforcement
+    @handles(Enter)
+    def _enter(self, a: Enter, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 4.2.1")
+        if a.unit not in arrivals(self.state):
+            raise RuleViolation("NT 4.2.1", f"{a.unit} is not due to arrive this turn")
+        self.state, _ = enter(self.state, a.unit, a.at, corps=a.corps, res=res)
+        self.state.purchased.pop(a.unit, None)
+
+    @handles(Purchase)
+    def _purchase(self, a: Purchase, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 4.2.3")
+        try:
+            pay = {pool: Fraction(v) for pool, v in a.pay} or None
+        except (ValueError, ZeroDivisionError):
+            raise RuleViolation("NT 4.2.3", f"{a.pay!r}: each payment is a pool and a number of points") from None
+        self.state, _ = purchase(self.state, a.unit, pay=pay, location=a.at, res=res)
+
+    @handles(Withdraw)
+    def _withdraw(self, a: Withdraw, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 4.3.1")
+        if self.book.withdrawn_this_turn:
+            raise RuleViolation("NT 4.3.1", "the withdrawals of this phase are made at once, and they are made")
+        self.state, _ = withdraw_units(self.state, a.units, res=res)
+        self.book.withdrawn_this_turn = True
+
+    @handles(Draft)
+    def _draft(self, a: Draft, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 4.5.2")
+        self.state, _ = draft(self.state, dice, res)
+
+    # ------------------------------------------------------------------ NT 22 politics
+    @handles(TallyPoints)
+    def _tally(self, a: TallyPoints, dice, res: Resolution) -> None:
+        self._require("communist_politics", "allied_politics", rule="NT 22.3")
+        if self.book.tallied:
+            raise RuleViolation("NT 22.3", "this phase's points are counted already")
+        side = self.phase.side
+        self.state, winner = end_political_phase(self.state, side, charts=self._charts(), res=res)
+        if side == ALLIED:
+            self.state = occupation_shift(self.state, dice, charts=self._charts(), res=res)
+        self.book.tallied = True
+        if winner:
+            self.book.ended = Outcome(winner, "sudden death", "NT 22.4",
+                                      f"the political track stands at {self.state.track.points}")
+
+    # ------------------------------------------------------------------ NT 21 random events
+    @handles(RollEvent)
+    def _roll_event(self, a: RollEvent, dice, res: Resolution) -> None:
+        self._require("random_events", rule="NT 21.1")
+        if self.book.event_rolled:
+            raise RuleViolation("NT 21.1", "the event of this turn is rolled already")
+        event = roll_event(self.state, dice, charts=self._charts(), res=res)
+        self.state, nxt = apply_event(self.state, event, dice, corps=a.corps, charts=self._charts(), res=res)
+        self.state.next_turn = nxt
+        self.book.event_rolled = True
+
+    # ------------------------------------------------------------------ helpers
+    def _charts(self) -> NtndCharts:
+        return self.ruleset
+
+    # ------------------------------------------------------------------ what may be done now
+    def neighbours(self, location: str) -> list[str]:
+        """The hexes and zones one step from ``location`` (9.1: zones border hexes and other zones)."""
+        g = self.state.geography
+        if location in g.zones:
+            z = g.zone(location)
+            return list(z.adjacent) + sorted(g.label(h) for h in z.border_hexes)
+        h = g.hex(location)
+        return [g.label(n) for n in g.map.neighbors(h)] + g.zones_bordering(h)
+
+    def _sample(self, items: list, n: int) -> list:
+        """A deterministic sample of ``n`` items that changes with the history (LegalActions lists a sample where
+        one decision has too many forms)."""
+        if len(items) <= n:
+            return list(items)
+        k = (len(self.history) * 7919) % len(items)
+        return [items[(k + i * (len(items) // n)) % len(items)] for i in range(n)]
+
+    def candidates(self):
+        """Every decision of the prompt; where one has too many forms (recruit hexes, steps of every unit) a
+        sample is listed, and every legal form outside it is still accepted."""
+        ph, st, book = self.phase, self.state, self.book
+        yield EndPhase()
+        if ph.id == "recruitment":
+            yield from self._recruit_candidates()
+        elif ph.id == "communist_hearts_minds":
+            for area in H_M_AREAS:
+                if area in book.hearts_minds_done:
+                    continue
+                units = [u for u in st.units(COMMUNIST, area=area) if st.counter(u).type in ("cadre", "supply")]
+                for u in units[:3]:
+                    yield Terror(area, (u,))
+                if len(units) > 1:
+                    yield Terror(area, tuple(units[:2]))
+        elif ph.id == OPERATIONS:
+            comm = st.units(COMMUNIST)
+            supplies = [u for u in comm if st.counter(u).type == "supply"]
+            for u in comm:
+                c = st.counter(u)
+                if c.type == "cadre":
+                    for sp in supplies:
+                        if self._near(u, sp):
+                            yield Promote(u, sp)
+                            if c.nationality == "VC":
+                                yield Promote(u, sp, "sapper")
+                elif c.type == "division":
+                    yield BreakDown(u)
+            for u in self._sample(comm, 12):
+                yield Flip(u, not st.piece(u).face_up)
+        elif ph.kind == "movement":
+            mv = book.moving
+            if mv is not None:
+                for to in self.neighbours(mv.location):
+                    yield Step(mv.unit, to)
+            movers = [u for u in st.units(ph.side) if u not in book.moved and (mv is None or u != mv.unit)]
+            for u in self._sample(movers, 8):
+                for to in self.neighbours(st.piece(u).location):
+                    yield Step(u, to)
+            if ph.side == COMMUNIST:
+                yield from self._announce_candidates()
+        elif ph.id == "reinforcement":
+            for u in arrivals(st)[:8]:
+                yield Enter(u)
+                c = st.counter(u)
+                if c.corps_group is not None or c.ground_combat:
+                    for corps in ("I", "II", "III", "IV"):
+                        yield Enter(u, corps=corps)
+            for u in sorted(st.dead)[:6]:
+                yield Purchase(u)
+            due = due_withdrawals(st)
+            if due and not book.withdrawn_this_turn:
+                yield Withdraw(tuple(due))
+            yield Draft()
+        elif ph.id == "allied_hearts_minds" and not book.spent_points:
+            for pool, points in st.replacement_points.items():
+                if points >= 1:
+                    for area in H_M_AREAS:
+                        yield SpendPoints(((pool, area, 1),))
+        elif ph.kind == "politics" and not book.tallied:
+            yield TallyPoints()
+        elif ph.id == "random_events" and not book.event_rolled:
+            yield RollEvent()
+            for corps in ("I", "II", "III", "IV"):
+                yield RollEvent(corps)
+
+    def _near(self, a: str, b: str) -> bool:
+        la, lb = self.state.piece(a).location, self.state.piece(b).location
+        return la == lb or self._adjacent(la, lb)
+
+    def _recruit_candidates(self):
+        st, ent = self.state, self.book.entitlement
+        if ent is None:
+            yield Muster()
+            return
+        g = st.geography
+        svn = [g.label(h) for area in ("I", "II", "III", "IV") for h in g.hexes_of(area)]
+        for (source, where), alternatives in sorted(ent.left.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            kinds = sorted({k for alt in alternatives for k, n in alt.items() if n > 0})
+            if source in ("control", "extra", "uprising"):
+                places = [g.label(h) for h in g.hexes_of(where)]
+            elif source in ("nva", "held_over", "supply"):
+                places = [where]
+            elif source == "aid":
+                places = ["China" if where == "China" else "Haiphong"]
+            elif source == "event":
+                places = [where] if where in g.zones else svn
+            else:
+                places = svn
+            for kind in kinds:
+                real = {"nva": ("division", "artillery", "sam"),
+                        "aid": ("supply", "sam", "cadre", "artillery", "interceptor", "tank")}.get(kind, (kind,))
+                for k in real:
+                    for at in self._sample(places, 6):
+                        yield Recruit(source, k, at, face_up=source in ("nva", "supply", "aid", "held_over"),
+                                      country=where if source == "aid" else None)
+
+    def _announce_candidates(self):
+        st, used = self.state, {u for att, _ in self.book.announced for u in att}
+        targets = {st.piece(u).location for u in st.units(ALLIED) if st.piece(u).location not in
+                   {t for _, t in self.book.announced}}
+        for target in sorted(targets):
+            near = set(self.neighbours(target))
+            attackers = tuple(u for u in st.units(COMMUNIST, face_up=True) if u not in used
+                              and st.counter(u).ground_combat and st.piece(u).location in near)
+            if attackers:
+                yield Announce(attackers, target)
+                yield Announce(attackers[:1], target)

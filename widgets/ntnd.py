@@ -197,14 +197,14 @@ def page_controls(controls: dict) -> dict[str, str]:
 
 def combat_grid_static():
     """The bokeh layout of the static page and its pipeline (for checks): responsive without Python."""
-    from bokeh.layouts import column, row
+    from bokeh.layouts import row
     from bokeh.models import Checkbox, CustomJS, Div, Select
 
-    from .layout import CONTROL_WIDTH, reset_button, roll_button, styled, summary_div, url_state
+    from .layout import CONTROL_WIDTH, map_widget, reset_button, roll_button, summary_div, url_state
     pipeline = build_pipeline(stages())
     cw = CONTROL_WIDTH
     controls = {
-        "fighters": Select(title="Ground-support fighters that got through (NT 11.1.2)", value="2",
+        "fighters": Select(title="Ground support flown (NT 11.1.2)", value="2",
                            options=[("0", "none"), ("1", "one (on the NVA division)"), ("2", "two (one on each unit)")],
                            width=cw),
         "artillery": Select(title="Communist artillery (NT 19.2.2)", value="2", width=cw,
@@ -225,14 +225,11 @@ def combat_grid_static():
                             "targets": [[summary, SUMMARY, None], [out, DETAIL, sweep]]}, code=MULTI_PIPELINE_JS)
     for w in controls.values():
         w.js_on_change("active" if isinstance(w, Checkbox) else "value", update)
-    buttons = row(reset_button(NAME, controls, PRINTED), roll_button(NAME, [controls["a_die"], controls["c_die"]]),
-                  width=cw)
-    side = column(*[w for k, w in controls.items() if k not in ("a_die", "c_die")],
-                  row(controls["a_die"], controls["c_die"], width=cw), buttons, width=cw, name=f"{NAME}-controls",
-                  css_classes=["wg-controls"])
-    layout = styled(column(row(side, column(summary, fig, out, sizing_mode="stretch_width"), sizing_mode="stretch_width",
-                               css_classes=["wg-panel"]),
-                           sizing_mode="stretch_width", name=NAME, css_classes=["wg-widget", f"wg-{NAME}"]))
+    side = [w for k, w in controls.items() if k not in ("a_die", "c_die")]
+    side.append(row(controls["a_die"], controls["c_die"], width=cw))
+    layout = map_widget(NAME, controls=side, fig=fig, summary=summary, details=[out],
+                        buttons=[reset_button(NAME, controls, PRINTED),
+                                 roll_button(NAME, [controls["a_die"], controls["c_die"]])])
     url_state(NAME, controls, layout)
     return layout, pipeline
 

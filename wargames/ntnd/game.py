@@ -31,7 +31,7 @@ from .movement import Move, begin_move, step as move_step
 from .operations import OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from .political import end_political_phase
 from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
-from .reinforcement import (arrivals, close_replacements, draft, due_withdrawals, enter, purchase,
+from .reinforcement import (arrivals, close_replacements, draft, due_withdrawals, enter, entry_points, purchase,
                             receive_replacements, withdraw_units)
 from .events import apply_event, roll_event
 from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
@@ -211,7 +211,34 @@ class RollEvent(Action):
     corps: str | None = None
 
 
-ACTIONS = (EndPhase, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+@dataclass(frozen=True)
+class RollAid(Action):
+    """NT 27.1: in a Jan/Feb turn, roll for Chinese and Soviet aid not yet granted."""
+
+
+@dataclass(frozen=True)
+class DeclareUprising(Action):
+    """NT 26.1: declare the National Uprising (once a campaign, from Jan/Feb 1967)."""
+
+
+@dataclass(frozen=True)
+class DeclareVietnamization(Action):
+    """NT 24.1-24.3: declare Full or Partial Vietnamization."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Recommit(Action):
+    """NT 24.4: recommit US forces after Vietnamization."""
+
+
+@dataclass(frozen=True)
+class RollElection(Action):
+    """NT 23.1-23.2: the American election, at the end of the Allied political phase of Nov/Dec 1968 and 1972."""
+
+
+ACTIONS = (EndPhase, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
 
 
@@ -232,7 +259,11 @@ class TurnBook:
     spent_points: bool = False                    # NT 7.2: the Allied spending is made once a phase
     tallied: bool = False                         # NT 22: this political phase's points are counted
     event_rolled: bool = False
+    aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
+    received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
+    election_held: bool = False                   # NT 23.1
     withdrawn_this_turn: bool = False
+    drafted: bool = False                         # NT 4.5.2: a draft "for that turn" (our reading: one a turn)
     ended: Outcome | None = None
 
 
@@ -358,6 +389,8 @@ class Game(CoreGame):
             raise RuleViolation(ph.rule, "the political points are counted first (tally_points)")
         if ph.id == "recruitment" and self.book.entitlement is None:
             raise RuleViolation("NT 4.1", "the recruits owed this turn are worked out first (muster)")
+        if ph.id == "allied_politics" and self._election_year() and not self.book.election_held:
+            raise RuleViolation("NT 23.1", "the American election is rolled at the end of this phase (roll_election)")
         if ph.id == "random_events" and not self.book.event_rolled:
             raise RuleViolation("NT 3.2.8", "each player rolls for the random event first (roll_event)")
         self._leave_phase(res, dice)
@@ -381,6 +414,7 @@ class Game(CoreGame):
             self.book.held_over = self.book.entitlement.deferred
             self.book.entitlement = None
         if ph.id == "reinforcement":
+            self._receive(res)
             self.state, _ = close_replacements(self.state, res)
         if ph.kind == "movement":
             self.book.moved_last_allied = self.book.moved if ph.side == ALLIED else self.book.moved_last_allied
@@ -394,9 +428,14 @@ class Game(CoreGame):
         ph = self.phase
         res.add(ph.rule, f"turn {self.state.turn}: {ph.id.replace('_', ' ')} phase")
         if ph.id == "reinforcement":
-            self.state, _ = receive_replacements(self.state, res=res)
+            self.book.received = False
             self.book.spent_points = False
             self.book.withdrawn_this_turn = False
+            self.book.drafted = False
+        elif ph.id == "recruitment":
+            self.book.aid_rolled = False
+        elif ph.id == "allied_politics":
+            self.book.election_held = False
         elif ph.id == "random_events":
             self.book.event_rolled = False
 
@@ -550,6 +589,7 @@ class Game(CoreGame):
     @handles(Enter)
     def _enter(self, a: Enter, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.1")
+        self._receive(res)
         if a.unit not in arrivals(self.state):
             raise RuleViolation("NT 4.2.1", f"{a.unit} is not due to arrive this turn")
         self.state, _ = enter(self.state, a.unit, a.at, corps=a.corps, res=res)
@@ -558,6 +598,7 @@ class Game(CoreGame):
     @handles(Purchase)
     def _purchase(self, a: Purchase, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.3")
+        self._receive(res)
         try:
             pay = {pool: Fraction(v) for pool, v in a.pay} or None
         except (ValueError, ZeroDivisionError):
@@ -567,6 +608,7 @@ class Game(CoreGame):
     @handles(Withdraw)
     def _withdraw(self, a: Withdraw, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.3.1")
+        self._receive(res)
         if self.book.withdrawn_this_turn:
             raise RuleViolation("NT 4.3.1", "the withdrawals of this phase are made at once, and they are made")
         self.state, _ = withdraw_units(self.state, a.units, res=res)
@@ -575,7 +617,114 @@ class Game(CoreGame):
     @handles(Draft)
     def _draft(self, a: Draft, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.5.2")
+        if self.book.drafted:
+            raise RuleViolation("NT 4.5.2", "one draft a turn: the next may come next turn, at a higher price (4.5.3)")
+        self._receive(res)
         self.state, _ = draft(self.state, dice, res)
+        self.book.drafted = True
+
+    @implements("NT 4.2.2")
+    def _receive(self, res: Resolution) -> None:
+        """The turn's replacement points reach the pools with the phase's first act, after any declaration of
+        Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first)."""
+        if not self.book.received:
+            self.state, _ = receive_replacements(self.state, res=res)
+            self.book.received = True
+
+    # ------------------------------------------------------------------ NT 23-27 the political decisions
+    @handles(RollAid)
+    @implements("NT 27.1", "NT 27.1.1", "NT 27.1.2")
+    def _roll_aid(self, a: RollAid, dice, res: Resolution) -> None:
+        """27.1: each Jan/Feb turn, before the recruits are worked out, one die for each country not yet giving aid;
+        aid once granted goes on every turn."""
+        self._require("recruitment", rule="NT 27.1")
+        if Turn(self.state.turn).months != "Jan/Feb":
+            raise RuleViolation("NT 27.1", f"aid is rolled for in Jan/Feb turns, not in {Turn(self.state.turn).label}")
+        if self.book.aid_rolled or self.book.entitlement is not None:
+            raise RuleViolation("NT 27.1", "aid is rolled for once, before the recruits are worked out")
+        from .charts import roll_aid
+        from .recruitment import AID_KINDS
+        policy = self.state.policy
+        countries = [c for c in AID_KINDS if c not in policy.aid]
+        if not countries:
+            raise RuleViolation("NT 27.1", "both countries already give aid every turn")
+        modifiers = policy.aid_modifiers(allied_ground_in_nv=self._allied_ground_in("NV"))
+        for country in countries:
+            got = roll_aid(dice, country, modifiers, charts=self._charts(), res=res)
+            if got.granted:
+                policy = policy.grant_aid(country)
+        self.state.policy = policy
+        self.book.aid_rolled = True
+
+    def _allied_ground_in(self, country: str) -> bool:
+        st, g = self.state, self.state.geography
+        for u in st.units(ALLIED):
+            loc = st.piece(u).location
+            where = g.zone(loc).country if loc in g.zones else g.country(g.hex(loc))
+            if where == country and st.counter(u).ground_combat:
+                return True
+        return False
+
+    @handles(DeclareUprising)
+    def _declare_uprising(self, a: DeclareUprising, dice, res: Resolution) -> None:
+        self._require("recruitment", rule="NT 26.1")
+        if self.book.entitlement is not None:
+            raise RuleViolation("NT 26.1", "the uprising is declared before the turn's recruits are worked out")
+        self.state.policy = self.state.policy.declare_uprising(self.state.turn)
+        res.add("NT 26.1", f"the National Uprising is declared on turn {self.state.turn}")
+
+    @handles(DeclareVietnamization)
+    def _declare_vietnamization(self, a: DeclareVietnamization, dice, res: Resolution) -> None:
+        self._declaration_time("NT 24.1")
+        policy = self.state.policy
+        if a.kind == "full":
+            policy = policy.declare_full(self.state.turn)
+        elif a.kind == "partial":
+            policy = policy.declare_partial(self.state.turn)
+        else:
+            raise RuleViolation("NT 24.1", f"Vietnamization is 'full' or 'partial', not {a.kind!r}")
+        self.state.policy = policy
+        res.add("NT 24.1", f"{a.kind.capitalize()} Vietnamization declared on turn {self.state.turn}")
+
+    @handles(Recommit)
+    def _recommit(self, a: Recommit, dice, res: Resolution) -> None:
+        self._declaration_time("NT 24.4")
+        self.state.policy = self.state.policy.reverse()
+        res.add("NT 24.4", f"US forces recommitted on turn {self.state.turn}")
+
+    def _declaration_time(self, rule: str) -> None:
+        """Our reading of 24.1 and 24.4: a declaration opens the Allied reinforcement phase, before its points."""
+        self._require("reinforcement", rule=rule)
+        if self.book.received:
+            raise RuleViolation(rule, "a declaration opens the reinforcement phase, before anything else in it")
+
+    def _election_year(self) -> int | None:
+        from .politics import ELECTIONS
+        return next((y for y, t in ELECTIONS.items() if t == self.state.turn), None)
+
+    @handles(RollElection)
+    @implements("NT 23.1", "NT 23.2", "NT 23.8")
+    def _roll_election(self, a: RollElection, dice, res: Resolution) -> None:
+        from .politics import SEATO_NATIONS, election_total
+        self._require("allied_politics", rule="NT 23.1")
+        year = self._election_year()
+        if year is None:
+            raise RuleViolation("NT 23.1", f"there is no election on turn {self.state.turn}")
+        if not self.book.tallied or self.book.election_held:
+            raise RuleViolation("NT 23.2", "the election is rolled once, after the phase's points are counted")
+        st = self.state
+        n = st.policy.election_dice(year)
+        total = election_total(dice, n)
+        left = sum(1 for u in [*st.pieces, *st.air, *st.purchased]
+                   if st.counter(u).nationality == "US" or st.counter(u).nationality in SEATO_NATIONS)
+        before = st.policy
+        st.policy = before.hold_election(year, total, st.track.points, left)
+        lost = st.policy.elections[-1][1]
+        res.add("NT 23.2", f"{year} election: {n} dice total {total}, x10 = {10 * total} against "
+                           f"{st.track.points} points: " + ("the peace party wins" if lost else "the Allies win")
+                + (" and Partial Vietnamization is imposed (23.8)" if st.policy.forced and not before.forced else ""),
+                arithmetic=f"{total} x 10 = {10 * total}", result=lost)
+        self.book.election_held = True
 
     # ------------------------------------------------------------------ NT 22 politics
     @handles(TallyPoints)
@@ -625,9 +774,13 @@ class Game(CoreGame):
         k = (len(self.history) * 7919) % len(items)
         return [items[(k + i * (len(items) // n)) % len(items)] for i in range(n)]
 
-    def candidates(self):
+    def candidates(self) -> list[Action]:
         """Every decision of the prompt; where one has too many forms (recruit hexes, steps of every unit) a
-        sample is listed, and every legal form outside it is still accepted."""
+        sample is listed, and every legal form outside it is still accepted. Listed whole before any is tried:
+        trying one replaces the position's objects."""
+        return list(self._candidates())
+
+    def _candidates(self):
         ph, st, book = self.phase, self.state, self.book
         yield EndPhase()
         if ph.id == "recruitment":
@@ -668,25 +821,33 @@ class Game(CoreGame):
             if ph.side == COMMUNIST:
                 yield from self._announce_candidates()
         elif ph.id == "reinforcement":
+            if not book.received:
+                yield DeclareVietnamization("full")
+                yield DeclareVietnamization("partial")
+                yield Recommit()
             for u in arrivals(st)[:8]:
                 yield Enter(u)
-                c = st.counter(u)
-                if c.corps_group is not None or c.ground_combat:
-                    for corps in ("I", "II", "III", "IV"):
-                        yield Enter(u, corps=corps)
+                for corps in ("I", "II", "III", "IV"):
+                    for at in entry_points(st, corps)[:1]:
+                        yield Enter(u, at, corps)
+                        yield Enter(u, at)
             for u in sorted(st.dead)[:6]:
                 yield Purchase(u)
             due = due_withdrawals(st)
             if due and not book.withdrawn_this_turn:
                 yield Withdraw(tuple(due))
-            yield Draft()
+            if not book.drafted:
+                yield Draft()
         elif ph.id == "allied_hearts_minds" and not book.spent_points:
             for pool, points in st.replacement_points.items():
                 if points >= 1:
                     for area in H_M_AREAS:
                         yield SpendPoints(((pool, area, 1),))
-        elif ph.kind == "politics" and not book.tallied:
-            yield TallyPoints()
+        elif ph.kind == "politics":
+            if not book.tallied:
+                yield TallyPoints()
+            elif ph.id == "allied_politics" and self._election_year() and not book.election_held:
+                yield RollElection()
         elif ph.id == "random_events" and not book.event_rolled:
             yield RollEvent()
             for corps in ("I", "II", "III", "IV"):
@@ -700,6 +861,9 @@ class Game(CoreGame):
         st, ent = self.state, self.book.entitlement
         if ent is None:
             yield Muster()
+            yield DeclareUprising()
+            if not self.book.aid_rolled:
+                yield RollAid()
             return
         g = st.geography
         svn = [g.label(h) for area in ("I", "II", "III", "IV") for h in g.hexes_of(area)]

@@ -1,0 +1,218 @@
+"""No Trumpets No Drums through the game protocol: the set-up, the turn sequence, hidden units, and each phase's
+actions reaching their rule modules."""
+from fractions import Fraction
+
+import pytest
+
+from wargames.core import ScriptedDice
+from wargames.core.errors import RuleViolation
+from wargames.ntnd.game import (SEQUENCE, Announce, DeclareUprising, DeclareVietnamization, Draft, EndPhase, Enter,
+                                Game, Muster, Recruit, RollAid, RollElection, Step, TallyPoints, Terror, build_state)
+from wargames.ntnd.politics import ELECTIONS
+from wargames.ntnd.scenarios import SCENARIOS, scenario
+
+
+def to_phase(g: Game, phase: str) -> None:
+    """End phases (counting the points where a phase needs it) until ``phase`` begins."""
+    while g.phase.id != phase:
+        if g.phase.id == "recruitment" and g.book.entitlement is None:
+            g.apply(Muster())
+        if g.phase.kind == "politics" and not g.book.tallied:
+            g.apply(TallyPoints())
+        if g.phase.id == "allied_politics" and g._election_year() and not g.book.election_held:
+            g.apply(RollElection())
+        if g.phase.id == "random_events" and not g.book.event_rolled:
+            from wargames.ntnd.game import RollEvent
+            g.apply(RollEvent())
+        g.apply(EndPhase())
+
+
+@pytest.mark.rule("NT 3", "NT 3.1", "NT 3.2")
+def test_the_turn_has_the_fifteen_phases_in_the_rulebook_order():
+    assert [p.rule for p in SEQUENCE] == [f"NT 3.1.{i}" for i in range(1, 8)] + [f"NT 3.2.{i}" for i in range(1, 9)]
+    assert [p.side for p in SEQUENCE[:7]] == ["communist"] * 4 + ["allied", "communist", "communist"]
+    assert SEQUENCE[10].side == "communist" and SEQUENCE[14].side is None
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_scenario_sets_up_as_its_file_says(name):
+    sc = scenario(name)
+    g = Game.new(name, seed=1)
+    st = g.state
+    assert st.turn == sc.start_turn and st.track.points == sc.points and st.policy == sc.policy
+    assert {u: (p.location, p.face_up, p.corps) for u, p in st.pieces.items()} == {
+        p.unit: (p.label, p.face_up, p.corps) for p in sc.placements}
+    assert set(st.air) == set(sc.air_box) and st.dead == set(sc.dead_pile) and st.withdrawn == set(sc.withdrawn)
+    assert st.hearts_minds == {a: r.value for a, r in sc.hearts_and_minds.items()}
+    assert g.phase.id == "recruitment" and g.prompt.side == "communist"
+
+
+@pytest.mark.rule("NT 4.1", "NT 4.1.6")
+def test_recruitment_is_worked_out_then_placed_and_the_rest_lost():
+    g = Game.new("campaign", seed=4)
+    with pytest.raises(RuleViolation, match="muster"):
+        g.apply(EndPhase())
+    with pytest.raises(RuleViolation, match="muster"):
+        g.apply(Recruit("supply", "supply", "China", face_up=True))
+    g.apply(Muster())
+    assert g.book.entitlement.count("supply", "China") == 1
+    before = len(g.state.pieces)
+    g.apply(Recruit("supply", "supply", "China", face_up=True))
+    assert len(g.state.pieces) == before + 1 and g.book.entitlement.count("supply", "China") == 0
+    with pytest.raises(RuleViolation, match="NT 4.1.4|no supply"):
+        g.apply(Recruit("supply", "supply", "China", face_up=True))
+    res = g.apply(EndPhase())
+    assert "NT 4.1.6" in res.rules() and g.book.entitlement is None and g.phase.id == "communist_hearts_minds"
+
+
+@pytest.mark.rule("NT 3")
+def test_a_refused_action_changes_nothing():
+    g = Game.new("tet", seed=2)
+    g.apply(Muster())
+    before = g.state_dict()
+    for bad in (Recruit("basic", "cadre", "0101"), Step("nosuch", "0101"), Terror("I", ("x",)), Draft(),
+                Announce(("a",), "0101"), TallyPoints()):
+        with pytest.raises(RuleViolation):
+            g.apply(bad)
+        assert g.state_dict() == before
+
+
+@pytest.mark.rule("NT 6.2", "NT 17.1")
+def test_the_allied_player_does_not_see_inverted_units():
+    g = Game.new("tet", seed=1)
+    inverted = [u for u, p in g.state.pieces.items() if not p.face_up]
+    assert inverted and all(g.state.side_of(u) == "communist" for u in inverted)
+    allied = g.view("allied")["position"]["pieces"]
+    communist = g.view("communist")["position"]["pieces"]
+    assert not set(inverted) & set(allied) and set(inverted) <= set(communist)
+    hidden = [k for k in allied if k.startswith("inverted")]
+    assert len(hidden) == len(inverted)
+    assert sorted(allied[k]["at"] for k in hidden) == sorted(g.state.piece(u).location for u in inverted)
+    g.apply(Muster())
+    assert g.view("allied")["position"]["entitlement"] is None and g.view("communist")["position"]["entitlement"]
+
+
+def movement_game():
+    g = Game.new("campaign", seed=7)
+    to_phase(g, "communist_movement")
+    return g
+
+
+@pytest.mark.rule("NT 8", "NT 8.2")
+def test_movement_is_hex_by_hex_and_another_unit_ends_a_move():
+    g = movement_game()
+    st = g.state
+    mover = next(u for u in st.units("communist", face_up=False)
+                 if st.counter(u).type == "regiment" and st.hex_of(u) is not None)
+    start = st.piece(mover).location
+    legal = [a for a in g.legal_actions if isinstance(a, Step) and a.unit == mover]
+    first = legal[0] if legal else next(Step(mover, to) for to in g.neighbours(start)
+                                        if g.why_illegal(Step(mover, to)) is None)
+    g.apply(first)
+    assert g.state.piece(mover).location == first.to and g.book.moving.unit == mover
+    assert g.book.moving.path == (first.to,) and g.book.moving.spent > 0
+    other = next(u for u in g.state.units("communist") if u != mover and any(
+        g.why_illegal(Step(u, to)) is None for to in g.neighbours(g.state.piece(u).location)))
+    to = next(t for t in g.neighbours(g.state.piece(other).location) if g.why_illegal(Step(other, t)) is None)
+    g.apply(Step(other, to))
+    assert mover in g.book.moved
+    back = Step(mover, start)
+    with pytest.raises(RuleViolation, match="finished its move"):
+        g.apply(back)
+
+
+@pytest.mark.rule("NT 3.1.4", "NT 19.1", "NT 19.1.3")
+def test_announced_attacks_follow_the_combat_rules():
+    g = movement_game()
+    st = g.state
+    target = next(st.piece(u).location for u in st.units("allied") if st.hex_of(u) is not None)
+    near = set(g.neighbours(target))
+    attacker = next((u for u in st.units("communist") if st.piece(u).location in near), None)
+    far = next(u for u in st.units("communist", face_up=True) if st.counter(u).ground_combat
+               and st.piece(u).location not in near and st.hex_of(u) is not None)
+    with pytest.raises(RuleViolation, match="not next to"):
+        g.apply(Announce((far,), target))
+    with pytest.raises(RuleViolation, match="no Allied unit"):
+        g.apply(Announce((far,), st.piece(far).location))
+    if attacker is not None and not st.piece(attacker).face_up:
+        with pytest.raises(RuleViolation, match="inverted"):
+            g.apply(Announce((attacker,), target))
+    ok = next(a for a in g.legal_actions if isinstance(a, Announce))
+    g.apply(ok)
+    assert g.book.announced[-1] == (ok.attackers, ok.target)
+    with pytest.raises(RuleViolation, match="NT 19.1.3"):
+        g.apply(Announce(ok.attackers, ok.target))
+
+
+@pytest.mark.rule("NT 3.1.7", "NT 22.3", "NT 22.4")
+def test_the_political_phase_counts_once_and_moves_the_track_by_the_ledger():
+    from wargames.ntnd.political import ledger
+    g = Game.new("tet", seed=5)
+    to_phase(g, "communist_politics")
+    with pytest.raises(RuleViolation, match="tally_points"):
+        g.apply(EndPhase())
+    want = ledger(g.state, "communist").total
+    before = g.state.track.points
+    g.apply(TallyPoints())
+    assert g.state.track.points == before + want
+    with pytest.raises(RuleViolation, match="counted already"):
+        g.apply(TallyPoints())
+
+
+@pytest.mark.rule("NT 4.2.2", "NT 4.5.2", "NT 24.1")
+def test_a_declaration_opens_the_reinforcement_phase_before_the_points():
+    g = Game.new("campaign", seed=6)
+    to_phase(g, "reinforcement")
+    us_before = g.state.policy.us_replacement_points()
+    g.apply(DeclareVietnamization("full"))
+    assert g.state.policy.vietnamization == "full" and g.state.policy.us_replacement_points() != us_before
+    from wargames.ntnd.reinforcement import income
+    pools, due = dict(g.state.replacement_points), income(g.state)
+    assert due["US"] == g.state.policy.us_replacement_points()
+    g.apply(Draft(), ScriptedDice([4]))                 # the first act of the phase brings the points in
+    assert g.state.replacement_points["SVN"] == pools["SVN"] + due["SVN"] + 4
+    assert g.state.replacement_points["US"] == pools["US"] + due["US"]
+    with pytest.raises(RuleViolation, match="one draft a turn"):
+        g.apply(Draft())
+    with pytest.raises(RuleViolation, match="before anything else"):
+        g.apply(DeclareVietnamization("partial"))
+
+
+@pytest.mark.rule("NT 26.1", "NT 27.1")
+def test_uprising_and_aid_come_before_the_recruits():
+    g = Game.new("campaign", seed=8)
+    with pytest.raises(RuleViolation, match="NT 26.1"):
+        g.apply(DeclareUprising())                       # turn 1 is before Jan/Feb 1967
+    with pytest.raises(RuleViolation, match="Jan/Feb"):
+        g.apply(RollAid())
+
+
+@pytest.mark.rule("NT 23.1", "NT 23.2")
+def test_the_1968_election_is_rolled_after_the_points_and_decides_the_peace_party():
+    g = Game.new("campaign", seed=9)
+    g.state.turn = ELECTIONS[1968]          # no shipped short scenario holds an election turn: the campaign, moved on
+    to_phase(g, "allied_politics")
+    with pytest.raises(RuleViolation, match="after the phase's points"):
+        g.apply(RollElection())
+    g.apply(TallyPoints())
+    with pytest.raises(RuleViolation, match="roll_election"):
+        g.apply(EndPhase())
+    points = g.state.track.points
+    dice = [1, 1, 1] if points >= 30 else [6, 6, 6]
+    res = g.apply(RollElection(), ScriptedDice(dice))
+    assert g.state.policy.elections[-1] == (1968, points < 10 * sum(dice))
+    assert "NT 23.2" in res.rules()
+
+
+@pytest.mark.rule("NT 3")
+def test_save_and_load_replay_a_played_game():
+    import random
+    g = Game.new("tet", seed=11)
+    rng = random.Random(3)
+    for _ in range(60):
+        acts = list(g.legal_actions)
+        if not acts:
+            break
+        g.apply(rng.choice(acts))
+    again = Game.load(g.save())
+    assert again.state_dict() == g.state_dict() and len(again.history) == len(g.history)

@@ -246,3 +246,32 @@ def test_exact_odds_of_the_golden_ambush():
     assert dict(odds) == {("communist", True): F(15, 36), ("communist", False): F(21, 36)}
     battle = am.ambush_battle(s, "US 1/1", ("VC reg 1", "NVA 304", "NVA art 45"), supplied=("NVA 304", "NVA art 45"))
     assert combat_odds(battle) == odds
+
+
+@pytest.mark.rule("NT 25.4.1", "NT 20.5")
+def test_arvn_deserters_in_an_ambush():
+    """Demoralized ARVN under the severe regime: the ambushed ARVN division (printed 2) rolls first, without
+    the -1 for attacking (it is ambushed); a 3 deserts it, the hex is empty and the ambusher may enter."""
+    from wargames.ntnd.combat import Desertion
+    s = NtndState(turn=1, phase="allied_movement")
+    s.place("ARVN 1", "1915", corps="I")
+    s.place("VC reg 1", "1815", face_up=False)
+    new, res = am.resolve_ambush(s, "ARVN 1", ["VC reg 1"], ScriptedDice([3]), desertion=Desertion())
+    out = res.result
+    assert out.deserted == ("ARVN 1",) and out.allied_wiped_out and not out.combat.fought
+    done = am.settle_ambush(new, out, enter=["VC reg 1"])
+    assert "ARVN 1" not in done.pieces and done.piece("VC reg 1").location == "1915"
+    # a 2 stays (2 is not above 2): then the battle is fought with two more dice
+    _, res = am.resolve_ambush(s, "ARVN 1", ["VC reg 1"], ScriptedDice([2, 1, 1]), desertion=Desertion())
+    assert res.result.deserted == () and res.result.combat.fought
+
+
+@pytest.mark.rule("NT 28.8", "NT 20.4.4")
+def test_armour_shock_passes_through():
+    s = NtndState(turn=1, phase="allied_movement")
+    s.place("US 1/1", "1915", corps="I")
+    s.place("NVA tank 202", "1815", face_up=False)
+    base = totals(am.resolve_ambush(s, "US 1/1", ["NVA tank 202"], ScriptedDice([1, 1]), supplied=["NVA tank 202"])[1])
+    shock = totals(am.resolve_ambush(s, "US 1/1", ["NVA tank 202"], ScriptedDice([1, 1]), supplied=["NVA tank 202"],
+                                     armour_shock=True)[1])
+    assert base["communist"] == 4 + 1 and shock["communist"] == 4 + 1 + 1

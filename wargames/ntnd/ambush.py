@@ -265,11 +265,14 @@ def resolve_ambush(state: NtndState, allied_unit: str, ambushers: Iterable[str],
         decisions.append(("allied", f"choose {allied.losses} unit(s) to lose", "NT 19.2.6"))
     if communist.losses:
         decisions.append(("communist", f"choose {communist.losses} unit(s) to lose", "NT 19.2.6"))
+    some_left = len(ambushers) > communist.losses
     if wiped:
-        decisions.append(("communist", f"enter {where} with surviving ambushers, or not", "NT 20.5"))
+        if some_left:
+            decisions.append(("communist", f"enter {where} with surviving ambushers, or not", "NT 20.5"))
         res.add("NT 20.5", f"No Allied unit survives in {where}: the surviving ambushers may enter it")
     else:
-        decisions.append(("communist", "retreat every surviving ambusher one hex", "NT 20.5"))
+        if some_left:
+            decisions.append(("communist", "retreat every surviving ambusher one hex", "NT 20.5"))
         res.add("NT 20.5", "Allied units survive: they need not retreat and the mover may go on; every surviving "
                            "ambusher retreats one hex")
     out = AmbushOutcome(where, allied_unit, ambushers, result, allied.losses, allied.eligible, communist.losses,

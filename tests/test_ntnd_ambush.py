@@ -275,3 +275,30 @@ def test_armour_shock_passes_through():
     shock = totals(am.resolve_ambush(s, "US 1/1", ["NVA tank 202"], ScriptedDice([1, 1]), supplied=["NVA tank 202"],
                                      armour_shock=True)[1])
     assert base["communist"] == 4 + 1 and shock["communist"] == 4 + 1 + 1
+
+
+@pytest.mark.rule("NT 19.3.2", "NT 19.3.6", "NT 20.5")
+def test_retreat_into_a_full_hex():
+    """The survivor of the 1915 ambush retreats into 1715, which already holds two NVA divisions: the owner must
+    eliminate exactly one unit there (19.3.2)."""
+    s = NtndState(turn=1, phase="allied_movement")
+    s.place("US 1/1", "1915", corps="I")
+    s.place("VC reg 1", "1815", face_up=False)
+    s.place("VC cadre 1", "1916", face_up=False)
+    s.place("NVA 308", "1715")
+    s.place("NVA 312", "1715")
+    new, res = am.resolve_ambush(s, "US 1/1", ["VC reg 1", "VC cadre 1"], ScriptedDice([1, 6]))
+    out = res.result
+    kw = dict(communist_losses=["VC cadre 1"], retreats={"VC reg 1": "1715"})
+    with pytest.raises(RuleViolation) as e:
+        am.settle_ambush(new, out, **kw)
+    assert e.value.rule == "NT 19.3.2"
+    with pytest.raises(RuleViolation):                      # two is more than the excess
+        am.settle_ambush(new, out, overstack_losses=["NVA 308", "NVA 312"], **kw)
+    with pytest.raises(RuleViolation):                      # not in the crowded hex
+        am.settle_ambush(new, out, overstack_losses=["US 1/1"], **kw)
+    done = am.settle_ambush(new, out, overstack_losses=["NVA 308"], **kw)
+    assert set(done.at("1715")) == {"NVA 312", "VC reg 1"}
+    with pytest.raises(RuleViolation) as e:                 # None only when no hex is open
+        am.settle_ambush(new, out, communist_losses=["VC cadre 1"], retreats={"VC reg 1": None})
+    assert e.value.rule == "NT 19.3.6"

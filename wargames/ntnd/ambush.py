@@ -311,23 +311,25 @@ def _pick(units: Iterable[str], n: int, eligible: tuple[str, ...], side: str) ->
 @implements("NT 20.5", "NT 19.3", "NT 19.3.2", "NT 19.3.6", "NT 25.4.1")
 def settle_ambush(state: NtndState, outcome: AmbushOutcome, *, allied_losses: Iterable[str] = (),
                   communist_losses: Iterable[str] = (), retreats: Mapping[str, str | None] | None = None,
-                  enter: Iterable[str] = (), res: Resolution | None = None) -> NtndState:
+                  enter: Iterable[str] = (), overstack_losses: Iterable[str] = (),
+                  res: Resolution | None = None) -> NtndState:
     """Apply the players' decisions after an ambush (20.5), on the state :func:`resolve_ambush` returned.
     ``allied_losses`` / ``communist_losses``: the units each loses (deserters leave play too). ``retreats``:
     each surviving ambusher's retreat hex (from :func:`ambush_retreat_hexes`; None only when it has none: it is
-    eliminated, 19.3.6), when the Allies survive. ``enter``: surviving ambushers that move into the emptied hex.
-    A retreat into a hex it over-stacks is refused (the owner eliminates the excess himself, 19.3.2)."""
+    eliminated, 19.3.6), when the Allies survive. ``enter``: surviving ambushers that move into the emptied hex,
+    within the stacking limits. ``overstack_losses``: the Communist units the owner removes from hexes the
+    retreats over-stacked (19.3.2), exactly enough to end every excess."""
     note = _note(res)
     a_lost = _pick(allied_losses, outcome.allied_losses, outcome.allied_eligible, "Allied")
     c_lost = _pick(communist_losses, outcome.communist_losses, outcome.communist_eligible, "Communist")
     survivors = [u for u in outcome.ambushers if u not in c_lost]
     retreats = dict(retreats or {})
-    enter = tuple(enter)
+    enter, overstack_losses = tuple(enter), tuple(overstack_losses)
     new = state.copy()
     for u in a_lost + outcome.deserted + c_lost:
         new.remove(u)
     if outcome.allied_wiped_out:
-        if retreats:
+        if retreats or overstack_losses:
             raise RuleViolation("NT 20.5", "no Allied unit survived: the ambushers are not made to retreat")
         for u in enter:
             if u not in survivors:
@@ -353,10 +355,23 @@ def settle_ambush(state: NtndState, outcome: AmbushOutcome, *, allied_losses: It
                 continue
             if to not in legal:
                 raise RuleViolation("NT 19.3", f"{u} may not retreat to {to}")
-            breach = stacking_breach(new, to, "communist", [u])
-            if breach:
-                raise RuleViolation("NT 19.3.2", breach)
             new.update(u, location=to)
+        crowded = {to for to in retreats.values() if to is not None and stacking_breach(new, to, "communist")}
+        where = {}
+        for u in overstack_losses:
+            if u not in new.pieces or new.piece(u).location not in crowded or u in where:
+                raise RuleViolation("NT 19.3.2", f"{u} is not in a hex the retreat over-stacked")
+            where[u] = new.piece(u).location
+            new.remove(u)
+        for to in sorted(crowded):
+            breach = stacking_breach(new, to, "communist")
+            if breach:
+                raise RuleViolation("NT 19.3.2", f"the retreat over-stacks: {breach}; name the units to eliminate")
+        for u, to in where.items():       # no more than the excess: any one of them put back breaks the limit
+            if stacking_breach(new, to, "communist", [u]) is None:
+                raise RuleViolation("NT 19.3.2", f"{u} need not be eliminated: {to} has room for it")
+        if where:
+            note("NT 19.3.2", f"Over-stacked by the retreat, eliminated: {', '.join(where)}")
     note("NT 20.5", f"Ambush at {outcome.hex} settled", result=outcome.hex)
     return new
 

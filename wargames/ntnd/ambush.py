@@ -233,7 +233,7 @@ class AmbushOutcome:
         return self.combat.winner
 
 
-@implements("NT 20.2", "NT 20.3", "NT 20.5", "NT 19.1.3")
+@implements("NT 20.2", "NT 20.3", "NT 20.5")
 def resolve_ambush(state: NtndState, allied_unit: str, ambushers: Iterable[str], dice: Dice, *,
                    supplied: Iterable[str] = (), ground_support: Iterable[str] = (),
                    desertion: Desertion | None = None, armour_shock: bool = False,

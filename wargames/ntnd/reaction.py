@@ -97,7 +97,7 @@ def _saigon(state: NtndState) -> Hex | None:
 
 
 # --------------------------------------------------------------------------------------------- Allied reaction
-@implements("NT 11.1.4", "NT 5.5")
+@implements("NT 11.1.4")
 def is_airmobile(state: NtndState, unit: str) -> bool:
     """An airmobile unit: the counter's symbol (2.2, 1st Cav, 5SFM, Lao Para-Commando), or a ground unit the
     Game has marked as carried by an attached helicopter (11.1.4)."""

@@ -217,7 +217,7 @@ def react(state: NtndState, unit: str, to: str, announced_attacks: Iterable[str]
 GroundSupportHook = Callable[[NtndState, Sequence[str], Resolution], NtndState]
 
 
-@implements("NT 3.1.5", "NT 8.8.1", "NT 8.8.1.2")
+@implements("NT 3.1.5", "NT 8.8.1")
 def allied_reaction(state: NtndState, moves: Sequence[tuple[str, str]], announced_attacks: Iterable[str],
                     moved_last_turn: Iterable[str], *, ground_support: GroundSupportHook | None = None,
                     res: Resolution | None = None) -> tuple[NtndState, Resolution]:

@@ -24,12 +24,15 @@ from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
+from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts
 from .hearts_minds import occupation_shift, spend_replacement_points, terror_and_bribes
 from .movement import Move, begin_move, step as move_step
 from .operations import OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
-from .political import end_political_phase
+from .political import apply_immediate, end_political_phase, immediate_points
+from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
+                       occupy_vacated, react, reaction_candidates, reaction_destinations)
 from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
 from .reinforcement import (arrivals, close_replacements, draft, due_withdrawals, enter, entry_points, purchase,
                             receive_replacements, withdraw_units)
@@ -238,7 +241,53 @@ class RollElection(Action):
     """NT 23.1-23.2: the American election, at the end of the Allied political phase of Nov/Dec 1968 and 1972."""
 
 
-ACTIONS = (EndPhase, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+@dataclass(frozen=True)
+class Ambush(Action):
+    """NT 20.2-20.3: the Communist player springs an ambush on the Allied unit that has just moved, with inverted
+    units next to it."""
+
+    ambushers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LetPass(Action):
+    """NT 20.2: the Communist player lets the Allied unit's step go unambushed."""
+
+
+@dataclass(frozen=True)
+class ChooseLosses(Action):
+    """NT 19.2.6: the units a side loses, chosen by their owner."""
+
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AmbushAftermath(Action):
+    """NT 20.5: each surviving ambusher's retreat hex (as (unit, hex) pairs; hex "" when it has none), or the
+    ambushers that enter the emptied hex, and the units the owner removes from a hex the retreat over-stacked."""
+
+    retreats: tuple[tuple[str, str], ...] = ()
+    enter: tuple[str, ...] = ()
+    overstack: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class React(Action):
+    """NT 8.8.1.1 (Allied) or 8.8.2 (Communist): a reaction move of one unit."""
+
+    unit: str
+    to: str
+
+
+@dataclass(frozen=True)
+class Occupy(Action):
+    """NT 8.8.2.2: after all combat, an Allied unit moves into a hex an inverted unit reacted away from."""
+
+    unit: str
+    to: str
+
+
+ACTIONS = (EndPhase, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
 
 
@@ -265,6 +314,11 @@ class TurnBook:
     withdrawn_this_turn: bool = False
     drafted: bool = False                         # NT 4.5.2: a draft "for that turn" (our reading: one a turn)
     ended: Outcome | None = None
+    ambush_chance: tuple[str, tuple[str, ...]] | None = None   # NT 20.2: (mover, inverted units that may ambush)
+    ambush: AmbushOutcome | None = None           # NT 20.5: an ambush whose losses and retreats are still owed
+    ambush_losses: dict | None = None             # side -> the units that side has chosen to lose
+    vacated: dict | None = None                   # NT 8.8.2.2: hex -> Allied units that may occupy it
+    combat_over: bool = False                     # NT 8.8.2.2: the Allied player has begun to occupy
 
 
 def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
@@ -365,13 +419,36 @@ class Game(CoreGame):
         return {"units": sorted(self.state.pieces), "hexes": sorted(g.label(h) for h in g.map.hexes)
                 + sorted(g.zones)}
 
+    def decision(self) -> tuple[str, str, str] | None:
+        """A decision that interrupts the phase: (side, rule, question)."""
+        b = self.book
+        if b.ambush_chance is not None:
+            return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
+        if b.ambush is not None:
+            o = b.ambush
+            for side, n in ((ALLIED, o.allied_losses), (COMMUNIST, o.communist_losses)):
+                if n and side not in b.ambush_losses:
+                    return side, "NT 19.2.6", f"choose {n} unit(s) to lose in the ambush at {o.hex}"
+            return COMMUNIST, "NT 20.5", ("enter the emptied hex or not" if o.allied_wiped_out
+                                          else "retreat every surviving ambusher one hex")
+        return None
+
     def current_prompt(self) -> Prompt:
+        d = self.decision()
+        if d is not None:
+            return Prompt(d[0], d[1], d[2], kind="decision")
         ph = self.phase
         side = ph.side or ALLIED
         return Prompt(side, ph.rule, f"{ph.id.replace('_', ' ')}, turn {self.state.turn}")
 
     # ------------------------------------------------------------------ phases
+    def _no_decision(self) -> None:
+        d = self.decision()
+        if d is not None:
+            raise RuleViolation(d[1], f"the {d[0]} player must first {d[2]}")
+
     def _require(self, *phase_ids: str, rule: str | None = None) -> None:
+        self._no_decision()
         if self.phase.id not in phase_ids:
             raise RuleViolation(rule or self.PLAY_RULE, f"not in the {self.phase.id.replace('_', ' ')} phase: this "
                                                         f"belongs to {' or '.join(p.replace('_', ' ') for p in phase_ids)}")
@@ -384,6 +461,7 @@ class Game(CoreGame):
 
     @handles(EndPhase)
     def _end_phase(self, a: EndPhase, dice, res: Resolution) -> None:
+        self._no_decision()
         ph = self.phase
         if ph.kind == "politics" and not self.book.tallied:
             raise RuleViolation(ph.rule, "the political points are counted first (tally_points)")
@@ -421,8 +499,14 @@ class Game(CoreGame):
         self.book.moved = frozenset()
         self.book.hearts_minds_done = frozenset()
         self.book.tallied = False
-        if ph.id == "allied_combat":
+        if ph.id == "communist_reaction":
+            self.state, ended = end_communist_reaction(self.state, res=res)
+            self.book.vacated = dict(ended.vacated)
+        if ph.id == "communist_combat":
             self.book.announced = ()
+        if ph.id == "allied_combat":
+            self.book.vacated = None
+            self.book.combat_over = False
 
     def _enter_phase(self, res: Resolution, dice) -> None:
         ph = self.phase
@@ -449,6 +533,9 @@ class Game(CoreGame):
                                       f"(started at {self.start_points}); {sc.victory.at_end} reading")
             res.add("NT 22.4", self.book.ended.reason, result=winner)
             return
+        for u, p in list(self.state.pieces.items()):
+            if REACTED_MARK in p.marks:
+                self.state.update(u, marks=p.marks - {REACTED_MARK})
         old = Turn(self.state.turn)
         self.state.turn += 1
         if Turn(self.state.turn).year != old.year:
@@ -548,6 +635,114 @@ class Game(CoreGame):
         self.book.moving = mv
         if mv.stopped or a.unit not in self.state.pieces:
             self._finish_move()
+        elif side == ALLIED:
+            chance = ambush_opportunities(self.state, a.unit)
+            if chance:
+                self.book.ambush_chance = (a.unit, chance)
+                res.add("NT 20.2", f"{a.unit} at {a.to} may be ambushed by {len(chance)} inverted unit(s)")
+
+    # ------------------------------------------------------------------ NT 20 ambushes
+    @handles(LetPass)
+    def _let_pass(self, a: LetPass, dice, res: Resolution) -> None:
+        if self.book.ambush_chance is None:
+            raise RuleViolation("NT 20.2", "no Allied unit has just stepped next to an inverted unit")
+        self.book.ambush_chance = None
+
+    @handles(Ambush)
+    def _ambush(self, a: Ambush, dice, res: Resolution) -> None:
+        chance = self.book.ambush_chance
+        if chance is None:
+            raise RuleViolation("NT 20.2", "an ambush is sprung when an Allied unit steps next to inverted units")
+        mover, may = chance
+        if not a.ambushers or len(set(a.ambushers)) != len(a.ambushers) or not set(a.ambushers) <= set(may):
+            raise RuleViolation("NT 20.3", f"the ambushers are some of {', '.join(may)}, each named once")
+        supplied = tuple(u for u in a.ambushers if in_supply(self.state, u, charts=self._charts()))
+        self.state, fought = resolve_ambush(self.state, mover, a.ambushers, dice, supplied=supplied,
+                                            charts=self._charts())
+        res.extend(fought)
+        self.book.ambush_chance = None
+        self.book.ambush = fought.result
+        self.book.ambush_losses = {}
+        for side, n, eligible in ((ALLIED, fought.result.allied_losses, fought.result.allied_eligible),
+                                  (COMMUNIST, fought.result.communist_losses, fought.result.communist_eligible)):
+            if n and len(eligible) <= n:                    # no choice to make: all of them
+                self.book.ambush_losses[side] = tuple(eligible)
+        self._settle_if_done(res)
+
+    @handles(ChooseLosses)
+    def _choose_losses(self, a: ChooseLosses, dice, res: Resolution) -> None:
+        o = self.book.ambush
+        d = self.decision()
+        if o is None or d is None or d[1] != "NT 19.2.6":
+            raise RuleViolation("NT 19.2.6", "no losses are owed now")
+        side = d[0]
+        n, eligible = (o.allied_losses, o.allied_eligible) if side == ALLIED else (o.communist_losses,
+                                                                                   o.communist_eligible)
+        if len(a.units) != n or len(set(a.units)) != n or not set(a.units) <= set(eligible):
+            raise RuleViolation("NT 19.2.6", f"the {side} player loses {n} of {', '.join(eligible)}")
+        self.book.ambush_losses = {**self.book.ambush_losses, side: tuple(a.units)}
+        res.add("NT 19.2.6", f"the {side} player gives up {', '.join(a.units)}", result=tuple(a.units))
+        self._settle_if_done(res)
+
+    @handles(AmbushAftermath)
+    def _aftermath(self, a: AmbushAftermath, dice, res: Resolution) -> None:
+        d = self.decision()
+        if self.book.ambush is None or d is None or d[1] != "NT 20.5":
+            raise RuleViolation("NT 20.5", "no ambush is waiting for its retreats")
+        self._settle(res, retreats={u: (h or None) for u, h in a.retreats}, enter=a.enter, overstack_losses=a.overstack)
+
+    def _settle_if_done(self, res: Resolution) -> None:
+        """Settle at once when nothing is left to choose: no survivor to retreat or to enter."""
+        o, chosen = self.book.ambush, self.book.ambush_losses
+        if (o.allied_losses and ALLIED not in chosen) or (o.communist_losses and COMMUNIST not in chosen):
+            return
+        survivors = [u for u in o.ambushers if u not in chosen.get(COMMUNIST, ())]
+        if not survivors:
+            self._settle(res)
+
+    @implements("NT 22.3")
+    def _settle(self, res: Resolution, **choices) -> None:
+        o, chosen = self.book.ambush, self.book.ambush_losses
+        before = set(self.state.pieces)
+        self.state = settle_ambush(self.state, o, allied_losses=chosen.get(ALLIED, ()),
+                                   communist_losses=chosen.get(COMMUNIST, ()), res=res, **choices)
+        self._score_eliminations(before - set(self.state.pieces), set(o.deserted), res)
+        self.book.ambush = self.book.ambush_losses = None
+        if o.mover not in self.state.pieces:
+            self.book.moving = None
+            self.book.moved = self.book.moved | {o.mover}
+
+    def _score_eliminations(self, gone: set[str], deserted: set[str], res: Resolution) -> None:
+        """Each unit eliminated in a fight moves the track at once (22.4's starred items)."""
+        for u in sorted(gone):
+            award = immediate_points("eliminated", self.state.counter(u),
+                                     cause="desertion" if u in deserted else "combat", policy=self.state.policy)
+            if award.points:
+                self.state = apply_immediate(self.state, award, res)
+
+    # ------------------------------------------------------------------ NT 8.8 reactions
+    @handles(React)
+    def _react(self, a: React, dice, res: Resolution) -> None:
+        self._require("allied_reaction", "communist_reaction", rule="NT 8.8")
+        if self.phase.id == "allied_reaction":
+            self.state = react(self.state, a.unit, a.to, self._attacked(), self.book.moved_last_allied, res=res)
+        else:
+            if self.state.side_of(a.unit) != COMMUNIST:
+                raise RuleViolation("NT 8.8.2", f"{a.unit} is not a Communist unit")
+            self.state = communist_react(self.state, a.unit, a.to, res=res)
+
+    def _attacked(self) -> tuple[str, ...]:
+        return tuple(t for _, t in self.book.announced)
+
+    @handles(Occupy)
+    def _occupy(self, a: Occupy, dice, res: Resolution) -> None:
+        self._require("allied_combat", rule="NT 8.8.2.2")
+        if not self.book.vacated:
+            raise RuleViolation("NT 8.8.2.2", "no inverted unit reacted away from an Allied unit this turn")
+        self.state = occupy_vacated(self.state, self.book.vacated, a.unit, a.to, res=res)
+        self.book.vacated = {h: tuple(v for v in us if v != a.unit) for h, us in self.book.vacated.items()
+                             if h != a.to}
+        self.book.combat_over = True
 
     @handles(Announce)
     @implements("NT 3.1.4", "NT 19.1", "NT 19.1.3")
@@ -782,7 +977,30 @@ class Game(CoreGame):
 
     def _candidates(self):
         ph, st, book = self.phase, self.state, self.book
+        if book.ambush_chance is not None:
+            mover, may = book.ambush_chance
+            yield LetPass()
+            yield Ambush(may)
+            for u in may:
+                yield Ambush((u,))
+            return
+        if book.ambush is not None:
+            yield from self._ambush_answers()
+            return
         yield EndPhase()
+        if ph.id == "allied_reaction":
+            for u in reaction_candidates(st, self._attacked(), book.moved_last_allied):
+                for to in reaction_destinations(st, u, self._attacked())[:4]:
+                    yield React(u, to)
+        elif ph.id == "communist_reaction":
+            from .reaction import communist_reaction_candidates
+            for u in communist_reaction_candidates(st)[:10]:
+                for to in communist_reaction_moves(st, u):
+                    yield React(u, to)
+        elif ph.id == "allied_combat" and book.vacated:
+            for h, us in book.vacated.items():
+                for u in us:
+                    yield Occupy(u, h)
         if ph.id == "recruitment":
             yield from self._recruit_candidates()
         elif ph.id == "communist_hearts_minds":
@@ -852,6 +1070,25 @@ class Game(CoreGame):
             yield RollEvent()
             for corps in ("I", "II", "III", "IV"):
                 yield RollEvent(corps)
+
+    def _ambush_answers(self):
+        o, chosen, d = self.book.ambush, self.book.ambush_losses, self.decision()
+        if d[1] == "NT 19.2.6":
+            import itertools
+            n, eligible = (o.allied_losses, o.allied_eligible) if d[0] == ALLIED else (o.communist_losses,
+                                                                                       o.communist_eligible)
+            for pick in itertools.islice(itertools.combinations(eligible, n), 6):
+                yield ChooseLosses(pick)
+            return
+        survivors = [u for u in o.ambushers if u not in chosen.get(COMMUNIST, ())]
+        if o.allied_wiped_out:
+            yield AmbushAftermath()
+            yield AmbushAftermath(enter=tuple(survivors))
+            yield AmbushAftermath(enter=tuple(survivors[:1]))
+            return
+        options = {u: ambush_retreat_hexes(self.state, u, avoid=o.hex) or ("",) for u in survivors}
+        for k in range(3):
+            yield AmbushAftermath(retreats=tuple((u, hs[k % len(hs)]) for u, hs in options.items()))
 
     def _near(self, a: str, b: str) -> bool:
         la, lb = self.state.piece(a).location, self.state.piece(b).location

@@ -329,8 +329,10 @@ def test_one_die_per_country_per_turn():
     new2.turn += 1
     new3, _ = nt.charge_violations(new2, r, ScriptedDice([5]))
     assert new3.track.points == 88
-    with pytest.raises(RuleViolation, match="NT 10.2.3"):
+    before = snapshot(s)
+    with pytest.raises(RuleViolation, match="NT 10.2.3"):             # a record of another turn
         nt.charge_violations(s, r, ScriptedDice([5]))
+    assert snapshot(s) == before
 
 
 @pytest.mark.rule("NT 23.5")

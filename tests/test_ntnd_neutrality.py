@@ -505,3 +505,31 @@ def test_conquer_removes_the_countrys_units_for_good():
     with pytest.raises(RuleViolation, match="NT 10.6"):
         nt.conquer(new, "Laos")
     assert snapshot(new) == before
+
+
+# ------------------------------------------------------------------------------------------------ a phase, as the game runs it
+
+@pytest.mark.rule("NT 10.2", "NT 10.2.1", "NT 10.5.1")
+def test_an_nva_march_on_tchepone():
+    """Communist movement: a face-up NVA division crosses into neutral Laos (a violation, charged at once) and
+    enters Tchepone (Laos joins the Allies). Movement's own consequences agree with this module's."""
+    from wargames.ntnd import movement as mv
+    s = pos()
+    s.place("NVA 304", "1309")
+    r = rec(s).begin_movement(s, "communist")
+    move = mv.begin_move(s, "NVA 304", in_supply=True)
+    dice = ScriptedDice([5])
+    for to in ("1209", "1210"):
+        found = nt.violations_by_move(s, "NVA 304", to)
+        ends = nt.ends_neutrality_by_move(s, "NVA 304", to)
+        s, move, res = mv.step(s, move, to)
+        kinds = [q.kind for q in res.result.consequences]
+        assert ("neutrality_violation" in kinds) == bool(found) and ("joins_allies" in kinds) == bool(ends)
+        r = r.add(*found)
+        s, r = nt.charge_violations(s, r, dice)
+        if ends:
+            s = nt.communist_entry(s, *ends)
+    assert s.track.points == 105                               # the Communist die credits the Allies
+    assert s.standing["Laos"] == "allied"
+    assert s.hearts_minds["Laos"] == "allied_control"          # one box for the violation, two for the NVA entry
+    assert nt.violations_at_end_of_movement(s, "communist", r) == ()   # Laos is no longer neutral

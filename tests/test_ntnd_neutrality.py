@@ -1,7 +1,6 @@
 """NT 10 neutral states (with 8.9.4-8.9.5, 15.1, 19.3.3, 23.5, 28.1, 28.6, 28.11): one test per condition, on the
 shipped map. Hexes: Khe Sanh 1310 (I Corps) borders Laos 1311/1209/Tchepone 1210 and North Vietnam 1309; 1110
 and 1312 are in Laos; 1124 (III Corps) borders Cambodia 1123, next to Kratie 1122 (a town)."""
-from fractions import Fraction as F
 
 import pytest
 

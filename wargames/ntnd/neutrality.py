@@ -49,7 +49,6 @@ from .state import NEUTRAL_STATES, NtndState
 from .units import AIR
 from .zones import neutral_to
 
-
 #: 10.3, 8.9: the nationalities at home in each neutral state
 HOME = {"Laotian": "Laos", "Cambodian": "Cambodia", "PL": "Laos", "KR": "Cambodia"}
 NATIONAL_FORCES = {"Laos": "Laotian", "Cambodia": "Cambodian"}

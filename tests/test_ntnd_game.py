@@ -216,3 +216,69 @@ def test_save_and_load_replay_a_played_game():
         g.apply(rng.choice(acts))
     again = Game.load(g.save())
     assert again.state_dict() == g.state_dict() and len(again.history) == len(g.history)
+
+
+def ambush_game():
+    """The Game at its Allied movement phase, with the position of tests/test_ntnd_ambush.py's mountain ambush: US
+    1/1 (and a firebase) at 1716, inverted VC reg 1 at 1815, NVA 304 at 1814 and NVA art 45 at 1714."""
+    from wargames.ntnd.state import NtndState
+    g = Game.new("campaign", seed=1)
+    to_phase(g, "allied_movement")
+    s = NtndState(turn=g.state.turn, phase="allied_movement", track=g.state.track, policy=g.state.policy,
+                  hearts_minds=dict(g.state.hearts_minds))
+    for u, at, up in [("US 1/1", "1716", True), ("US FB 1", "1716", True), ("VC reg 1", "1815", False),
+                      ("NVA 304", "1814", False), ("NVA art 45", "1714", False)]:
+        s.place(u, at, face_up=up, corps="II" if u == "US 1/1" else None)
+    g.state = s
+    return g
+
+
+@pytest.mark.rule("NT 20.2", "NT 20.3", "NT 20.5", "NT 20.6", "NT 22.3")
+def test_an_ambush_stops_the_move_in_its_hex_and_each_side_decides_what_follows():
+    from wargames.ntnd.game import Ambush, AmbushAftermath, LetPass
+    g = ambush_game()
+    g.apply(Step("US 1/1", "1715"))
+    assert g.prompt.side == "communist" and g.prompt.rule == "NT 20.2"
+    with pytest.raises(RuleViolation, match="must first"):
+        g.apply(Step("US 1/1", "1615"))                  # nothing else until the Communist player answers
+    with pytest.raises(RuleViolation, match="NT 20.3"):
+        g.apply(Ambush(("US FB 1",)))
+    points = g.state.track.points
+    res = g.apply(Ambush(("VC reg 1", "NVA 304", "NVA art 45")), ScriptedDice([2, 6]))
+    totals = [s.result for s in res.steps if s.text == "Totals before the dice"][0]
+    assert totals == {"communist": Fraction(17, 2), "allied": Fraction(3)}    # the printed-rule arithmetic of 20.4
+    assert all(g.state.piece(u).face_up for u in ("VC reg 1", "NVA 304", "NVA art 45"))
+    assert g.prompt.rule == "NT 20.5" and g.prompt.side == "communist"     # US 1/1 was the only loss: no choice
+    g.apply(AmbushAftermath(enter=("VC reg 1", "NVA 304")))
+    assert "US 1/1" in g.state.dead and set(g.state.at("1715")) == {"VC reg 1", "NVA 304"}
+    assert g.state.track.points == points - 1 and g.book.moving is None and g.prompt.kind == "play"
+    again = ambush_game()
+    again.apply(Step("US 1/1", "1715"))
+    again.apply(LetPass())
+    assert again.book.moving.unit == "US 1/1" and not again.state.piece("VC reg 1").face_up
+
+
+@pytest.mark.rule("NT 10.2", "NT 10.2.1", "NT 10.5.2")
+def test_a_step_across_a_neutral_border_is_charged_at_once_and_a_coup_ends_neutrality():
+    g = Game.new("campaign", seed=2)
+    to_phase(g, "communist_movement")
+    st, geo = g.state, g.state.geography
+    pairs = [(u, n) for u in st.units("communist", face_up=True) if st.counter(u).nationality == "NVA"
+             and st.hex_of(u) is not None for n in g.neighbours(st.piece(u).location)
+             if n not in geo.zones and geo.country(geo.hex(n)) == "Laos" and g.why_illegal(Step(u, n)) is None
+             and geo.country(st.hex_of(u)) != "Laos"]
+    if not pairs:
+        pytest.skip("no face-up NVA unit next to Laos in this set-up")
+    unit, to = pairs[0]
+    points, box = st.track.points, st.hearts_minds["Laos"]
+    res = g.apply(Step(unit, to), ScriptedDice([4]))
+    assert "NT 10.2" in res.rules() and g.state.track.points == points + 4    # a Communist violation: +4 Allied
+    assert g.violations.countries("communist") == ("Laos",)
+    g2 = Game.new("campaign", seed=3)
+    to_phase(g2, "reinforcement")
+    from wargames.ntnd.game import Coup
+    points = g2.state.track.points
+    g2.apply(Coup("Cambodia"), ScriptedDice([3, 4]))
+    assert g2.state.standing["Cambodia"] == "allied" and g2.state.track.points == points - 7 * 5
+    with pytest.raises(RuleViolation):
+        g2.apply(Coup("Cambodia"))

@@ -30,6 +30,7 @@ from .charts import NtndCharts
 from .hearts_minds import occupation_shift, spend_replacement_points, terror_and_bribes
 from .movement import Move, begin_move, step as move_step
 from .operations import OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
+from . import neutrality as nt10
 from .political import apply_immediate, end_political_phase, immediate_points
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
@@ -287,7 +288,14 @@ class Occupy(Action):
     to: str
 
 
-ACTIONS = (EndPhase, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+@dataclass(frozen=True)
+class Coup(Action):
+    """NT 10.5.2: at the start of his reinforcement phase the Allied player launches a coup in a neutral state."""
+
+    country: str
+
+
+ACTIONS = (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
 
 
@@ -347,7 +355,7 @@ class Game(CoreGame):
     SCENARIOS = DESCRIPTIONS
     DEFAULT_SCENARIO = "tet"
     RULESET = NtndCharts
-    POSITION = ("state", "book")
+    POSITION = ("state", "book", "violations")
     PASS_ACTIONS = (EndPhase,)
     PASS_RATE = 0.2
 
@@ -355,6 +363,7 @@ class Game(CoreGame):
         self.scenario_data = load_named_scenario(scenario)
         self.state = build_state(self.scenario_data)
         self.book = TurnBook()
+        self.violations = nt10.Violations(self.state.turn)     # NT 10.2: this turn's neutrality record
         self.start_points = self.scenario_data.points
         self._enter_phase(Resolution(), None)
 
@@ -495,6 +504,11 @@ class Game(CoreGame):
             self._receive(res)
             self.state, _ = close_replacements(self.state, res)
         if ph.kind == "movement":
+            broken = nt10.violations_at_end_of_movement(self.state, ph.side, self.violations)
+            self._neutrality(broken, None, dice, res)
+        if ph.id in ("communist_movement", "communist_combat", "allied_combat"):
+            self._conquests(res)
+        if ph.kind == "movement":
             self.book.moved_last_allied = self.book.moved if ph.side == ALLIED else self.book.moved_last_allied
         self.book.moved = frozenset()
         self.book.hearts_minds_done = frozenset()
@@ -518,6 +532,8 @@ class Game(CoreGame):
             self.book.drafted = False
         elif ph.id == "recruitment":
             self.book.aid_rolled = False
+        elif ph.kind == "movement":
+            self.violations = self.violations.begin_movement(self.state, ph.side)
         elif ph.id == "allied_politics":
             self.book.election_held = False
         elif ph.id == "random_events":
@@ -540,6 +556,7 @@ class Game(CoreGame):
         self.state.turn += 1
         if Turn(self.state.turn).year != old.year:
             self.state.drafts_this_year = 0
+        self.violations = self.violations.next_turn(self.state.turn)
         res.add("NT 3", f"turn {self.state.turn} begins")
 
     # ------------------------------------------------------------------ NT 4.1 recruitment
@@ -631,8 +648,15 @@ class Game(CoreGame):
             raise RuleViolation("NT 8.6.1", f"{a.unit}'s move is {'by sea' if mv.by_sea else 'by land'} throughout")
         if mv.stopped:
             raise RuleViolation(mv.stopped, f"{a.unit} has had to stop ({mv.stopped})")
+        before = self.state
+        broken = nt10.violations_by_move(before, a.unit, a.to)
+        ends = nt10.ends_neutrality_by_move(before, a.unit, a.to)
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, charts=self._charts(), res=res)
         self.book.moving = mv
+        if a.unit in self.state.pieces and self.state.piece(a.unit).location == a.to:
+            self._neutrality(broken, ends, dice, res)
+        elif a.unit in self.state.pieces and self.state.piece(a.unit).face_up != before.piece(a.unit).face_up:
+            self.violations = self.violations.excuse(a.unit, "revealed")       # a failed infiltration (10.2.2)
         if mv.stopped or a.unit not in self.state.pieces:
             self._finish_move()
         elif side == ALLIED:
@@ -640,6 +664,30 @@ class Game(CoreGame):
             if chance:
                 self.book.ambush_chance = (a.unit, chance)
                 res.add("NT 20.2", f"{a.unit} at {a.to} may be ambushed by {len(chance)} inverted unit(s)")
+
+    # ------------------------------------------------------------------ NT 10 neutral states
+    def _neutrality(self, broken, ends, dice, res: Resolution) -> None:
+        """Charge what a step or an attack did to a neutral state, at once (10.2.1), and end a neutrality that a
+        Communist entry broke (10.5.1)."""
+        if broken:
+            self.violations = self.violations.add(*broken)
+            for v in broken:
+                res.add(v.rule, str(v))
+            self.state, self.violations = nt10.charge_violations(self.state, self.violations, dice,
+                                                                 charts=self._charts(), res=res)
+        if ends is not None and self.state.standing.get(ends[0]) == "neutral":
+            self.state = nt10.communist_entry(self.state, ends[0], ends[1], charts=self._charts(), res=res)
+
+    def _conquests(self, res: Resolution) -> None:
+        """NT 10.6: a former neutral whose every town, city and zone Communist units hold falls for good."""
+        for country in nt10.NEUTRAL_STATES:
+            if nt10.conquered(self.state, country):
+                self.state = nt10.conquer(self.state, country, res=res)
+
+    @handles(Coup)
+    def _coup(self, a: Coup, dice, res: Resolution) -> None:
+        self._declaration_time("NT 10.5.2")
+        self.state = nt10.coup(self.state, a.country, dice, charts=self._charts(), res=res)
 
     # ------------------------------------------------------------------ NT 20 ambushes
     @handles(LetPass)
@@ -649,14 +697,19 @@ class Game(CoreGame):
         self.book.ambush_chance = None
 
     @handles(Ambush)
+    @implements("NT 20.6")
     def _ambush(self, a: Ambush, dice, res: Resolution) -> None:
+        """20.6 read as the supply rules' test: an ambushing NVA or artillery unit in supply (18) has its supplies;
+        one out of supply fights at one morale less and gives no fire support."""
         chance = self.book.ambush_chance
         if chance is None:
             raise RuleViolation("NT 20.2", "an ambush is sprung when an Allied unit steps next to inverted units")
         mover, may = chance
         if not a.ambushers or len(set(a.ambushers)) != len(a.ambushers) or not set(a.ambushers) <= set(may):
             raise RuleViolation("NT 20.3", f"the ambushers are some of {', '.join(may)}, each named once")
-        supplied = tuple(u for u in a.ambushers if in_supply(self.state, u, charts=self._charts()))
+        st = self.state
+        supplied = tuple(u for u in a.ambushers if (st.counter(u).nationality == "NVA" or st.counter(u).type ==
+                                                    "artillery") and in_supply(st, u, charts=self._charts()))
         self.state, fought = resolve_ambush(self.state, mover, a.ambushers, dice, supplied=supplied,
                                             charts=self._charts())
         res.extend(fought)
@@ -725,11 +778,15 @@ class Game(CoreGame):
     def _react(self, a: React, dice, res: Resolution) -> None:
         self._require("allied_reaction", "communist_reaction", rule="NT 8.8")
         if self.phase.id == "allied_reaction":
+            broken = nt10.violations_by_move(self.state, a.unit, a.to)
             self.state = react(self.state, a.unit, a.to, self._attacked(), self.book.moved_last_allied, res=res)
+            self._neutrality(broken, None, dice, res)
         else:
             if self.state.side_of(a.unit) != COMMUNIST:
                 raise RuleViolation("NT 8.8.2", f"{a.unit} is not a Communist unit")
+            broken = nt10.violations_by_move(self.state, a.unit, a.to)
             self.state = communist_react(self.state, a.unit, a.to, res=res)
+            self._neutrality(broken, None, dice, res)
 
     def _attacked(self) -> tuple[str, ...]:
         return tuple(t for _, t in self.book.announced)
@@ -769,6 +826,8 @@ class Game(CoreGame):
                 raise RuleViolation("NT 19.1", f"{u} is not a ground combat unit")
             if not self._adjacent(st.piece(u).location, a.target):
                 raise RuleViolation("NT 19.1", f"{u} at {st.piece(u).location} is not next to {a.target}")
+            nt10.check_move_or_attack(st, u, "attack", to_location=a.target, defenders=defenders,
+                                      record=self.violations)
         self._finish_move()
         self.book.announced = self.book.announced + ((tuple(a.attackers), a.target),)
         res.add("NT 3.1.4", f"attack announced on {a.target} by {', '.join(a.attackers)}",
@@ -1043,6 +1102,8 @@ class Game(CoreGame):
                 yield DeclareVietnamization("full")
                 yield DeclareVietnamization("partial")
                 yield Recommit()
+                for country in nt10.coup_choices(st):
+                    yield Coup(country)
             for u in arrivals(st)[:8]:
                 yield Enter(u)
                 for corps in ("I", "II", "III", "IV"):

@@ -93,6 +93,31 @@ def test_phases_and_monsoon():
     air.assign_missions(fresh(turn=10, pieces=pieces), [Mission("ground_support", "1915", (F1,))])
 
 
+@pytest.mark.rule("NT 11.1.2", "NT 8.8.1.2")
+def test_ground_support_only_over_battles():
+    s = fresh(phase=air.REACTION_PHASE, pieces=[(DIV, "1915"), (DIV2, "1815")])
+    air.assign_missions(s, [Mission("ground_support", "1915", (F1,))], combat_hexes=["1915"])
+    refused("NT 11.1.2", air.assign_missions, s, [Mission("ground_support", "1815", (F1,))],
+            combat_hexes=["1915"])
+
+
+@pytest.mark.rule("NT 24.2.8", "NT 23.5", "NT 10.2.3.1")
+def test_air_politics():
+    s = fresh(pieces=[(DIV, "1001"), (DIV2, "Hanoi"), (REG, "1210"), ("Lao inf 1", "1211"), ("KR reg 1", "0119"),
+                      (SAM, "1915"), ("US 1/1", "1916")])
+    ms = [bomb("1001", SAC), bomb("Hanoi", F1, F2), bomb("1210", F3, F4), bomb("0119", VNAF, "VNAF F 2"),
+          Mission("supply", "1211", (SOA,)), Mission("ground_support", "1915", (CV,)),
+          Mission("supply", "1916", (HELI,))]
+    p = air.air_politics(s, ms)
+    assert p.countries == {"NV", "Laos", "Cambodia"}
+    assert p.us_bombed == {"1001", "Hanoi", "Laos"}              # the VNAF raid on Cambodia is not US
+    assert p.violated == frozenset()                            # bombing and the SOA in Laos are allowed
+    p = air.air_politics(s, [Mission("supply", "1211", (HELI,))])
+    assert p.violated == {"Laos"}
+    s.standing["Laos"] = "allied"
+    assert air.air_politics(s, [bomb("1210", F3, F4)]).countries == frozenset()
+
+
 # ------------------------------------------------------------------------------------------------ 11.1.x limits
 @pytest.mark.rule("NT 11.1.1", "NT 11.8")
 def test_bombing_composition_and_niagara():

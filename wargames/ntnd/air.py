@@ -145,11 +145,15 @@ def _check_bombing(state: NtndState, m: Mission) -> None:
           f"{len(m.units)} units given")
 
 
-@implements("NT 11.1", "NT 11.1.1", "NT 11.1.2", "NT 11.1.3", "NT 11.1.4", "NT 11.3", "NT 11.3.1", "NT 11.4",
+@implements("NT 11.1.1", "NT 11.1.2", "NT 11.1.3", "NT 11.1.4", "NT 11.3", "NT 11.3.1", "NT 11.4",
             "NT 11.6", "NT 11.7", "NT 11.8", "NT 28.1.1", "NT 28.1.2", "NT 28.1.3", "NT 28.9.8")
-def check_missions(state: NtndState, missions: Sequence[Mission], *, already_bombed: Iterable[str] = ()) -> None:
+def check_missions(state: NtndState, missions: Sequence[Mission], *, already_bombed: Iterable[str] = (),
+                   combat_hexes: Iterable[str] | None = None) -> None:
     """Raise :class:`RuleViolation` for the first mission of a phase's batch that the rules forbid.
-    ``already_bombed``: the hexes strategically bombed earlier this turn (11.4)."""
+    ``already_bombed``: the hexes strategically bombed earlier this turn (11.4). ``combat_hexes``: if given, the
+    hexes and zones of the enemy units taking part in this phase's battles (ground support is flown only over
+    them, 11.1.2 and 8.8.1.2: in the reaction phase, the Communist attackers' hexes)."""
+    fights = None if combat_hexes is None else set(combat_hexes)
     g = state.geography
     seen: set[str] = set()
     bombed = set(already_bombed)
@@ -200,6 +204,8 @@ def check_missions(state: NtndState, missions: Sequence[Mission], *, already_bom
                 _fail("NT 11.3", "no ground support missions in monsoon turns")
             if not _communists(state, m.target):
                 _fail("NT 11.1.2", f"{m.target}: ground support is flown over a hex with enemy units")
+            if fights is not None and m.target not in fights:
+                _fail("NT 11.1.2", f"{m.target}: ground support is flown over enemy units in a battle")
             support[m.target] = support.get(m.target, 0) + len(m.units)
             if support[m.target] > GROUND_SUPPORT_LIMIT:
                 _fail("NT 11.1.2", f"{m.target}: at most {GROUND_SUPPORT_LIMIT} air units fly ground support "
@@ -261,11 +267,11 @@ def _check_transport(state: NtndState, m: Mission) -> None:
 
 @implements("NT 11.2", "NT 11.3.1")
 def assign_missions(state: NtndState, missions: Sequence[Mission], *, already_bombed: Iterable[str] = (),
-                    res: Resolution | None = None) -> NtndState:
+                    combat_hexes: Iterable[str] | None = None, res: Resolution | None = None) -> NtndState:
     """11.2: put a phase's missions in the air. The units leave the available box (a unit in the unavailable box
     is refused); transport helicopters are placed on the map with their ground unit (11.3.1). Returns the new
     state; the caller keeps ``missions`` until each is resolved."""
-    check_missions(state, missions, already_bombed=already_bombed)
+    check_missions(state, missions, already_bombed=already_bombed, combat_hexes=combat_hexes)
     new = state.copy()
     for m in missions:
         for u in m.units:
@@ -291,6 +297,39 @@ def refresh_unavailable(state: NtndState, res: Resolution | None = None) -> Ntnd
     if res is not None and back:
         res.add("NT 11.2", f"back to the available box: {', '.join(back)}", result=len(back))
     return new
+
+
+@dataclass(frozen=True)
+class AirPolitics:
+    """What a batch of missions means for the political rules; the Game charges it once per turn."""
+
+    countries: frozenset[str]           # 24.2.8: NV, China and neutral states Allied air units flew over
+    us_bombed: frozenset[str]           # 23.5: neutral countries, China, and NV hexes or zones US units bombed
+    violated: frozenset[str]            # 10.2.3.1: neutral states where missions other than bombing were flown
+
+
+@implements("NT 24.2.8", "NT 23.5", "NT 10.2.3.1")
+def air_politics(state: NtndState, missions: Sequence[Mission]) -> AirPolitics:
+    """The countries and targets of a batch of missions that the political rules price (24.2.8 under Full
+    Vietnamization, 23.5 after a peace-party win), and the neutral states whose neutrality the batch breaks
+    (10.2.3.1: strategic bombing never does; in Laos the SOA may fly any mission)."""
+    countries, bombed, violated = set(), set(), set()
+    for m in missions:
+        where = state.piece(m.target).location if m.kind == "transport" else m.target
+        country = _country(state, where)
+        neutral = state.standing.get(country) == "neutral"
+        if country in ("NV", "China") or neutral:
+            countries.add(country)
+        us = any(state.counter(u).nationality == "US" for u in m.units)
+        if m.kind == "bombing" and us:
+            if country == "NV":
+                bombed.add(where)
+            elif country == "China" or neutral:
+                bombed.add(country)
+        soa_in_laos = country == "Laos" and all(state.counter(u).type == "soa" for u in m.units)
+        if neutral and m.kind != "bombing" and not soa_in_laos:
+            violated.add(country)
+    return AirPolitics(frozenset(countries), frozenset(bombed), frozenset(violated))
 
 
 def _land(state: NtndState, survivors: Iterable[str], lost: Iterable[str]) -> NtndState:
@@ -553,7 +592,7 @@ def bombing_victims(state: NtndState, location: str, *, roll: int = 6, by_sac: b
     return units
 
 
-@implements("NT 11.1.1", "NT 11.1.1.1", "NT 11.1.1.2", "NT 11.8", "NT 11.9.1", "NT 12.2", "NT 7.5")
+@implements("NT 11.1.1", "NT 11.1.1.1", "NT 11.1.1.2", "NT 11.8", "NT 11.9.1", "NT 12.2")
 def resolve_bombing(state: NtndState, mission: Mission, fire: Fire, dice: Dice, *,
                     losses: Sequence[str] | None = None, victims: Sequence[str] | None = None,
                     shot_down: Iterable[str] = (), res: Resolution | None = None) -> tuple[NtndState, Bombing]:

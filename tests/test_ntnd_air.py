@@ -365,8 +365,12 @@ def test_dogfight():
     assert F1 in new.dead and INT2 not in new.pieces and INT in new.pieces
     assert left == [bomb("Hanoi", SAC), bomb("Hanoi", F2)]
     assert sorted(sorted(o) for o in air.legal_dogfight_losses(s, "Hanoi", ms, [4, 3])) == [[F1], [F2], [SAC]]
+    before = snapshot(s)
     with pytest.raises(RuleViolation):
         air.dogfight(s, "Hanoi", ms, ScriptedDice([3, 2, 4, 3]), losses=[F1])       # Communist must choose
+    with pytest.raises(RuleViolation):
+        air.dogfight(s, "Hanoi", ms, ScriptedDice([3, 2, 4, 3]), interceptor_losses=[INT])   # Allied choice
+    assert snapshot(s) == before
     with pytest.raises(RuleViolation):
         air.dogfight(s, "Hanoi", [bomb("Hanoi", SAC)], ScriptedDice([]))              # no fighters
     assert [r for r in range(1, 7) if air.dogfight(s, "Hanoi", [bomb("Hanoi", F1, F2)],

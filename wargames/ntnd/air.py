@@ -34,7 +34,7 @@ Readings (each also stated where the code applies it):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations
 from typing import Hashable, Iterable, Mapping, Sequence

@@ -31,6 +31,12 @@ Readings (each also stated where the code applies it):
 * Ground support in a zone obeys the same two-unit limit as in a hex; supply in a zone draws fire from the zone
   itself and from the zones and hexes next to it.
 * The SOA (28.1.1) carries South Vietnamese and Laotian units of any type and Thai rangers.
+* Helicopters are attached in the Air Operations phase (11.3), not the movement phase that 3.2.3 names; the unit
+  already moved this player turn, so it flies as airmobile from the next one, as 11.1.4 says. A helicopter's
+  attachment is the mark ``transport:<unit>`` on its piece; it is never cleared by the turn's end.
+
+:func:`air_politics` tells the Game what a batch of missions costs under 24.2.8 and 23.5 and which neutral states
+it violates (10.2.3.1).
 """
 from __future__ import annotations
 

@@ -483,3 +483,13 @@ def test_resolution_log():
     fire = air.roll_aa(s, m, ScriptedDice([6]), res=res)
     air.resolve_bombing(s, m, fire, ScriptedDice([5]), res=res)
     assert res.rules() == ["NT 11.2", "NT 12.1.1", "NT 11.1.1"]
+
+
+@pytest.mark.rule("NT 12.1.1", "NT 12.2")
+def test_survivor_odds():
+    s = fresh(pieces=[(DIV, "1916"), (SAM, "1916"), (REG, "1916")])
+    d = air.survivor_odds(s, Mission("ground_support", "1916", (F1, HELI)))
+    assert dict(d) == {2: F(5, 12), 1: F(1, 2), 0: F(1, 12)}
+    react = fresh(phase=air.REACTION_PHASE, pieces=[(DIV, "1916"), (SAM, "1916")])
+    d = air.survivor_odds(react, Mission("ground_support", "1916", (F1,)), unsupplied=[SAM])
+    assert dict(d) == {1: F(5, 6), 0: F(1, 6)}

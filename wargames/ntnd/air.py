@@ -793,3 +793,17 @@ def bombing_odds(state: NtndState, mission: Mission, *, losses: Sequence[str] | 
 def kill_chance(state: NtndState, mission: Mission, **kw) -> Fraction:
     """The exact chance that a bombing mission destroys at least one Communist unit."""
     return bombing_odds(state, mission, **kw).prob(lambda o: len(o[1]) > 0)
+
+
+def _survivors(dice: Dice, state: NtndState, mission: Mission, losses, unsupplied) -> int:
+    fire = roll_aa(state, mission, dice, unsupplied=unsupplied)
+    return len(mission.units) - len(choose_losses(fire, losses))
+
+
+@implements("NT 12.1.1", "NT 12.2")
+def survivor_odds(state: NtndState, mission: Mission, *, losses: Sequence[str] | None = None,
+                  unsupplied: Iterable[str] = ()) -> Distribution:
+    """The exact distribution of how many of a mission's air units come through the AA fire (for ground support:
+    how many enemy units lose a point of morale, at most one each)."""
+    losses = tuple(mission.units if losses is None else losses)
+    return enumerate_outcomes(_survivors, state, mission, losses, tuple(unsupplied))

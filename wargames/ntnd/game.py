@@ -328,6 +328,13 @@ class TurnBook:
     vacated: dict | None = None                   # NT 8.8.2.2: hex -> Allied units that may occupy it
     combat_over: bool = False                     # NT 8.8.2.2: the Allied player has begun to occupy
 
+    def __deepcopy__(self, memo) -> "TurnBook":
+        """Every field is an immutable value but the two small dicts: a shallow copy with those copied."""
+        new = dataclasses.replace(self)
+        new.ambush_losses = None if self.ambush_losses is None else dict(self.ambush_losses)
+        new.vacated = None if self.vacated is None else dict(self.vacated)
+        return new
+
 
 def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
     """The position at the start of a scenario: every placement, the air box, the dead pile, the withdrawals made

@@ -307,8 +307,9 @@ def arrivals(state: NtndState) -> tuple[str, ...]:
     """Units that may enter now: scheduled reinforcements whose turn has come, delayed ones included (4.2.1),
     and purchases whose Turn Record turn has come (4.2.7)."""
     out = []
-    for uid in schedule().counters("arrive"):
-        first = schedule().turn_of(uid, "arrive")
+    sched = schedule()
+    for uid in sched.counters("arrive"):
+        first = sched.turn_of(uid, "arrive")
         if first <= state.turn and uid not in state.pieces and uid not in state.air and uid not in state.dead \
                 and uid not in state.withdrawn and uid not in state.purchased:
             out.append(uid)
@@ -421,8 +422,9 @@ def due_withdrawals(state: NtndState) -> tuple[str, ...]:
     """Scheduled withdrawals whose turn has come and that are still in the game (4.3.1); the Thai QC goes on
     its turn even from the dead pile (4.3.3)."""
     out = []
-    for uid in schedule().counters("withdraw"):
-        if schedule().turn_of(uid, "withdraw") <= state.turn and uid not in state.withdrawn and (
+    sched = schedule()
+    for uid in sched.counters("withdraw"):
+        if sched.turn_of(uid, "withdraw") <= state.turn and uid not in state.withdrawn and (
                 uid in state.pieces or uid in state.purchased or uid in state.air or
                 (uid in state.dead and "thai_qc" in state.counter(uid).tags)):
             out.append(uid)

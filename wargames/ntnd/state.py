@@ -70,6 +70,23 @@ class NtndState:
 
     def __post_init__(self) -> None:
         self._by_location: dict[str, list[str]] | None = None
+        self._pieces_token = object()          # replaced whenever a piece changes
+        self._derived: dict = {}
+
+    def _changed(self) -> None:
+        self._by_location = None
+        self._pieces_token = object()
+
+    def derived(self, key: tuple, compute):
+        """A value worked out from the pieces (zones of control, say), remembered until a piece changes and
+        shared with copies made before that. ``key`` must hold whatever else the value depends on (the track,
+        the policy, the standing of the neutral states)."""
+        k = (self._pieces_token, key)
+        if k not in self._derived:
+            if len(self._derived) > 256:
+                self._derived.clear()
+            self._derived[k] = compute()
+        return self._derived[k]
 
     # --- copies: the map and the mix are shared; pieces are immutable, so dicts are copied shallowly -------------
     def copy(self) -> "NtndState":
@@ -79,8 +96,7 @@ class NtndState:
         new.purchased, new.hearts_minds = dict(self.purchased), dict(self.hearts_minds)
         new.standing, new.replacement_points, new.air = dict(self.standing), dict(self.replacement_points), \
             dict(self.air)
-        new._by_location = None
-        return new
+        return new           # the location index and the derived values are shared until a piece changes
 
     def __deepcopy__(self, memo) -> "NtndState":
         return self.copy()
@@ -109,7 +125,7 @@ class NtndState:
         piece = Piece(unit, location, face_up, corps)
         self.pieces[unit] = piece
         self.dead.discard(unit)
-        self._by_location = None
+        self._changed()
         return piece
 
     def update(self, unit: str, **changes) -> Piece:
@@ -118,7 +134,7 @@ class NtndState:
             self._check_location(changes["location"])
         piece = replace(self.piece(unit), **changes)
         self.pieces[unit] = piece
-        self._by_location = None
+        self._changed()
         return piece
 
     @implements("NT 4.1.2", "NT 4.2.3")
@@ -127,7 +143,7 @@ class NtndState:
         (or a dummy turned face up, 4.1.2) goes back to the counter mix."""
         self.piece(unit)
         del self.pieces[unit]
-        self._by_location = None
+        self._changed()
         if eliminated and self.side_of(unit) == "allied":
             self.dead.add(unit)
 
@@ -137,7 +153,7 @@ class NtndState:
         self.dead.discard(unit)
         self.purchased.pop(unit, None)
         self.withdrawn.add(unit)
-        self._by_location = None
+        self._changed()
 
     def _check_location(self, location: str) -> None:
         if location in self.geography.zones:

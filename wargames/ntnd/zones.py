@@ -76,12 +76,16 @@ def zoc_hexes(state: NtndState, unit: str, *, declared: Iterable[str] = ()) -> f
 def enemy_zoc(state: NtndState, side: str, *, declared: Iterable[str] = ()) -> dict[Hex, list[str]]:
     """Every hex in a zone of control of ``side``'s enemy, with the enemy units that cast it. ``declared``: the
     neutral countries the enemy has announced its zones of control reach into (10.2)."""
-    declared = tuple(declared)
-    out: dict[Hex, list[str]] = {}
-    for unit in state.units(_enemy(side)):
-        for h in zoc_hexes(state, unit, declared=declared):
-            out.setdefault(h, []).append(unit)
-    return out
+    declared = tuple(sorted(set(declared)))
+
+    def compute() -> dict[Hex, list[str]]:
+        out: dict[Hex, list[str]] = {}
+        for unit in state.units(_enemy(side)):
+            for h in zoc_hexes(state, unit, declared=declared):
+                out.setdefault(h, []).append(unit)
+        return out
+    key = ("enemy_zoc", side, declared, state.track.points, state.policy, tuple(sorted(state.standing.items())))
+    return {h: list(us) for h, us in state.derived(key, compute).items()}
 
 
 @implements("NT 8.5.3", "NT 8.5.4")
@@ -97,14 +101,17 @@ def zoi_hexes(state: NtndState, unit: str) -> frozenset[Hex]:
 
 def enemy_zoi(state: NtndState, side: str, *, types: Iterable[str] | None = None) -> dict[Hex, list[str]]:
     """Every hex in a zone of influence of ``side``'s enemy, with its sources (optionally only of some types)."""
-    types = None if types is None else set(types)
-    out: dict[Hex, list[str]] = {}
-    for unit in state.units(_enemy(side)):
-        if types is not None and state.counter(unit).type not in types:
-            continue
-        for h in zoi_hexes(state, unit):
-            out.setdefault(h, []).append(unit)
-    return out
+    types = None if types is None else tuple(sorted(set(types)))
+
+    def compute() -> dict[Hex, list[str]]:
+        out: dict[Hex, list[str]] = {}
+        for unit in state.units(_enemy(side)):
+            if types is not None and state.counter(unit).type not in types:
+                continue
+            for h in zoi_hexes(state, unit):
+                out.setdefault(h, []).append(unit)
+        return out
+    return {h: list(us) for h, us in state.derived(("enemy_zoi", side, types), compute).items()}
 
 
 def in_green_beret_zoi(state: NtndState, h: Hex) -> bool:

@@ -81,3 +81,45 @@ def parse_action(text: str, classes: Iterable[type], source: str = "action text"
         return cls(**values)
     except TypeError as e:
         raise DataError(source, text, str(e)) from None
+
+
+def field_problem(action: Action) -> str | None:
+    """Why a field of ``action`` does not hold a value of its annotated type (str, int, bool, None, unions of
+    them, ``tuple[X, ...]`` and fixed tuples, nested), or None. Actions built by hand or mutated by a fuzzer
+    are checked with it before any rule reads them; ``bool`` is not taken for ``int``."""
+    import typing
+    hints = typing.get_type_hints(type(action))
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if not _fits(value, hints[f.name]):
+            return f"{f.name}={json.dumps(_jsonable(value), default=str)} is not of type {_type_name(hints[f.name])}"
+    return None
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    import types
+    import typing
+    origin = typing.get_origin(hint)
+    if hint is type(None):
+        return value is None
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(_fits(v, a) for v, a in zip(value, args))
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (str, bool):
+        return isinstance(value, hint)
+    return True             # a type this check does not know: the handler checks it
+
+
+def _type_name(hint: Any) -> str:
+    import typing
+    if typing.get_origin(hint) is None and hasattr(hint, "__name__"):
+        return hint.__name__
+    return str(hint).replace("typing.", "").replace("NoneType", "None")

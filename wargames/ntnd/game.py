@@ -18,12 +18,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..core.actions import Action
+from ..core.actions import Action, field_problem
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
+from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts
@@ -295,7 +296,7 @@ class Coup(Action):
     country: str
 
 
-ACTIONS = (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+ACTIONS = AIR_ACTIONS + (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
 
 
@@ -353,7 +354,7 @@ def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
     return st
 
 
-class Game(CoreGame):
+class Game(AirPlay, CoreGame):
     """No Trumpets No Drums on the shared protocol (see the module docstring)."""
 
     NAME = "ntnd"
@@ -362,7 +363,7 @@ class Game(CoreGame):
     SCENARIOS = DESCRIPTIONS
     DEFAULT_SCENARIO = "tet"
     RULESET = NtndCharts
-    POSITION = ("state", "book", "violations")
+    POSITION = ("state", "book", "violations", "airbook")
     PASS_ACTIONS = (EndPhase,)
     PASS_RATE = 0.2
 
@@ -370,6 +371,7 @@ class Game(CoreGame):
         self.scenario_data = load_named_scenario(scenario)
         self.state = build_state(self.scenario_data)
         self.book = TurnBook()
+        self.airbook = AirBook()
         self.violations = nt10.Violations(self.state.turn)     # NT 10.2: this turn's neutrality record
         self.start_points = self.scenario_data.points
         self._enter_phase(Resolution(), None)
@@ -435,9 +437,17 @@ class Game(CoreGame):
         return {"units": sorted(self.state.pieces), "hexes": sorted(g.label(h) for h in g.map.hexes)
                 + sorted(g.zones)}
 
+    def _precheck(self, action: Action) -> None:
+        super()._precheck(action)
+        problem = field_problem(action)
+        if problem:
+            raise RuleViolation(self.PLAY_RULE, f"{type(action).__name__}: {problem}")
+
     def decision(self) -> tuple[str, str, str] | None:
         """A decision that interrupts the phase: (side, rule, question)."""
         b = self.book
+        if self.airbook.step is not None:
+            return self.air_decision()
         if b.ambush_chance is not None:
             return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
         if b.ambush is not None:
@@ -501,6 +511,8 @@ class Game(CoreGame):
     def _leave_phase(self, res: Resolution, dice) -> None:
         ph = self.phase
         self._finish_move()
+        if ph.id in AIR_PHASES:
+            self._air_phase_done(res)
         if ph.id == "recruitment" and self.book.entitlement is not None:
             left = self.book.entitlement.total()
             if left:
@@ -564,6 +576,7 @@ class Game(CoreGame):
         if Turn(self.state.turn).year != old.year:
             self.state.drafts_this_year = 0
         self.violations = self.violations.next_turn(self.state.turn)
+        self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
     # ------------------------------------------------------------------ NT 4.1 recruitment
@@ -1053,7 +1066,12 @@ class Game(CoreGame):
         if book.ambush is not None:
             yield from self._ambush_answers()
             return
+        if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
+            yield from self._air_candidates()
+            return
         yield EndPhase()
+        if ph.id in AIR_PHASES:
+            yield from self._air_candidates()
         if ph.id == "allied_reaction":
             for u in reaction_candidates(st, self._attacked(), book.moved_last_allied):
                 for to in reaction_destinations(st, u, self._attacked())[:4]:

@@ -25,6 +25,6 @@ def test_each_wrong_shape_is_named():
     assert field_problem(Sample("a", flag=1)) == "flag=1 is not of type bool"
     assert field_problem(Sample("a", where=3)) == "where=3 is not of type str | None"
     assert field_problem(Sample("a", path=["x"])).startswith("path=")             # a list is not a tuple
-    assert field_problem(Sample("a", path=("x", 2))) == 'path=["x", 2] is not a tuple[str, ...]'
+    assert field_problem(Sample("a", path=("x", 2))) == 'path=["x", 2] is not of type tuple[str, ...]'
     assert field_problem(Sample("a", pairs=(("p", 3, 4),))) is not None            # a triple is not a pair
     assert field_problem(Sample("a", pairs=(("p", "3"),))) is not None

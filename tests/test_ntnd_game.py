@@ -282,3 +282,31 @@ def test_a_step_across_a_neutral_border_is_charged_at_once_and_a_coup_ends_neutr
     assert g2.state.standing["Cambodia"] == "allied" and g2.state.track.points == points - 7 * 5
     with pytest.raises(RuleViolation):
         g2.apply(Coup("Cambodia"))
+
+
+@pytest.mark.rule("NT 11.2", "NT 11.5", "NT 12.1.1", "NT 11.1.1", "NT 11.1.1.2", "NT 22.3")
+def test_a_bombing_over_hanoi_dogfights_draws_fire_and_each_side_chooses_its_losses():
+    from wargames.ntnd.air_play import ChooseInterceptors, ChooseVictims, FlyMissions, ResolveMission
+    g = Game.new("tet", seed=1)
+    to_phase(g, "air_operations")
+    fighters = ("US F 2AD", "US F 3TFW")
+    points = g.state.track.points
+    with pytest.raises(RuleViolation, match="NT 11.2"):
+        g.apply(ResolveMission())                                            # nothing in the air yet
+    g.apply(FlyMissions((("bombing", "Hanoi", fighters),)))
+    assert all(u not in g.state.air for u in fighters)                       # flying: in neither box
+    with pytest.raises(RuleViolation, match="every mission in the air is resolved"):
+        g.apply(EndPhase())
+    g.apply(ResolveMission(), ScriptedDice([3, 1, 2, 2]))      # fighters 3 (a kill) and 1; interceptors 2 and 2
+    assert g.prompt.side == "communist" and g.prompt.rule == "NT 11.5"
+    with pytest.raises(RuleViolation, match="choose 1"):
+        g.apply(ChooseInterceptors(("NVA int 921", "NVA int 923")))
+    aa = [u for u in g.state.at("Hanoi") if u != "NVA int 921" and g.state.counter(u).type != "supply"]
+    g.apply(ChooseInterceptors(("NVA int 921",)), ScriptedDice([1] * len(aa) + [6]))
+    assert "NVA int 921" not in g.state.pieces and g.prompt.rule == "NT 11.1.1.2"   # the bomb's 6 hits
+    g.apply(ChooseVictims(("NVA SAM 1",)))
+    assert "NVA SAM 1" not in g.state.pieces
+    assert g.state.track.points == points + 2                   # an interceptor and a SAM destroyed: +1 each
+    assert all(g.state.air[u] == "unavailable" for u in fighters) and g.prompt.kind == "play"
+    g.apply(EndPhase())
+    assert g.phase.id == "allied_combat"

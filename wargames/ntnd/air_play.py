@@ -191,12 +191,12 @@ class AirPlay:
         if 0 < kills < len(mine) and "interceptor_losses" not in step:
             step.update(owed="interceptors", kills=kills)
             return
-        self.state, left, _ = air.dogfight(self.state, m.target, over, ScriptedDice(list(rolls)),
-                                           losses=step.get("dogfight_losses"),
-                                           interceptor_losses=step.get("interceptor_losses"), res=res)
+        self.state, left, fought = air.dogfight(self.state, m.target, over, ScriptedDice(list(rolls)),
+                                                losses=step.get("dogfight_losses"),
+                                                interceptor_losses=step.get("interceptor_losses"), res=res)
         survivors = {u for f in left for u in f.units}
         lost = {u for f in over for u in f.units} - survivors
-        self._score_eliminations(lost, set(), res)
+        self._score_eliminations(lost | set(fought.interceptors_lost), set(), res)
         b.flights = tuple(air.Mission(f.kind, f.target, tuple(u for u in f.units if u not in lost))
                           if f.target == m.target else f for f in b.flights)
         b.flights = tuple(f for f in b.flights if f.units)

@@ -459,6 +459,29 @@ class Game(AirPlay, CoreGame):
                                           else "retreat every surviving ambusher one hex")
         return None
 
+    def invariants(self) -> list[str]:
+        """No hex holds both sides' units (an ambush or a reaction may not leave them so), no counter is in two
+        places (map, air box, dead pile, withdrawn), air units are on the map only as attached helicopters,
+        and each area's Hearts and Minds marker is in a box of the track."""
+        from .air import ALLIED_AIR, TRANSPORT_MARK
+        st, out = self.state, []
+        for loc in {p.location for p in st.pieces.values()}:
+            here = st.at(loc)
+            if loc not in st.geography.zones and len({st.side_of(u) for u in here}) > 1:
+                out.append(f"{loc} holds units of both sides: {', '.join(sorted(here))}")
+        for u, p in st.pieces.items():
+            if u in st.air or u in st.dead or u in st.withdrawn:
+                out.append(f"{u} is on the map and also in the air box, the dead pile or out of the game")
+            if st.counter(u).type in ALLIED_AIR and not any(m.startswith(TRANSPORT_MARK) for m in p.marks):
+                out.append(f"{u}, an air unit, is on the map without a ground unit to carry (11.1.4)")
+        if st.air.keys() & (st.dead | st.withdrawn):
+            out.append(f"{sorted(st.air.keys() & (st.dead | st.withdrawn))} in the air box and out of play")
+        track = self._charts().hearts_minds
+        for area, box in st.hearts_minds.items():
+            if box not in track.ids:
+                out.append(f"{area}'s Hearts and Minds marker is in {box!r}, not a box of the track")
+        return out
+
     def current_prompt(self) -> Prompt:
         d = self.decision()
         if d is not None:

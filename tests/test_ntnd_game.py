@@ -310,3 +310,32 @@ def test_a_bombing_over_hanoi_dogfights_draws_fire_and_each_side_chooses_its_los
     assert all(g.state.air[u] == "unavailable" for u in fighters) and g.prompt.kind == "play"
     g.apply(EndPhase())
     assert g.phase.id == "allied_combat"
+
+
+@pytest.mark.rule("NT 3.1.5", "NT 8.8.1.1", "NT 3.2.4", "NT 8.8.2", "NT 8.8.2.1")
+def test_both_reactions_are_played_in_their_phases():
+    from wargames.ntnd.game import React
+    from wargames.ntnd.reaction import REACTED_MARK, end_communist_reaction
+    g = Game.new("tet", seed=1)
+    to_phase(g, "communist_movement")
+    done = set()
+    for a in [a for a in g.legal_actions if isinstance(a, Announce)]:
+        if a.target not in done and g.why_illegal(a) is None:
+            g.apply(a)
+            done.add(a.target)
+    g.apply(EndPhase())
+    assert g.phase.id == "allied_reaction" and g.prompt.side == "allied"
+    react = next(a for a in g.legal_actions if isinstance(a, React))
+    assert react.to in done                                   # only to a hex under announced attack
+    g.apply(react)
+    assert g.state.piece(react.unit).location == react.to and REACTED_MARK in g.state.piece(react.unit).marks
+    with pytest.raises(RuleViolation):
+        g.apply(React(react.unit, react.to))                  # once
+    to_phase(g, "communist_reaction")
+    assert g.prompt.side == "communist"
+    move = next(a for a in g.legal_actions if isinstance(a, React))
+    g.apply(move)
+    assert g.state.piece(move.unit).location == move.to
+    want, _ = end_communist_reaction(g.state)
+    g.apply(EndPhase())
+    assert {u: p.face_up for u, p in g.state.pieces.items()} == {u: p.face_up for u, p in want.pieces.items()}

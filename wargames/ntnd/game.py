@@ -211,9 +211,15 @@ class TallyPoints(Action):
 
 @dataclass(frozen=True)
 class RollEvent(Action):
-    """NT 3.2.8, 21: roll for a random event and apply it (``corps`` answers an event that asks for one)."""
+    """NT 3.2.8, 21: both players roll for the random event, which is applied at once unless it asks the Allied
+    player for a corps."""
 
-    corps: str | None = None
+
+@dataclass(frozen=True)
+class ChooseCorps(Action):
+    """NT 21.1: the corps whose Hearts and Minds marker an event moves, chosen by the Allied player."""
+
+    corps: str
 
 
 @dataclass(frozen=True)
@@ -297,7 +303,7 @@ class Coup(Action):
 
 
 ACTIONS = AIR_ACTIONS + (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
-           Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent)
+           Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent, ChooseCorps)
 
 
 # --------------------------------------------------------------------------- the turn's bookkeeping
@@ -317,6 +323,7 @@ class TurnBook:
     spent_points: bool = False                    # NT 7.2: the Allied spending is made once a phase
     tallied: bool = False                         # NT 22: this political phase's points are counted
     event_rolled: bool = False
+    event_waiting: int | None = None              # NT 21.1: an event waiting for the Allied player's corps
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
     election_held: bool = False                   # NT 23.1
@@ -448,6 +455,8 @@ class Game(AirPlay, CoreGame):
         b = self.book
         if self.airbook.step is not None:
             return self.air_decision()
+        if b.event_waiting is not None:
+            return ALLIED, "NT 21.1", "choose the corps whose marker the event moves"
         if b.ambush_chance is not None:
             return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
         if b.ambush is not None:
@@ -608,7 +617,10 @@ class Game(AirPlay, CoreGame):
         self._require("recruitment", rule="NT 4.1")
         if self.book.entitlement is not None:
             raise RuleViolation("NT 4.1", "this turn's recruits are worked out already")
-        self.book.entitlement = entitlements(self.state, dice, held_over=self.book.held_over, res=res)
+        nxt = self._last_event()
+        events = ((dict(nxt.communist_units), nxt.place),) if nxt and nxt.communist_units else ()
+        self.book.entitlement = entitlements(self.state, dice, held_over=self.book.held_over, events=events,
+                                             res=res)
         self.book.held_over = ()
 
     @handles(Recruit)
@@ -925,8 +937,15 @@ class Game(AirPlay, CoreGame):
         """The turn's replacement points reach the pools with the phase's first act, after any declaration of
         Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first)."""
         if not self.book.received:
-            self.state, _ = receive_replacements(self.state, res=res)
+            nxt = self._last_event()
+            self.state, _ = receive_replacements(self.state, dict(nxt.replacements) if nxt else None, res=res,
+                                                 next_turn=nxt.flags if nxt else ())
             self.book.received = True
+
+    def _last_event(self):
+        """What last turn's random event left for this turn (21.1), if anything."""
+        nxt = self.state.next_turn
+        return nxt if nxt is not None and nxt.turn == self.state.turn else None
 
     # ------------------------------------------------------------------ NT 23-27 the political decisions
     @handles(RollAid)
@@ -1045,9 +1064,25 @@ class Game(AirPlay, CoreGame):
         if self.book.event_rolled:
             raise RuleViolation("NT 21.1", "the event of this turn is rolled already")
         event = roll_event(self.state, dice, charts=self._charts(), res=res)
-        self.state, nxt = apply_event(self.state, event, dice, corps=a.corps, charts=self._charts(), res=res)
-        self.state.next_turn = nxt
         self.book.event_rolled = True
+        try:
+            self.state, nxt = apply_event(self.state, event, dice, charts=self._charts(), res=res)
+        except RuleViolation as e:
+            if "names a corps" not in e.reason:
+                raise
+            self.book.event_waiting = event.number
+            res.add("NT 21.1", f"{event.name}: the Allied player chooses the corps")
+            return
+        self.state.next_turn = nxt
+
+    @handles(ChooseCorps)
+    def _choose_corps(self, a: ChooseCorps, dice, res: Resolution) -> None:
+        if self.book.event_waiting is None:
+            raise RuleViolation("NT 21.1", "no event is waiting for a corps")
+        self.state, nxt = apply_event(self.state, self.book.event_waiting, dice, corps=a.corps,
+                                      charts=self._charts(), res=res)
+        self.state.next_turn = nxt
+        self.book.event_waiting = None
 
     # ------------------------------------------------------------------ helpers
     def _charts(self) -> NtndCharts:
@@ -1088,6 +1123,10 @@ class Game(AirPlay, CoreGame):
             return
         if book.ambush is not None:
             yield from self._ambush_answers()
+            return
+        if book.event_waiting is not None:
+            for corps in ("I", "II", "III", "IV"):
+                yield ChooseCorps(corps)
             return
         if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
             yield from self._air_candidates()
@@ -1177,8 +1216,6 @@ class Game(AirPlay, CoreGame):
                 yield RollElection()
         elif ph.id == "random_events" and not book.event_rolled:
             yield RollEvent()
-            for corps in ("I", "II", "III", "IV"):
-                yield RollEvent(corps)
 
     def _ambush_answers(self):
         o, chosen, d = self.book.ambush, self.book.ambush_losses, self.decision()

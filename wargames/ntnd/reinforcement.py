@@ -61,10 +61,11 @@ def income(state: NtndState, extra: Mapping[str, int | Fraction] | None = None,
 
 @implements("NT 4.2.2")
 def receive_replacements(state: NtndState, extra: Mapping[str, int | Fraction] | None = None,
-                         res: Resolution | None = None) -> tuple[NtndState, Resolution]:
-    """Add this turn's points to the pools (which hold only the halves saved last turn, 4.2.6)."""
+                         res: Resolution | None = None, next_turn: Iterable[str] = ()) -> tuple[NtndState, Resolution]:
+    """Add this turn's points to the pools (which hold only the halves saved last turn, 4.2.6); ``extra`` and
+    ``next_turn`` are what last turn's random event left (its points by pool, and its flags)."""
     res = res if res is not None else Resolution()
-    got = income(state, extra)
+    got = income(state, extra, next_turn)
     new = state.copy()
     for pool, n in got.items():
         new.replacement_points[pool] = new.replacement_points.get(pool, Fraction(0)) + n

@@ -159,6 +159,7 @@ def test_hexsides_borders_and_neutral_units():
     s.place("Cam inf 1", "0326")
     s.place("KR reg 1", "0327")
     s.place("Cam inf 2", "0419")
+    s.place("Cam inf 3", "0321")
     s.place("KR reg 2", "0420")
     s.standing["Cambodia"] = "allied"
     with pytest.raises(RuleViolation, match="all-sea"):
@@ -167,9 +168,9 @@ def test_hexsides_borders_and_neutral_units():
         en.check_attack(s, ("KR reg 2",), "0419", "communist")
     s.standing["Cambodia"] = "neutral"
     with pytest.raises(RuleViolation, match="NT 10.3.1|Cambodian"):
-        en.check_attack(s, ("Cam inf 2",), "0420", "allied")
+        en.check_attack(s, ("Cam inf 3",), "0420", "allied")
     s.standing["Cambodia"] = "allied"
-    assert en.check_attack(s, ("Cam inf 2",), "0420", "allied") == ("KR reg 2",)
+    assert en.check_attack(s, ("Cam inf 3",), "0420", "allied") == ("KR reg 2",)
     k = fresh()
     k.place("US 1/1", "1310")
     k.place("NVA 304", "1209")

@@ -194,6 +194,14 @@ def test_militia_abroad_and_zones():
     s2.place("NVA 304", "1310")
     with pytest.raises(RuleViolation, match="outside SVN"):
         en.check_attack(s2, ("SVN militia 1",), "1310", "allied")
+    g = fresh()
+    g.standing["Laos"] = "allied"
+    g.place("VC reg 1", "1210")                       # a Viet Cong guerrilla in Laos
+    g.place("PL reg 1", "1209")                       # a Pathet Lao one at home
+    g.place("US 1/1", "1310")
+    with pytest.raises(RuleViolation, match="outside SVN"):
+        en.check_attack(g, ("VC reg 1",), "1310", "communist")
+    assert en.check_attack(g, ("PL reg 1",), "1310", "communist") == ("US 1/1",)
     z = fresh()
     z.standing["Laos"] = "allied"
     z.place("Lao inf 1", "Vientiane")
@@ -228,17 +236,19 @@ def test_ground_support_limits():
 def test_militia_green_beret_and_hearts_and_minds():
     s = fresh()
     s.place("SVN militia 1", "2018")
-    s.place("SVN Montagnard 1", "2119")
-    s.place("US 5SFM", "2017")
+    s.place("SVN Montagnard 1", "2017")
+    s.place("US 5SFM", "2018")
+    s.place("ARVN 1", "2119")
     s.place("NVA 304", QUI_NHON)
-    b = en.battle_from_state(s, ("SVN militia 1", "SVN Montagnard 1", "US 5SFM"), QUI_NHON)
-    assert [u.current_morale for u in b.attackers] == [1, 2, 2]
+    who = ("SVN militia 1", "SVN Montagnard 1", "US 5SFM", "ARVN 1")
+    b = en.battle_from_state(s, who, QUI_NHON)
+    assert [u.current_morale for u in b.attackers] == [1, 2, 2, 2]
     s.place("US GB 1", "1917")                # 2018 and 2017 within 2; 2119 three away
-    b = en.battle_from_state(s, ("SVN militia 1", "SVN Montagnard 1", "US 5SFM"), QUI_NHON)
-    assert [u.current_morale for u in b.attackers] == [2, 2, 3]
+    b = en.battle_from_state(s, who, QUI_NHON)
+    assert [u.current_morale for u in b.attackers] == [2, 3, 3, 2]
     s.hearts_minds["II"] = "allied_control"
-    b = en.battle_from_state(s, ("SVN militia 1", "SVN Montagnard 1", "US 5SFM"), QUI_NHON)
-    assert [u.current_morale for u in b.attackers] == [3, 2, 3]
+    b = en.battle_from_state(s, who, QUI_NHON)
+    assert [u.current_morale for u in b.attackers] == [3, 3, 3, 2]
     s.hearts_minds["II"] = "pro_allied"
     b = en.battle_from_state(s, ("SVN militia 1",), QUI_NHON)
     assert b.attackers[0].current_morale == 2
@@ -490,3 +500,72 @@ def test_advance_after_combat():
     tie = combat.CombatResult(None, False, r.attacker, r.defender)
     assert en.advance_options(after, tie, b, QUI_NHON)
     assert en.advance_options(after, tie, b, QUI_NHON, retreated=("ARVN 1",)) == ()
+
+
+@pytest.mark.rule("NT 19.1", "NT 8.7")
+def test_attack_declaration_errors():
+    s = printed_example()
+    with pytest.raises(RuleViolation, match="at least one"):
+        en.check_attack(s, (), QUI_NHON, "allied")
+    with pytest.raises(RuleViolation, match="twice"):
+        en.check_attack(s, ("USMC 1", "USMC 1"), QUI_NHON, "allied")
+    with pytest.raises(RuleViolation, match="no communist unit"):
+        en.check_attack(s, ("USMC 1",), "2019", "allied")
+    s.place("US 1/1", "2119")
+    s.update("US 1/1", marks=frozenset({en.ON_FLEET}))
+    with pytest.raises(RuleViolation, match="fleet"):
+        en.check_attack(s, ("US 1/1",), QUI_NHON, "allied")
+
+
+@pytest.mark.rule("NT 19.2.6", "NT 19.3.1")
+def test_tie_defender_decides_first():
+    s2 = fresh()
+    s2.place("US 1/1", "2018")
+    s2.place("NVA 304", "2017")
+    b2 = en.battle_from_state(s2, ("NVA 304",), "2018")
+    r = play(b2, 2, 3).result                         # 4 + 2 = 6 = 3 + 3
+    assert r.winner is None
+    after = en.apply_losses(s2, r, {"communist": ("NVA 304",), "allied": ("US 1/1",)})
+    assert en.retreat_sequence(after, r, "2018") == []
+    s3 = fresh()
+    for u, at in (("US 1/1", "2018"), ("US 2/1", "2018"), ("NVA 304", "2017"), ("NVA 320", "2017")):
+        s3.place(u, at)
+    b3 = en.battle_from_state(s3, ("NVA 304", "NVA 320"), "2018")
+    r3 = play(b3, 2, 3).result
+    assert r3.winner is None
+    after = en.apply_losses(s3, r3, {"communist": ("NVA 304",), "allied": ("US 1/1",)})
+    assert en.retreat_sequence(after, r3, "2018") == [("allied", (), ("US 2/1",)), ("communist", (), ("NVA 320",))]
+
+
+@pytest.mark.rule("NT 25.3", "NT 25.4.2")
+def test_deserters_leave_without_points():
+    s = printed_example()
+    r = play(example_battle(s), 3, 2).result
+    out = combat.SideOutcome("allied", r.attacker.total, deserted=("ARVN 1",))
+    r2 = combat.CombatResult(r.winner, r.double, out, r.defender)
+    after = en.apply_losses(s, r2, {"communist": ("VC reg 1",)})
+    assert "ARVN 1" in after.dead and after.track.points == s.track.points + 1     # only the VC regiment scores
+
+
+@pytest.mark.rule("NT 19.3.5", "NT 8.2")
+def test_airmobile_range_by_weather():
+    s = fresh(turn=1)                                 # Mar/Apr: clear weather
+    s.place("US 1/1 Cav", "2018")
+    far = s.geography.label(s.geography.place("Can Tho"))        # IV Corps, far from II
+    s.place("ARVN 1", far)
+    assert far not in en.retreat_options(s, "US 1/1 Cav")
+    s2 = fresh(turn=2)                                # May/Jun: monsoon, nine hexes
+    s2.place("US 1/1 Cav", "2018")
+    s2.place("US 1/1", "2016")
+    s2.place("ARVN 1", far)
+    opts = en.retreat_options(s2, "US 1/1 Cav")
+    assert "2016" in opts and far not in opts
+
+
+@pytest.mark.rule("NT 19.3.7", "NT 15.2.3.1")
+def test_firebase_and_green_beret_never_retreat():
+    s = fresh()
+    s.place("US FB 1", "2018")
+    s.place("US GB 1", "2019")
+    assert en.retreat_options(s, "US FB 1") == [] and en.retreat_options(s, "US GB 1") == []
+    assert "US FB 1" in en.retreat(s, "US FB 1", None).dead

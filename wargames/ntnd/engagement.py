@@ -436,6 +436,23 @@ def retreating_units(state: NtndState, result: CombatResult, side: str, location
     return tuple(units)
 
 
+@implements("NT 19.2.6", "NT 19.3.1")
+def retreat_sequence(state: NtndState, result: CombatResult, location: str) -> list[tuple[str, tuple[str, ...],
+                                                                                        tuple[str, ...]]]:
+    """Who retreats, in the order the rules give: ``(side, must, may)`` triples. After a win only the loser
+    moves, every unit of ``must`` (:func:`retreating_units`). In a tie the defender decides, and moves, first,
+    then the attacker (19.2.6); ``may`` lists the units each may retreat or keep in place (our reading: unit by
+    unit, as a retreating stack may split, 19.3.1)."""
+    out = []
+    for side in (result.defender.side, result.attacker.side):
+        o = result.of(side)
+        must = retreating_units(state, result, side, location)
+        may = tuple(u for u in o.may_retreat if u in state.pieces)
+        if must or may:
+            out.append((side, must, may))
+    return out
+
+
 def _fleet(state: NtndState) -> str | None:
     fleets = [u for u in state.units("allied") if _type(state, u) == "fleet"]
     return fleets[0] if fleets else None

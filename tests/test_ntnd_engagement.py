@@ -569,3 +569,20 @@ def test_firebase_and_green_beret_never_retreat():
     s.place("US GB 1", "2019")
     assert en.retreat_options(s, "US FB 1") == [] and en.retreat_options(s, "US GB 1") == []
     assert "US FB 1" in en.retreat(s, "US FB 1", None).dead
+
+
+@pytest.mark.rule("NT 24.4.6")
+def test_vietnamization_attack_cost():
+    from dataclasses import replace
+    s = printed_example()
+    assert en.charge_attack(s, example_battle(s)).track.points == s.track.points      # no Vietnamization
+    s.policy = replace(s.policy, vietnamization="partial")
+    assert en.charge_attack(s, example_battle(s)).track.points == s.track.points - 1   # USMC 1 attacks
+    arvn = en.battle_from_state(s, ("ARVN 1", "ARVN 2"), QUI_NHON)
+    assert en.charge_attack(s, arvn).track.points == s.track.points
+    rok = fresh()
+    rok.policy = s.policy
+    rok.place("ROK 1", "2018")
+    rok.place("NVA 304", QUI_NHON)
+    b = en.battle_from_state(rok, ("ROK 1",), QUI_NHON)
+    assert en.charge_attack(rok, b).track.points == rok.track.points - 1             # SEATO counts too

@@ -355,6 +355,23 @@ def _battle_hex(state: NtndState, h: MapHex) -> combat.Hex:
                                          if g.has(h, f)))
 
 
+@implements("NT 24.4.6")
+def charge_attack(state: NtndState, battle: Battle, res: Resolution | None = None) -> NtndState:
+    """An Allied attack by a force with US or SEATO ground combat units costs one political point at once while
+    Full or Partial Vietnamization is in effect (24.4.6, :meth:`Policy.attack_pp`). Returns the new position."""
+    with_them = battle.attacker == "allied" and any(
+        u.ground_combat and (state.counter(u.id).nationality == "US" or state.counter(u.id).seato)
+        for u in battle.attackers)
+    points = -state.policy.attack_pp(with_them)
+    new = state.copy()
+    if points:
+        new.track = state.track.add(points, state.policy, state.turn)
+        if res is not None:
+            res.add("NT 24.4.6", "an attack with US or SEATO ground units under Vietnamization",
+                    arithmetic=f"{state.track.points} {points:+d} = {new.track.points}", result=points)
+    return new
+
+
 # ------------------------------------------------------------------------------------------------ eliminations
 @implements("NT 22.3", "NT 22.4", "NT 15.2.3.2")
 def eliminate(state: NtndState, unit: str, *, cause: str = "combat", res: Resolution | None = None) -> NtndState:
@@ -494,8 +511,8 @@ def retreat_options(state: NtndState, unit: str) -> list[str]:
     for z in g.zones_bordering(h):
         if c.type != "patrol_boat" and not _enemy_at(state, z, side):
             out.append(z)
-    if side == "allied" and (c.ground_combat or c.type == "green_beret") and g.is_coastal(h) \
-            and _fleet(state) is not None and _aboard(state) < FLEET_CAPACITY and c.type != "firebase":
+    if side == "allied" and c.ground_combat and g.is_coastal(h) and _fleet(state) is not None \
+            and _aboard(state) < FLEET_CAPACITY:
         out.append("fleet")
     if side == "allied" and c.airmobile:
         area = g.area(h)

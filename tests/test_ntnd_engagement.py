@@ -586,3 +586,28 @@ def test_vietnamization_attack_cost():
     rok.place("NVA 304", QUI_NHON)
     b = en.battle_from_state(rok, ("ROK 1",), QUI_NHON)
     assert en.charge_attack(rok, b).track.points == rok.track.points - 1             # SEATO counts too
+
+
+@pytest.mark.rule("NT 19.1.2", "NT 17.2")
+def test_reveal_inverted_units_next_to_allied_ground_units():
+    s = fresh()
+    s.place("US 1/1", "2018")
+    s.place("VC reg 1", QUI_NHON, face_up=False)
+    s.place("dummy 1", "2017", face_up=False)
+    s.place("VC reg 2", "1917", face_up=False)        # two hexes away
+    s.place("Cam inf 1", "0326")
+    s.place("KR reg 1", "0327", face_up=False)        # behind an all-sea hexside
+    s.place("US 2/1", "1310")
+    s.place("PL reg 1", "1209", face_up=False)        # behind the border of neutral Laos
+    before = snapshot(s)
+    new = en.reveal(s)
+    assert snapshot(s) == before
+    assert new.piece("VC reg 1").face_up and "dummy 1" not in new.pieces and "dummy 1" not in new.dead
+    assert new.track.points == s.track.points
+    assert not new.piece("VC reg 2").face_up and not new.piece("KR reg 1").face_up
+    assert not new.piece("PL reg 1").face_up
+    fb = fresh()
+    fb.place("US FB 1", "2018")                       # not a ground combat unit: reveals nothing
+    fb.place("VC reg 1", QUI_NHON, face_up=False)
+    assert not en.reveal(fb).piece("VC reg 1").face_up
+    assert en.reveal(s, violate=("Laos",)).piece("PL reg 1").face_up

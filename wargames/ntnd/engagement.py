@@ -2,19 +2,18 @@
 what a :class:`~wargames.ntnd.combat.CombatResult` then does to the position (losses, retreats, advance).
 
 :mod:`.combat` resolves a described battle; this module describes it from an :class:`NtndState` and applies the
-outcome. Every choice a player makes is a parameter, with a function listing the legal values:
+outcome. Every choice a player makes is a parameter, with a function listing the legal values. A combat phase,
+in the order the Game calls them (``fought`` starts empty each combat phase, 19.1.3):
 
-======================  ===============================  =====================================================
-step                    procedure                        choices listed by
-======================  ===============================  =====================================================
-declare an attack       :func:`check_attack`             :func:`combat_candidates`
-describe it             :func:`battle_from_state`        (then ``combat.resolve(battle, dice)``)
-record who fought       :func:`record_battle`
-losses (19.2.6)         :func:`apply_losses`             :func:`loss_choices`
-retreats (19.3)         :func:`retreat`                  :func:`retreat_options`, :func:`retreating_units`
-overstacking (19.3.2)   :func:`eliminate_overstack`      :func:`overstack_choices`
-advance (19.4)          :func:`advance`                  :func:`advance_options`
-======================  ===============================  =====================================================
+1. Allied combat phase only: :func:`reveal` (19.1.2).
+2. Per battle, as the phasing player declares it: :func:`combat_candidates` lists what may be attacked and by
+   whom; :func:`battle_from_state` checks the choice (through :func:`check_attack`) and builds the Battle;
+   :func:`charge_attack` (24.4.6); ``combat.resolve(battle, dice)``; ``fought = record_battle(fought, battle)``.
+3. :func:`apply_losses` with each side's pick among :func:`loss_choices` (and the result's other eliminations).
+4. :func:`retreat_sequence`: side by side in that order (the defender first in a tie), each unit to one of
+   :func:`retreat_options` with :func:`retreat` (``None`` when it has none: eliminated, 19.3.6); after each
+   retreat, :func:`overstack_choices` at the hex entered and :func:`eliminate_overstack` (19.3.2).
+5. :func:`advance` with the attacker's pick among :func:`advance_options` (19.4).
 
 Eliminations score at once (22.3, :func:`.political.immediate_points`): an Allied unit goes to the dead pile, a
 Communist one back to the mix (:meth:`NtndState.remove`). Every procedure returns a new state and leaves its
@@ -170,6 +169,47 @@ def check_attack(state: NtndState, attackers: Iterable[str], defender_location: 
         raise RuleViolation("NT 19.2.1", f"{', '.join(support_only)}: artillery, firebases and patrol boats "
                                          "attack only alone; with other units they give fire support instead")
     return defenders
+
+
+@implements("NT 19.1.2", "NT 17.2", "NT 10.2.2")
+def reveal(state: NtndState, *, violate: Iterable[str] = (), res: Resolution | None = None) -> NtndState:
+    """At the start of the Allied combat phase every inverted Communist unit next to an Allied ground combat
+    unit is turned face up (19.1.2), except behind an all-sea or all-lake hexside, or behind a neutral border
+    the Allied player does not mean to attack across (``violate`` names the countries he does). In an off-board
+    zone, those sharing the zone with an Allied ground combat unit (our reading of 9.3). A dummy turned up is
+    removed to the mix, without points (17.2). Being revealed violates no neutrality (10.2.2)."""
+    g = state.geography
+    allied = [u for u in state.units("allied") if state.counter(u).ground_combat
+              and not state.piece(u).marked(ON_FLEET)]
+    near_hexes: dict[MapHex, list[MapHex]] = {}
+    zones = set()
+    for u in allied:
+        loc = state.piece(u).location
+        if _is_zone(state, loc):
+            zones.add(loc)
+        else:
+            h = g.hex(loc)
+            for n in g.map.neighbors(h):
+                near_hexes.setdefault(n, []).append(h)
+    new = state.copy()
+    for u in state.units("communist", face_up=False):
+        loc = state.piece(u).location
+        if _is_zone(state, loc):
+            hit = loc in zones
+        else:
+            h = g.hex(loc)
+            hit = any(_hexside_block(state, a, h, "allied", violate) is None for a in near_hexes.get(h, ()))
+        if not hit:
+            continue
+        if state.counter(u).type == "dummy":
+            if res is not None:
+                res.add("NT 17.2", f"{u} is a dummy: turned up, it is removed", unit=u)
+            eliminate(new, u, res=res)
+        else:
+            new.update(u, face_up=True)
+            if res is not None:
+                res.add("NT 19.1.2", f"{u} at {loc} is turned face up", unit=u)
+    return new
 
 
 @dataclass(frozen=True)

@@ -215,12 +215,17 @@ def test_militia_abroad_and_zones():
 
 
 # ------------------------------------------------------------------------------------------------ morale
-@pytest.mark.rule("NT 11.1.2")
+@pytest.mark.rule("NT 11.1.2", "NT 11.3")
 def test_ground_support_limits():
     b = example_battle(ground_support=("NVA 304",))
     assert [u.current_morale for u in b.defenders[:2]] == [3, 3]
     with pytest.raises(RuleViolation, match="only once"):
         example_battle(ground_support=("NVA 304", "NVA 304"))
+    monsoon = printed_example()
+    monsoon.turn = 2                                  # May/Jun 1965
+    with pytest.raises(RuleViolation, match="monsoon"):
+        example_battle(monsoon)
+    assert example_battle(monsoon, ground_support=()).defenders[0].current_morale == 4
     with pytest.raises(RuleViolation, match="Communist ground combat"):
         example_battle(ground_support=("NVA art 45",))
     with pytest.raises(RuleViolation, match="Communist ground combat"):

@@ -299,7 +299,7 @@ def us_ground_in_svn(state: NtndState) -> bool:
     return False
 
 
-@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 15.2.2", "NT 16.3", "NT 28.2.1", "NT 7.3.3", "NT 25.2",
+@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 11.3", "NT 15.2.2", "NT 16.3", "NT 28.2.1", "NT 7.3.3", "NT 25.2",
             "NT 25.4.1", "NT 19.2.3", "NT 9.2", "NT 28.9.4", "NT 28.8", "NT 12.3")
 def battle_from_state(state: NtndState, attackers: Iterable[str], defender_location: str, *,
                       side: str | None = None, fought: Iterable[str] = (), violate: Iterable[str] = (),
@@ -328,6 +328,8 @@ def battle_from_state(state: NtndState, attackers: Iterable[str], defender_locat
     adjust: dict[str, list[Adjustment]] = {u: [] for u in engaged}
     # 11.1.2 ground support
     gs = tuple(ground_support)
+    if gs and is_monsoon(state.turn):
+        raise RuleViolation("NT 11.3", "no ground support missions are flown in monsoon turns")
     per_hex: dict[str, int] = {}
     for u in gs:
         if u not in adjust or state.side_of(u) != "communist" or not state.counter(u).ground_combat:

@@ -463,8 +463,10 @@ def test_overstack_after_retreat_is_the_owners_choice():
     s2 = en.retreat(s2, "NVA art 45", "2016")
     choices = en.overstack_choices(s2, "2016", "communist")
     assert len(choices) == 3 * 2 and all(len(c) == 2 for c in choices)
+    before = snapshot(s2)
     with pytest.raises(RuleViolation):
         en.eliminate_overstack(s2, "2016", "communist", ("NVA 304",))
+    assert snapshot(s2) == before
     s3 = en.eliminate_overstack(s2, "2016", "communist", ("VC reg 1", "NVA art 68"))
     assert en.overstack_choices(s3, "2016", "communist") == [()]
     sg = fresh()
@@ -490,8 +492,10 @@ def test_advance_after_combat():
     after = en.retreat(after, "NVA art 45", "2017")
     opts = en.advance_options(after, r, b, QUI_NHON)
     assert set(opts) == set(ATTACKERS)                                   # not the militia (immobile)
+    before = snapshot(after)
     with pytest.raises(RuleViolation, match="overstack"):
         en.advance(after, r, b, QUI_NHON, ("USMC 1", "ARVN 1", "ARVN 2"))
+    assert snapshot(after) == before
     with pytest.raises(RuleViolation):
         en.advance(after, r, b, QUI_NHON, ("SVN militia 1",))
     done = en.advance(after, r, b, QUI_NHON, ("USMC 1", "ARVN 2"))

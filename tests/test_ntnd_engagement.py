@@ -620,3 +620,23 @@ def test_reveal_inverted_units_next_to_allied_ground_units():
     fb.place("VC reg 1", QUI_NHON, face_up=False)
     assert not en.reveal(fb).piece("VC reg 1").face_up
     assert en.reveal(s, violate=("Laos",)).piece("PL reg 1").face_up
+
+
+@pytest.mark.rule("NT 14.1.2", "NT 19.2.6")
+def test_retreat_checked_against_the_result():
+    s = fresh()
+    s.place("US 1/1", "2119")
+    s.place("US PB TF116", "2119")
+    s.place("NVA 304", QUI_NHON)
+    s.place("NVA art 45", QUI_NHON)
+    b = en.battle_from_state(s, ("NVA 304",), "2119")
+    rolls = next((a, d) for a in range(1, 7) for d in range(1, 7) if play(b, a, d).result.winner is None)
+    r = play(b, *rolls).result
+    assert r.defender.may_retreat == ("US 1/1", "US PB TF116") and "US PB TF116" in r.defender.destroyed_by_retreat
+    after = en.apply_losses(s, r, {"communist": ("NVA 304",), "allied": ("US 1/1",)})
+    assert "US PB TF116" in after.pieces                            # a tie: it may stay
+    gone = en.retreat(after, "US PB TF116", "2120", result=r)       # retreating, it is lost to the artillery
+    assert "US PB TF116" in gone.dead
+    assert en.retreat(after, "US PB TF116", "2120").piece("US PB TF116").location == "2120"
+    with pytest.raises(RuleViolation, match="does not retreat"):
+        en.retreat(after, "NVA art 45", "2017", result=r)

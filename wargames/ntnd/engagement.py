@@ -574,12 +574,23 @@ def retreat_options(state: NtndState, unit: str) -> list[str]:
 
 @implements("NT 19.3", "NT 19.3.6", "NT 19.3.8", "NT 8.7")
 def retreat(state: NtndState, unit: str, to: str | None, *, under_attack: Iterable[str] = (),
-            res: Resolution | None = None) -> NtndState:
+            result: CombatResult | None = None, res: Resolution | None = None) -> NtndState:
     """Retreat ``unit`` to ``to`` (one of :func:`retreat_options`). ``to=None`` is allowed only when there is no
     option: the unit is then eliminated (19.3.6). ``"fleet"`` puts it aboard the fleet, in the fleet's location
     (8.7). A unit that retreats into a hex in ``under_attack`` (hexes attacked this combat phase) is turned face
     down and takes no part in that battle (19.3.8). Check the stacking of ``to`` afterwards with
-    :func:`overstack_choices` (19.3.2)."""
+    :func:`overstack_choices` (19.3.2). Given the battle's ``result``, the unit must be one that retreats (or
+    may, in a tie), and one the result says a retreat destroys (a patrol boat against armour or artillery,
+    14.1.2) is eliminated instead."""
+    if result is not None:
+        side = state.side_of(unit)
+        out = result.of(side)
+        if unit not in retreating_units(state, result, side, state.piece(unit).location) + out.may_retreat:
+            raise RuleViolation("NT 19.2.6", f"{unit} does not retreat after this battle")
+        if unit in out.destroyed_by_retreat:
+            if res is not None:
+                res.add("NT 14.1.2", f"{unit} would retreat: it is eliminated instead", unit=unit)
+            return eliminate(state.copy(), unit, res=res)
     options = retreat_options(state, unit)
     if to is None:
         if options:

@@ -520,6 +520,8 @@ def test_attack_declaration_errors():
         en.check_attack(s, ("USMC 1", "USMC 1"), QUI_NHON, "allied")
     with pytest.raises(RuleViolation, match="no communist unit"):
         en.check_attack(s, ("USMC 1",), "2019", "allied")
+    with pytest.raises(RuleViolation, match="neither"):
+        en.check_attack(s, ("USMC 1",), "9999", "allied")
     s.place("US 1/1", "2119")
     s.update("US 1/1", marks=frozenset({en.ON_FLEET}))
     with pytest.raises(RuleViolation, match="fleet"):

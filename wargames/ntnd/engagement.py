@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import Iterable, Mapping
 
 from ..core import Resolution, implements
-from ..core.errors import RuleViolation
+from ..core.errors import DataError, RuleViolation
 from ..core.hexgrid import Hex as MapHex
 from . import combat
 from .charts import NtndCharts
@@ -36,7 +36,7 @@ from .movement import GUERRILLA_HOMES, MILITIA_HOMES, is_guerrilla, is_monsoon
 from .political import apply_immediate, immediate_points
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
-from .zones import in_green_beret_zoi, neutral_border
+from .zones import in_green_beret_zoi, neutral_border, zoi_hexes
 
 SIDES = ("communist", "allied")
 #: units that never take part in a battle on either side: the fleet (14.2) and air units (11)
@@ -79,7 +79,8 @@ def _engaged_defenders(state: NtndState, location: str, side: str) -> tuple[str,
                  and _type(state, u) not in NOT_ENGAGED)
 
 
-def _hexside_block(state: NtndState, a: MapHex, b: MapHex, side: str, violate: Iterable[str]) -> tuple[str, str] | None:
+def _hexside_block(state: NtndState, a: MapHex, b: MapHex, side: str,
+                   violate: Iterable[str]) -> tuple[str, str] | None:
     """Why a unit in ``a`` may not attack into ``b`` (rule, reason), or None."""
     g = state.geography
     if g.all_sea_side(a, b):
@@ -150,7 +151,11 @@ def check_attack(state: NtndState, attackers: Iterable[str], defender_location: 
         raise RuleViolation("NT 19.1", "an attack needs at least one attacking unit")
     if len(set(attackers)) != len(attackers):
         raise RuleViolation("NT 19.1", "a unit is named twice among the attackers")
-    state._check_location(defender_location)
+    if not _is_zone(state, defender_location):
+        try:
+            state.geography.hex(defender_location)
+        except (DataError, KeyError, ValueError) as e:
+            raise RuleViolation("NT 19.1", f"{defender_location!r} is neither a hex of the map nor a zone") from e
     foe = enemy(side)
     if not any(state.side_of(u) == foe for u in state.at(defender_location)):
         raise RuleViolation("NT 19.1", f"no {foe} unit is at {defender_location}")
@@ -423,7 +428,6 @@ def eliminate(state: NtndState, unit: str, *, cause: str = "combat", res: Resolu
     counter = state.counter(unit)
     gb_zone = None
     if counter.type == "green_beret" and not state.in_zone(unit):
-        from .zones import zoi_hexes
         gb_zone = zoi_hexes(state, unit)
     award = immediate_points("eliminated", counter, cause=cause, policy=state.policy)
     state.remove(unit, eliminated=cause == "combat" or cause == "desertion")

@@ -14,7 +14,16 @@ from wargames.ntnd.scenarios import SCENARIOS, scenario
 
 def to_phase(g: Game, phase: str) -> None:
     """End phases (counting the points where a phase needs it) until ``phase`` begins."""
+    from wargames.ntnd.combat_play import Attack
     while g.phase.id != phase:
+        if g.prompt.kind == "decision":                  # a battle's or a mission's choice: the first offered
+            g.apply(next(iter(g.legal_actions)))
+            continue
+        if g.phase.id == "communist_combat":
+            attack = next((a for a in g.legal_actions if isinstance(a, Attack)), None)
+            if attack is not None:
+                g.apply(attack)
+                continue
         if g.phase.id == "recruitment" and g.book.entitlement is None:
             g.apply(Muster())
         if g.phase.kind == "politics" and not g.book.tallied:
@@ -339,3 +348,48 @@ def test_both_reactions_are_played_in_their_phases():
     want, _ = end_communist_reaction(g.state)
     g.apply(EndPhase())
     assert {u: p.face_up for u, p in g.state.pieces.items()} == {u: p.face_up for u, p in want.pieces.items()}
+
+
+@pytest.mark.rule("NT 3.2.6", "NT 19.2", "NT 19.2.6", "NT 19.3", "NT 19.4", "NT 11.1.2", "NT 22.3")
+def test_the_printed_battle_through_the_game_with_each_decision_its_owners():
+    """The 19.2 example on the map (tests/test_ntnd_engagement.py's position at Qui Nhon), fought in the Allied
+    combat phase with two ground-support aircraft through: 9.75 against 9.5, then the Communist player picks his
+    loss, his units retreat one by one, and the Allied player declines to advance."""
+    from wargames.ntnd.combat_play import Advance, Attack, Retreat
+    from wargames.ntnd.game import ChooseLosses
+    from wargames.ntnd.state import NtndState
+    g = Game.new("campaign", seed=1)
+    to_phase(g, "allied_combat")
+    s = NtndState(turn=g.state.turn, phase="allied_combat", track=g.state.track, policy=g.state.policy,
+                  hearts_minds=dict(g.state.hearts_minds))
+    for u, at in (("USMC 1", "2018"), ("ARVN 1", "2018"), ("US FB 1", "2018"), ("ARVN 2", "2119"),
+                  ("ARVN armor 1", "2119"), ("ARVN PB 1", "2119"), ("US Fleet", "2218"),
+                  ("NVA 304", "2118"), ("VC reg 1", "2118"), ("NVA art 45", "2118"), ("NVA art 68", "2017")):
+        s.place(u, at)
+    g.state = s
+    g.airbook.ground_support = (("2118", 2),)                   # two aircraft got through earlier this turn
+    attackers = ("USMC 1", "ARVN 1", "ARVN 2", "ARVN armor 1")
+    with pytest.raises(RuleViolation, match="NT 11.1.2"):
+        g.apply(Attack(attackers, "2118", ("NVA 304", "NVA 304")))
+    points = g.state.track.points
+    res = g.apply(Attack(attackers, "2118", ("NVA 304", "VC reg 1")), ScriptedDice([3, 2]))
+    totals = [s.result for s in res.steps if s.rule == "NT 19.2" and s.text.startswith("Totals")][-1]
+    assert totals == {"allied": Fraction(27, 4), "communist": Fraction(15, 2)}
+    assert g.prompt.side == "communist" and g.prompt.rule == "NT 19.2.6"
+    with pytest.raises(RuleViolation, match="loses 1"):
+        g.apply(ChooseLosses(("NVA art 45",)))
+    g.apply(ChooseLosses(("VC reg 1",)))
+    assert "VC reg 1" not in g.state.pieces and g.state.track.points == points + 1
+    moved = {}
+    while g.prompt.rule == "NT 19.3":
+        unit = g.cbook.battle["queue"][0][1]
+        to = next(a.to for a in g.legal_actions if isinstance(a, Retreat) and not g.state.at(a.to))
+        g.apply(Retreat(unit, to))
+        moved[unit] = to
+    assert set(moved) <= {"NVA 304", "NVA art 45"}
+    assert all(g.state.piece(u).location != "2118" for u in ("NVA 304", "NVA art 45"))
+    assert g.prompt.rule == "NT 19.4" and g.prompt.side == "allied"
+    g.apply(Advance(()))
+    assert g.cbook.battle is None and g.prompt.kind == "play"
+    with pytest.raises(RuleViolation, match="NT 19.1"):
+        g.apply(Attack(attackers, "2118"))                      # nobody left there, and they have fought

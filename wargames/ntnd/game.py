@@ -25,6 +25,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
+from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, CombatBook, CombatPlay
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts
@@ -302,7 +303,7 @@ class Coup(Action):
     country: str
 
 
-ACTIONS = AIR_ACTIONS + (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent, ChooseCorps)
 
 
@@ -324,6 +325,7 @@ class TurnBook:
     tallied: bool = False                         # NT 22: this political phase's points are counted
     event_rolled: bool = False
     event_waiting: int | None = None              # NT 21.1: an event waiting for the Allied player's corps
+    points_at_turn_start: int | None = None       # NT 25.1: the track as the turn began (ARVN demoralization)
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
     election_held: bool = False                   # NT 23.1
@@ -361,7 +363,7 @@ def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
     return st
 
 
-class Game(AirPlay, CoreGame):
+class Game(CombatPlay, AirPlay, CoreGame):
     """No Trumpets No Drums on the shared protocol (see the module docstring)."""
 
     NAME = "ntnd"
@@ -370,7 +372,7 @@ class Game(AirPlay, CoreGame):
     SCENARIOS = DESCRIPTIONS
     DEFAULT_SCENARIO = "tet"
     RULESET = NtndCharts
-    POSITION = ("state", "book", "violations", "airbook")
+    POSITION = ("state", "book", "violations", "airbook", "cbook")
     PASS_ACTIONS = (EndPhase,)
     PASS_RATE = 0.2
 
@@ -379,8 +381,10 @@ class Game(AirPlay, CoreGame):
         self.state = build_state(self.scenario_data)
         self.book = TurnBook()
         self.airbook = AirBook()
+        self.cbook = CombatBook()
         self.violations = nt10.Violations(self.state.turn)     # NT 10.2: this turn's neutrality record
         self.start_points = self.scenario_data.points
+        self.book.points_at_turn_start = self.state.track.points
         self._enter_phase(Resolution(), None)
 
     def shared(self):
@@ -455,6 +459,8 @@ class Game(AirPlay, CoreGame):
         b = self.book
         if self.airbook.step is not None:
             return self.air_decision()
+        if self.cbook.battle is not None and self.cbook.battle["owed"] is not None:
+            return self.combat_decision()
         if b.event_waiting is not None:
             return ALLIED, "NT 21.1", "choose the corps whose marker the event moves"
         if b.ambush_chance is not None:
@@ -525,6 +531,8 @@ class Game(AirPlay, CoreGame):
             raise RuleViolation(ph.rule, "the political points are counted first (tally_points)")
         if ph.id == "recruitment" and self.book.entitlement is None:
             raise RuleViolation("NT 4.1", "the recruits owed this turn are worked out first (muster)")
+        if ph.id in COMBAT_PHASES:
+            self._end_combat_check()
         if ph.id == "allied_politics" and self._election_year() and not self.book.election_held:
             raise RuleViolation("NT 23.1", "the American election is rolled at the end of this phase (roll_election)")
         if ph.id == "random_events" and not self.book.event_rolled:
@@ -585,6 +593,8 @@ class Game(AirPlay, CoreGame):
             self.book.aid_rolled = False
         elif ph.kind == "movement":
             self.violations = self.violations.begin_movement(self.state, ph.side)
+        elif ph.id in COMBAT_PHASES:
+            self._begin_combat(res)
         elif ph.id == "allied_politics":
             self.book.election_held = False
         elif ph.id == "random_events":
@@ -608,6 +618,7 @@ class Game(AirPlay, CoreGame):
         if Turn(self.state.turn).year != old.year:
             self.state.drafts_this_year = 0
         self.violations = self.violations.next_turn(self.state.turn)
+        self.book.points_at_turn_start = self.state.track.points
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
@@ -779,6 +790,9 @@ class Game(AirPlay, CoreGame):
 
     @handles(ChooseLosses)
     def _choose_losses(self, a: ChooseLosses, dice, res: Resolution) -> None:
+        if self.cbook.battle is not None and self.cbook.battle["owed"] == "losses":
+            self._choose_battle_losses(a.units, res)
+            return
         o = self.book.ambush
         d = self.decision()
         if o is None or d is None or d[1] != "NT 19.2.6":
@@ -1131,7 +1145,12 @@ class Game(AirPlay, CoreGame):
         if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
             yield from self._air_candidates()
             return
+        if ph.id in COMBAT_PHASES and self.cbook.battle is not None:
+            yield from self._combat_candidates()
+            return
         yield EndPhase()
+        if ph.id in COMBAT_PHASES:
+            yield from self._combat_candidates()
         if ph.id in AIR_PHASES:
             yield from self._air_candidates()
         if ph.id == "allied_reaction":

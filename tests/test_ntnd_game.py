@@ -380,14 +380,16 @@ def test_the_printed_battle_through_the_game_with_each_decision_its_owners():
         g.apply(ChooseLosses(("NVA art 45",)))
     g.apply(ChooseLosses(("VC reg 1",)))
     assert "VC reg 1" not in g.state.pieces and g.state.track.points == points + 1
-    moved = {}
-    while g.prompt.rule == "NT 19.3":
-        unit = g.cbook.battle["queue"][0][1]
-        to = next(a.to for a in g.legal_actions if isinstance(a, Retreat) and not g.state.at(a.to))
-        g.apply(Retreat(unit, to))
-        moved[unit] = to
-    assert set(moved) <= {"NVA 304", "NVA art 45"}
-    assert all(g.state.piece(u).location != "2118" for u in ("NVA 304", "NVA art 45"))
+    from wargames.ntnd.combat_play import EliminateOverstack
+    while g.prompt.rule in ("NT 19.3", "NT 19.3.2"):          # NVA art 45 has one way out: into 2017's stack
+        if g.prompt.rule == "NT 19.3":
+            unit = g.cbook.battle["queue"][0][1]
+            g.apply(Retreat(unit, next(a.to for a in g.legal_actions if isinstance(a, Retreat))))
+        else:
+            assert g.prompt.side == "communist"
+            g.apply(EliminateOverstack(("NVA art 45",)))
+    assert not [u for u in g.state.at("2118") if g.state.side_of(u) == "communist"]
+    assert "NVA art 45" not in g.state.pieces and g.state.track.points == points + 2     # the over-stacked one too
     assert g.prompt.rule == "NT 19.4" and g.prompt.side == "allied"
     g.apply(Advance(()))
     assert g.cbook.battle is None and g.prompt.kind == "play"

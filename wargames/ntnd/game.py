@@ -303,7 +303,14 @@ class Coup(Action):
     country: str
 
 
-ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+@dataclass(frozen=True)
+class MoveFleet(Action):
+    """NT 14.2.1: the Allied player moves the fleet out to sea when enemy ground units enter its hex."""
+
+    to: str
+
+
+ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (MoveFleet, EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
            Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent, ChooseCorps)
 
 
@@ -326,6 +333,7 @@ class TurnBook:
     event_rolled: bool = False
     event_waiting: int | None = None              # NT 21.1: an event waiting for the Allied player's corps
     points_at_turn_start: int | None = None       # NT 25.1: the track as the turn began (ARVN demoralization)
+    fleet_out: tuple[str, tuple[str, ...]] | None = None   # NT 14.2.1: the fleet pushed out, and where it may go
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
     election_held: bool = False                   # NT 23.1
@@ -463,6 +471,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             return self.combat_decision()
         if b.event_waiting is not None:
             return ALLIED, "NT 21.1", "choose the corps whose marker the event moves"
+        if b.fleet_out is not None:
+            return ALLIED, "NT 14.2.1", "move the fleet out to sea"
         if b.ambush_chance is not None:
             return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
         if b.ambush is not None:
@@ -715,12 +725,15 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if mv.stopped:
             raise RuleViolation(mv.stopped, f"{a.unit} has had to stop ({mv.stopped})")
         before = self.state
+        fleet = [u for u in before.at(a.to) if before.side_of(u) != side and before.counter(u).type == "fleet"]
         broken = nt10.violations_by_move(before, a.unit, a.to)
         ends = nt10.ends_neutrality_by_move(before, a.unit, a.to)
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, charts=self._charts(), res=res)
         self.book.moving = mv
         if a.unit in self.state.pieces and self.state.piece(a.unit).location == a.to:
             self._neutrality(broken, ends, dice, res)
+            if fleet:
+                self._push_fleet(fleet[0], a.to, res)
         elif a.unit in self.state.pieces and self.state.piece(a.unit).face_up != before.piece(a.unit).face_up:
             self.violations = self.violations.excuse(a.unit, "revealed")       # a failed infiltration (10.2.2)
         if mv.stopped or a.unit not in self.state.pieces:
@@ -730,6 +743,46 @@ class Game(CombatPlay, AirPlay, CoreGame):
             if chance:
                 self.book.ambush_chance = (a.unit, chance)
                 res.add("NT 20.2", f"{a.unit} at {a.to} may be ambushed by {len(chance)} inverted unit(s)")
+
+    # ------------------------------------------------------------------ NT 14.2.1 the fleet
+    @implements("NT 14.2.1")
+    def _push_fleet(self, fleet: str, where: str, res: Resolution) -> None:
+        """14.2.1: enemy ground units entered the fleet's hex: it goes one hex out to sea, to the nearest all-sea
+        hex free of enemy units (our reading where no sea hex is next to it); the Allied player picks among
+        equally near ones."""
+        g, st = self.state.geography, self.state
+        start = g.hex(where)
+        seen, ring_, found = {start}, [start], []
+        while ring_ and not found:
+            nxt = []
+            for h in ring_:
+                for n in g.map.neighbors(h):
+                    if n in seen:
+                        continue
+                    seen.add(n)
+                    if g.is_all_sea(n) and not any(st.side_of(u) == COMMUNIST for u in st.at(g.label(n))):
+                        found.append(g.label(n))
+                    nxt.append(n)
+            ring_ = nxt
+        if not found:
+            raise RuleViolation("NT 14.2.1", f"the fleet at {where} has no sea to go to")
+        if len(found) == 1:
+            self.state.update(fleet, location=found[0])
+            res.add("NT 14.2.1", f"{fleet} moves out to sea, to {found[0]}", result=found[0])
+        else:
+            self.book.fleet_out = (fleet, tuple(sorted(found)))
+            res.add("NT 14.2.1", f"{fleet} must move out to sea: the Allied player chooses where")
+
+    @handles(MoveFleet)
+    def _move_fleet(self, a: MoveFleet, dice, res: Resolution) -> None:
+        if self.book.fleet_out is None:
+            raise RuleViolation("NT 14.2.1", "the fleet is not being pushed out to sea")
+        fleet, options = self.book.fleet_out
+        if a.to not in options:
+            raise RuleViolation("NT 14.2.1", f"the fleet goes to one of {', '.join(options)}")
+        self.state.update(fleet, location=a.to)
+        self.book.fleet_out = None
+        res.add("NT 14.2.1", f"{fleet} moves out to sea, to {a.to}", result=a.to)
 
     # ------------------------------------------------------------------ NT 10 neutral states
     def _neutrality(self, broken, ends, dice, res: Resolution) -> None:
@@ -1141,6 +1194,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if book.event_waiting is not None:
             for corps in ("I", "II", "III", "IV"):
                 yield ChooseCorps(corps)
+            return
+        if book.fleet_out is not None:
+            for to in book.fleet_out[1]:
+                yield MoveFleet(to)
             return
         if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
             yield from self._air_candidates()

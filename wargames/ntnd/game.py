@@ -791,7 +791,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if broken:
             self.violations = self.violations.add(*broken)
             for v in broken:
-                res.add(v.rule, str(v))
+                res.add(v.rule, v.reason, side=v.side, country=v.country)
             self.state, self.violations = nt10.charge_violations(self.state, self.violations, dice,
                                                                  charts=self._charts(), res=res)
         if ends is not None and self.state.standing.get(ends[0]) == "neutral":

@@ -28,3 +28,4 @@ def test_each_wrong_shape_is_named():
     assert field_problem(Sample("a", path=("x", 2))) == 'path=["x", 2] is not of type tuple[str, ...]'
     assert field_problem(Sample("a", pairs=(("p", 3, 4),))) is not None            # a triple is not a pair
     assert field_problem(Sample("a", pairs=(("p", "3"),))) is not None
+

@@ -381,3 +381,10 @@ def test_faces_of_custom_dice_are_checked_where_procedures_roll():
         with pytest.raises(DiceError) as ei:
             roll(Loaded(bad), 6, "fire at 1112")
         assert ei.value.file == "Loaded" and ei.value.field == "fire at 1112" and "d6" in ei.value.reason
+
+
+def test_preceded_dice_give_back_the_earlier_rolls_then_roll_on():
+    from wargames.core import ScriptedDice
+    from wargames.core.dice import Preceded
+    d = Preceded([2], ScriptedDice([5, 6]))
+    assert [d.roll(6), d.roll(6), d.roll(6)] == [2, 5, 6]

@@ -1,18 +1,20 @@
 """The games on the shared protocol, by name (imported on first use).
 
 :data:`GAMES` holds the games that have a ``Game`` class (fuzzing and the protocol tests play each of them).
-:data:`INDEXED` holds games whose rules index exists before their ``Game`` does (No Trumpets No Drums in this
-edition): the status pages and the coverage appendix list their sections, but nothing plays them.
+:data:`INDEXED` holds games whose rules index exists before their ``Game`` does (none in this edition; No Trumpets
+No Drums was one until its ``Game`` came): the status pages and the coverage appendix list their sections, but
+nothing plays them.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-GAMES = {"citadel": "wargames.citadel", "indochina": "wargames.indochina", "fte": "wargames.fte"}
-TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy"}
-INDEXED = {"ntnd": "wargames.ntnd"}
-INDEXED_TITLES = {"ntnd": "No Trumpets No Drums"}
+GAMES = {"citadel": "wargames.citadel", "indochina": "wargames.indochina", "fte": "wargames.fte",
+         "ntnd": "wargames.ntnd"}
+TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy", "ntnd": "No Trumpets No Drums"}
+INDEXED: dict[str, str] = {}
+INDEXED_TITLES: dict[str, str] = {}
 
 
 def package(name: str) -> str:

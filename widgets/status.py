@@ -5,8 +5,9 @@ the book is built, so what they say about a game (how many sections are implemen
 chapter, which rules are not written yet) is counted from ``wargames/<game>/rules_index.py`` and from
 ``_toc.yml`` and cannot fall behind them.
 
-A game that has a rules index but no ``Game`` yet (:data:`wargames.games.INDEXED`: No Trumpets No Drums in this
-edition) is reported with its sections and counts, and as having no playable engine.
+A game that has a rules index but no ``Game`` yet (:data:`wargames.games.INDEXED`, empty in this edition since
+No Trumpets No Drums gained its ``Game``) is reported with its sections and counts, and as having no playable
+engine.
 """
 from __future__ import annotations
 

@@ -115,6 +115,20 @@ class ScriptedDice:
             self.finish()
 
 
+class Preceded:
+    """Dice that first give back rolls already made (kept in a position while a player made a choice that the
+    rules put after them), then roll on with ``then``. The earlier rolls are not rolled, or recorded, again."""
+
+    def __init__(self, done, then):
+        self.done = list(done)
+        self.then = then
+
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
+        if self.done:
+            return check_face(self.done.pop(0), sides, "rolls made earlier", why or f"a d{sides} roll")
+        return self.then.roll(sides, why, classes)
+
+
 class RecordingDice:
     """Wraps dice, checks every face they return (:func:`check_face`) and keeps the values, for an
     action-and-dice history that replays."""

@@ -74,6 +74,7 @@ class AirBook:
     supplied_from: frozenset[str] = frozenset()         # NT 11.1.3: hexes made supply sources this turn
     politics: frozenset[str] = frozenset()              # NT 24.2.8: countries already charged this turn
     dogfought: frozenset[str] = frozenset()             # NT 11.5: zones whose dogfight is fought this phase
+    bombed_towns: tuple[str, ...] = ()                  # NT 7.5: towns and cities bombed this phase
 
     def __deepcopy__(self, memo) -> "AirBook":
         new = dataclasses.replace(self)
@@ -252,8 +253,10 @@ class AirPlay:
         b.flights, b.step = b.flights[1:], None
 
     def _bombed(self, done, res: Resolution) -> None:
-        """A bombing's losses on both sides score at once (22.4)."""
+        """A bombing's losses on both sides score at once (22.4); a bombed town or city is remembered for 7.5."""
         self._score_eliminations(set(done.destroyed), set(), res)
+        if done.town_area is not None:
+            self.airbook.bombed_towns = self.airbook.bombed_towns + (done.mission.target,)
 
     @handles(ChooseAirLosses)
     def _choose_air_losses(self, a: ChooseAirLosses, dice, res: Resolution) -> None:
@@ -341,4 +344,7 @@ class AirPlay:
             raise RuleViolation("NT 11.2", "every mission in the air is resolved before the phase ends")
         if not b.flown:
             self.state = air.refresh_unavailable(self.state, res)
-        b.flown, b.dogfought = False, frozenset()
+        if b.bombed_towns:
+            from .hearts_minds import bombing_shift
+            self.state = bombing_shift(self.state, b.bombed_towns, charts=self._charts(), res=res)
+        b.flown, b.dogfought, b.bombed_towns = False, frozenset(), ()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core.actions import Action, field_problem
+from ..core.dice import Preceded, RecordingDice
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
@@ -29,16 +30,18 @@ from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, CombatBook, CombatPlay
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts
-from .hearts_minds import occupation_shift, spend_replacement_points, terror_and_bribes
+from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
+                           spend_replacement_points, terror_and_bribes)
 from .movement import Move, begin_move, step as move_step
-from .operations import OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
+from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from . import neutrality as nt10
 from .political import apply_immediate, end_political_phase, immediate_points
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
 from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
-from .reinforcement import (arrivals, close_replacements, draft, due_withdrawals, enter, entry_points, purchase,
-                            receive_replacements, withdraw_units)
+from .reinforcement import (MARK_CHANGING_CORPS, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
+                            close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
+                            reassign_corps, reassign_ranger, receive_replacements, withdraw_units)
 from .events import apply_event, roll_event
 from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
 from .state import NtndState
@@ -71,6 +74,10 @@ DESCRIPTIONS = {"campaign": "the Campaign Game, Mar/Apr 1965 to Jul/Aug 1975 (re
                 "year_of_the_rat": "the Year of the Rat, 1972 (reconstructed set-up)",
                 "1975": "the last campaign, 1975 (reconstructed set-up)"}
 STANDING = {"neutral": "neutral", "allied": "allied", "conquered": "communist"}
+#: marks that last one turn (a reaction, a lifted firebase, a group or Ranger changing corps, a division built
+#: at a base); cleared when the next turn begins
+TURN_MARKS = frozenset({REACTED_MARK, MARK_FIREBASE_MOVED, MARK_CHANGING_CORPS, MARK_RANGER_REASSIGNED,
+                        MARK_BASE_DIVISION})
 
 
 # --------------------------------------------------------------------------- actions
@@ -151,11 +158,14 @@ class Flip(Action):
 
 @dataclass(frozen=True)
 class Step(Action):
-    """NT 8: move ``unit`` one hex (or into or out of a zone). Moving another unit ends this one's move."""
+    """NT 8: move ``unit`` one hex (or into or out of a zone). Moving another unit ends this one's move.
+    ``by_sea``: a Communist supply unit's sea move (8.6.1); ``amphibious``: an Allied landing from the sea
+    (8.6.4)."""
 
     unit: str
     to: str
     by_sea: bool = False
+    amphibious: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,6 +213,14 @@ class SpendPoints(Action):
 
     allocation: tuple[tuple[str, str, int], ...]
     lose: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ChooseCorruption(Action):
+    """NT 7.2.1: after a corruption roll of 1 or 2, the areas that give up the lost points, as (area, points)
+    pairs."""
+
+    lose: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -310,8 +328,39 @@ class MoveFleet(Action):
     to: str
 
 
-ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (MoveFleet, EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
-           Purchase, Withdraw, Draft, SpendPoints, TallyPoints, RollEvent, ChooseCorps)
+@dataclass(frozen=True)
+class MoveFirebase(Action):
+    """NT 5.8: lift a firebase to a hex with a ground combat unit of its nationality."""
+
+    unit: str
+    to: str
+
+
+@dataclass(frozen=True)
+class ReassignCorps(Action):
+    """NT 5.7: attach a whole group (the Marines, the ROK units, one division's brigades) to another corps."""
+
+    group: str
+    corps: str
+
+
+@dataclass(frozen=True)
+class ReassignRanger(Action):
+    """NT 28.5: attach an ARVN Ranger to another corps."""
+
+    unit: str
+    corps: str
+
+
+@dataclass(frozen=True)
+class Phoenix(Action):
+    """NT 28.4.2: expend a Phoenix unit on its corps' Hearts and Minds marker."""
+
+    unit: str
+
+
+ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
+           Purchase, Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
 
 
 # --------------------------------------------------------------------------- the turn's bookkeeping
@@ -334,6 +383,7 @@ class TurnBook:
     event_waiting: int | None = None              # NT 21.1: an event waiting for the Allied player's corps
     points_at_turn_start: int | None = None       # NT 25.1: the track as the turn began (ARVN demoralization)
     fleet_out: tuple[str, tuple[str, ...]] | None = None   # NT 14.2.1: the fleet pushed out, and where it may go
+    corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
     election_held: bool = False                   # NT 23.1
@@ -383,6 +433,24 @@ class Game(CombatPlay, AirPlay, CoreGame):
     POSITION = ("state", "book", "violations", "airbook", "cbook")
     PASS_ACTIONS = (EndPhase,)
     PASS_RATE = 0.2
+    NOT_IN_PLAY = {
+        "NT 3.1.5": "reached through Game.apply in the tests (tests/test_ntnd_game.py); random play seldom "
+                    "announces an attack on a hex an airmobile unit that sat out the last Allied movement can reach",
+        "NT 8.8.1": "reached through Game.apply in the tests (tests/test_ntnd_game.py); random play seldom "
+                    "announces an attack on a hex an airmobile unit that sat out the last Allied movement can reach",
+        "NT 23": "reached through Game.apply in the tests (tests/test_ntnd_game.py): no short scenario holds an "
+                 "election turn, and random play of the campaign ends long before Nov/Dec 1968",
+        "NT 24.2.7": "the election dice under Full Vietnamization: reached through Game.apply in the tests; no "
+                     "short scenario holds an election turn",
+        "NT 8.6.4": "random play does not make amphibious landings (the steps it samples are ordinary moves); "
+                    "Step(amphibious=True) runs them, and tests/test_ntnd_movement.py tests the procedure",
+        "NT 28.4.2": "no Phoenix unit is in play in the shipped set-ups and random play seldom buys one; "
+                     "tests/test_ntnd_hearts_minds.py tests the procedure",
+        "NT 28.6.2": "the conquest of Laos takes every town, city and zone of it; random play never gets there, "
+                     "tests/test_ntnd_neutrality.py tests the procedure",
+        "NT 28.9.7": "a division built at a VC Base needs a base with a regiment, a cadre and a supply unit on it; "
+                     "random play seldom gathers them, tests/test_ntnd_operations.py tests the procedure",
+    }
 
     def setup(self, scenario: str) -> None:
         self.scenario_data = load_named_scenario(scenario)
@@ -473,6 +541,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             return ALLIED, "NT 21.1", "choose the corps whose marker the event moves"
         if b.fleet_out is not None:
             return ALLIED, "NT 14.2.1", "move the fleet out to sea"
+        if b.corruption is not None:
+            return ALLIED, "NT 7.2.1", f"name the {b.corruption[2]} point(s) corruption takes, by area"
         if b.ambush_chance is not None:
             return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
         if b.ambush is not None:
@@ -534,7 +604,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.book.moving = None
 
     @handles(EndPhase)
+    @implements("NT 3")
     def _end_phase(self, a: EndPhase, dice, res: Resolution) -> None:
+        """NT 3: a phase ends and the next begins; after the random events, the next turn."""
         self._no_decision()
         ph = self.phase
         if ph.kind == "politics" and not self.book.tallied:
@@ -571,7 +643,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.book.entitlement = None
         if ph.id == "reinforcement":
             self._receive(res)
-            self.state, _ = close_replacements(self.state, res)
+        if ph.id == "allied_hearts_minds":
+            self.state, _ = close_replacements(self.state, res)       # after the Hearts and Minds spending (4.2.4)
         if ph.kind == "movement":
             broken = nt10.violations_at_end_of_movement(self.state, ph.side, self.violations)
             self._neutrality(broken, None, dice, res)
@@ -621,8 +694,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             res.add("NT 22.4", self.book.ended.reason, result=winner)
             return
         for u, p in list(self.state.pieces.items()):
-            if REACTED_MARK in p.marks:
-                self.state.update(u, marks=p.marks - {REACTED_MARK})
+            if p.marks & TURN_MARKS:
+                self.state.update(u, marks=p.marks - TURN_MARKS)
         old = Turn(self.state.turn)
         self.state.turn += 1
         if Turn(self.state.turn).year != old.year:
@@ -668,17 +741,42 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     @handles(SpendPoints)
     def _spend(self, a: SpendPoints, dice, res: Resolution) -> None:
+        """7.2: the allocation is made, the corruption die rolled, and if it takes points from more than one area
+        the Allied player then says which (:class:`ChooseCorruption`)."""
         self._require("allied_hearts_minds", rule="NT 7.2")
         if self.book.spent_points:
             raise RuleViolation("NT 7.2", "the points were allocated already this phase")
         if not a.allocation:
             raise RuleViolation("NT 7.2", "allocate at least one point")
+        if a.lose:
+            raise RuleViolation("NT 7.2.1", "the corruption losses are named after the roll")
         allocation = {}
         for pool, area, points in a.allocation:
             allocation[(pool, area)] = allocation.get((pool, area), 0) + points
-        self.state = spend_replacement_points(self.state, allocation, dice, lose=dict(a.lose) or None,
-                                              charts=self._charts(), res=res)
+        per_area = check_allocation(self.state, allocation, self._charts())
+        rec = RecordingDice(dice)
+        lost = corruption_loss(sum(per_area.values()), rec)
+        areas = [k for k, n in per_area.items() if n]
+        if lost and len(areas) > 1:
+            self.book.corruption = (tuple((p, ar, n) for (p, ar), n in allocation.items()), tuple(rec.values), lost)
+            res.add("NT 7.2.1", f"corruption roll {rec.values[0]}: {lost} point(s) lost; the Allied player names them")
+            return
+        self._spend_now(allocation, tuple(rec.values), {areas[0]: lost} if lost else None, dice, res)
+
+    def _spend_now(self, allocation, rolls, lose, dice, res: Resolution) -> None:
+        """Spend with the corruption die already rolled (``rolls``) and the points it takes named (``lose``)."""
+        self.state = spend_replacement_points(self.state, allocation, Preceded(rolls, dice), lose=lose, charts=self._charts(),
+                                              res=res)
         self.book.spent_points = True
+        self.book.corruption = None
+
+    @handles(ChooseCorruption)
+    def _choose_corruption(self, a: ChooseCorruption, dice, res: Resolution) -> None:
+        if self.book.corruption is None:
+            raise RuleViolation("NT 7.2.1", "no corruption loss is waiting to be named")
+        triples, rolls, lost = self.book.corruption
+        allocation = {(p, ar): n for p, ar, n in triples}
+        self._spend_now(allocation, rolls, dict(a.lose), dice, res)
 
     # ------------------------------------------------------------------ NT 6 operations
     @handles(Promote)
@@ -728,7 +826,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         fleet = [u for u in before.at(a.to) if before.side_of(u) != side and before.counter(u).type == "fleet"]
         broken = nt10.violations_by_move(before, a.unit, a.to)
         ends = nt10.ends_neutrality_by_move(before, a.unit, a.to)
-        self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, charts=self._charts(), res=res)
+        self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, amphibious=a.amphibious,
+                                      charts=self._charts(), res=res)
         self.book.moving = mv
         if a.unit in self.state.pieces and self.state.piece(a.unit).location == a.to:
             self._neutrality(broken, ends, dice, res)
@@ -897,6 +996,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 8.8 reactions
     @handles(React)
+    @implements("NT 3.1.5", "NT 3.2.4")
     def _react(self, a: React, dice, res: Resolution) -> None:
         self._require("allied_reaction", "communist_reaction", rule="NT 8.8")
         if self.phase.id == "allied_reaction":
@@ -1109,6 +1209,29 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 arithmetic=f"{total} x 10 = {10 * total}", result=lost)
         self.book.election_held = True
 
+    @handles(MoveFirebase)
+    def _move_firebase(self, a: MoveFirebase, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 5.8")
+        self._receive(res)
+        self.state, _ = move_firebase(self.state, a.unit, a.to, res)
+
+    @handles(ReassignCorps)
+    def _reassign_corps(self, a: ReassignCorps, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 5.7")
+        self._receive(res)
+        self.state, _ = reassign_corps(self.state, a.group, a.corps, res)
+
+    @handles(ReassignRanger)
+    def _reassign_ranger(self, a: ReassignRanger, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 28.5")
+        self._receive(res)
+        self.state, _ = reassign_ranger(self.state, a.unit, a.corps, res)
+
+    @handles(Phoenix)
+    def _phoenix(self, a: Phoenix, dice, res: Resolution) -> None:
+        self._require("allied_hearts_minds", rule="NT 28.4.2")
+        self.state = expend_phoenix(self.state, a.unit, dice, charts=self._charts(), res=res)
+
     # ------------------------------------------------------------------ NT 22 politics
     @handles(TallyPoints)
     def _tally(self, a: TallyPoints, dice, res: Resolution) -> None:
@@ -1199,6 +1322,17 @@ class Game(CombatPlay, AirPlay, CoreGame):
             for to in book.fleet_out[1]:
                 yield MoveFleet(to)
             return
+        if book.corruption is not None:
+            triples, _, lost = book.corruption
+            areas = sorted({ar for _, ar, n in triples if n})
+            first = [(ar, 0) for ar in areas]
+            left = lost
+            for i, (ar, _) in enumerate(first):
+                cap = sum(n for _, x, n in triples if x == ar)
+                first[i] = (ar, min(cap, left))
+                left -= first[i][1]
+            yield ChooseCorruption(tuple(p for p in first if p[1]))
+            return
         if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
             yield from self._air_candidates()
             return
@@ -1247,6 +1381,16 @@ class Game(CombatPlay, AirPlay, CoreGame):
                                 yield Promote(u, sp, "sapper")
                 elif c.type == "division":
                     yield BreakDown(u)
+                elif c.type == "vc_base":
+                    here = st.at(st.piece(u).location)
+                    kinds = {k: [v for v in here if st.counter(v).type == k] for k in ("regiment", "cadre", "supply")}
+                    if all(kinds.values()):
+                        yield BuildDivision(st.piece(u).location, kinds["regiment"][0], kinds["cadre"][0],
+                                            kinds["supply"][0])
+            for loc in sorted({st.piece(u).location for u in supplies}):
+                here = [v for v in st.at(loc) if st.counter(v).type == "supply"]
+                if len(here) >= 2:
+                    yield BuildBase(loc, (here[0], here[1]))
             for u in self._sample(comm, 12):
                 yield Flip(u, not st.piece(u).face_up)
         elif ph.kind == "movement":
@@ -1280,8 +1424,23 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 yield Withdraw(tuple(due))
             if not book.drafted:
                 yield Draft()
-        elif ph.id == "allied_hearts_minds" and not book.spent_points:
-            for pool, points in st.replacement_points.items():
+            for u in st.units(ALLIED):
+                c = st.counter(u)
+                if c.type == "firebase":
+                    for v in self._sample([v for v in st.units(ALLIED) if st.counter(v).nationality ==
+                                           c.nationality and st.counter(v).ground_combat], 2):
+                        yield MoveFirebase(u, st.piece(v).location)
+                elif c.type == "ranger" and c.nationality == "SVN":
+                    for corps in ("I", "II", "III", "IV"):
+                        yield ReassignRanger(u, corps)
+            for group in sorted({st.counter(u).corps_group for u in st.pieces if st.counter(u).corps_group})[:3]:
+                for corps in ("I", "II", "III", "IV"):
+                    yield ReassignCorps(group, corps)
+        elif ph.id == "allied_hearts_minds":
+            for u in st.units(ALLIED):
+                if st.counter(u).type == "phoenix":
+                    yield Phoenix(u)
+            for pool, points in (st.replacement_points.items() if not book.spent_points else ()):
                 if points >= 1:
                     for area in H_M_AREAS:
                         yield SpendPoints(((pool, area, 1),))

@@ -5,7 +5,7 @@ In the Communist combat phase the Communist player fights the attacks he announc
 units turned face up (19.1.2), then attacks whatever he wishes (3.2.6). One battle at a time
 (:class:`Attack`): the position makes the :class:`~wargames.ntnd.combat.Battle` (:mod:`.engagement`), the dice
 decide it (:func:`~wargames.ntnd.combat.resolve`), and then each player decides what the result leaves to him,
-in the rules' order: the units each side loses (:class:`~wargames.ntnd.game.ChooseLosses`), the retreats, the
+in the rules' order: the units each side loses (:class:`ChooseLosses`), the retreats, the
 defender first after a tie (:class:`Retreat`, :class:`Stay`), the units a retreat over-stacks
 (:class:`EliminateOverstack`), and the winner's advance (:class:`Advance`).
 """
@@ -40,6 +40,13 @@ class Attack(Action):
     target: str
     ground_support: tuple[str, ...] = ()
     violate: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChooseLosses(Action):
+    """NT 19.2.6: the units a side loses in a battle or an ambush, chosen by their owner."""
+
+    units: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -361,7 +368,6 @@ class CombatPlay:
                 for pick in itertools.islice(itertools.combinations(eligible, b["gs_count"]), 4):
                     yield LowerMorale(pick)
             elif owed == "losses":
-                from .game import ChooseLosses
                 for pick in eng.loss_choices(b["result"], b["loss_side"])[:6]:
                     yield ChooseLosses(pick)
             elif owed == "retreat":

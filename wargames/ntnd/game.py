@@ -26,7 +26,7 @@ from ..core.log import Resolution
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
-from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, CombatBook, CombatPlay
+from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, ChooseLosses, CombatBook, CombatPlay
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts
@@ -282,13 +282,6 @@ class LetPass(Action):
 
 
 @dataclass(frozen=True)
-class ChooseLosses(Action):
-    """NT 19.2.6: the units a side loses, chosen by their owner."""
-
-    units: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class AmbushAftermath(Action):
     """NT 20.5: each surviving ambusher's retreat hex (as (unit, hex) pairs; hex "" when it has none), or the
     ambushers that enter the emptied hex, and the units the owner removes from a hex the retreat over-stacked."""
@@ -359,8 +352,11 @@ class Phoenix(Action):
     unit: str
 
 
-ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses, AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection, Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter,
-           Purchase, Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
+ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (
+    MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
+    AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection,
+    Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter, Purchase,
+    Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
 
 
 # --------------------------------------------------------------------------- the turn's bookkeeping
@@ -544,7 +540,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if b.corruption is not None:
             return ALLIED, "NT 7.2.1", f"name the {b.corruption[2]} point(s) corruption takes, by area"
         if b.ambush_chance is not None:
-            return COMMUNIST, "NT 20.2", f"ambush {b.ambush_chance[0]} with {', '.join(b.ambush_chance[1])}, or let it pass"
+            mover, may = b.ambush_chance
+            return COMMUNIST, "NT 20.2", f"ambush {mover} with {', '.join(may)}, or let it pass"
         if b.ambush is not None:
             o = b.ambush
             for side, n in ((ALLIED, o.allied_losses), (COMMUNIST, o.communist_losses)):
@@ -594,8 +591,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
     def _require(self, *phase_ids: str, rule: str | None = None) -> None:
         self._no_decision()
         if self.phase.id not in phase_ids:
-            raise RuleViolation(rule or self.PLAY_RULE, f"not in the {self.phase.id.replace('_', ' ')} phase: this "
-                                                        f"belongs to {' or '.join(p.replace('_', ' ') for p in phase_ids)}")
+            where = " or ".join(p.replace("_", " ") for p in phase_ids)
+            raise RuleViolation(rule or self.PLAY_RULE,
+                                f"not in the {self.phase.id.replace('_', ' ')} phase: this belongs to {where}")
 
     def _finish_move(self) -> None:
         mv = self.book.moving
@@ -765,8 +763,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     def _spend_now(self, allocation, rolls, lose, dice, res: Resolution) -> None:
         """Spend with the corruption die already rolled (``rolls``) and the points it takes named (``lose``)."""
-        self.state = spend_replacement_points(self.state, allocation, Preceded(rolls, dice), lose=lose, charts=self._charts(),
-                                              res=res)
+        self.state = spend_replacement_points(self.state, allocation, Preceded(rolls, dice), lose=lose,
+                                              charts=self._charts(), res=res)
         self.book.spent_points = True
         self.book.corruption = None
 

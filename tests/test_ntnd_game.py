@@ -36,11 +36,17 @@ def to_phase(g: Game, phase: str) -> None:
         g.apply(EndPhase())
 
 
-@pytest.mark.rule("NT 3", "NT 3.1", "NT 3.2")
+@pytest.mark.rule("NT 3", "NT 3.1", "NT 3.2", *(f"NT 3.1.{i}" for i in range(1, 8)),
+                  *(f"NT 3.2.{i}" for i in range(1, 9)))
 def test_the_turn_has_the_fifteen_phases_in_the_rulebook_order():
     assert [p.rule for p in SEQUENCE] == [f"NT 3.1.{i}" for i in range(1, 8)] + [f"NT 3.2.{i}" for i in range(1, 9)]
     assert [p.side for p in SEQUENCE[:7]] == ["communist"] * 4 + ["allied", "communist", "communist"]
     assert SEQUENCE[10].side == "communist" and SEQUENCE[14].side is None
+    g = Game.new("tet", seed=1)
+    for wrong, rule in ((Terror("I", ("x",)), "NT 7.4"), (Step("x", "0101"), "NT 8"), (Draft(), "NT 4.5.2"),
+                        (TallyPoints(), "NT 22.3"), (Announce(("x",), "0101"), "NT 3.1.4")):
+        with pytest.raises(RuleViolation, match=rule):
+            g.apply(wrong)                                          # the recruitment phase: none of these
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

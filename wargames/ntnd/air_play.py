@@ -99,7 +99,7 @@ class AirPlay:
         self._require(*AIR_PHASES, rule=rule)
 
     @handles(FlyMissions)
-    @implements("NT 11.2", "NT 11.3", "NT 8.8.1.2")
+    @implements("NT 11.2", "NT 11.3", "NT 8.8.1.2", "NT 3.2.5")
     def _fly(self, a: FlyMissions, dice, res: Resolution) -> None:
         """11.2: all the phase's missions are placed, then the unavailable box comes back; in the Allied reaction
         phase only ground support over the attackers of announced attacks (8.8.1.2, 11.3)."""

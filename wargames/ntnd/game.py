@@ -705,6 +705,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 4.1 recruitment
     @handles(Muster)
+    @implements("NT 3.1.1")
     def _muster(self, a: Muster, dice, res: Resolution) -> None:
         self._require("recruitment", rule="NT 4.1")
         if self.book.entitlement is not None:
@@ -728,6 +729,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 7 hearts and minds
     @handles(Terror)
+    @implements("NT 3.1.2")
     def _terror(self, a: Terror, dice, res: Resolution) -> None:
         self._require("communist_hearts_minds", rule="NT 7.4")
         if a.area in self.book.hearts_minds_done:
@@ -738,6 +740,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.book.hearts_minds_done = self.book.hearts_minds_done | {a.area}
 
     @handles(SpendPoints)
+    @implements("NT 3.2.2")
     def _spend(self, a: SpendPoints, dice, res: Resolution) -> None:
         """7.2: the allocation is made, the corruption die rolled, and if it takes points from more than one area
         the Allied player then says which (:class:`ChooseCorruption`)."""
@@ -778,6 +781,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 6 operations
     @handles(Promote)
+    @implements("NT 3.1.3")
     def _promote(self, a: Promote, dice, res: Resolution) -> None:
         self._require(OPERATIONS, rule="NT 6.1")
         self.state, _ = promote(self.state, a.cadre, a.supply, a.to, res=res)
@@ -804,6 +808,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 8 movement, hex by hex
     @handles(Step)
+    @implements("NT 3.1.4", "NT 3.2.3")
     def _step(self, a: Step, dice, res: Resolution) -> None:
         self._require("communist_movement", "allied_movement", rule="NT 8")
         side = self.phase.side
@@ -1061,6 +1066,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 4.2-4.5 reinforcement
     @handles(Enter)
+    @implements("NT 3.2.1")
     def _enter(self, a: Enter, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.1")
         self._receive(res)

@@ -481,8 +481,23 @@ def test_resolution_log():
     res = Resolution()
     s = air.assign_missions(s, [m], res=res)
     fire = air.roll_aa(s, m, ScriptedDice([6]), res=res)
-    air.resolve_bombing(s, m, fire, ScriptedDice([5]), res=res)
-    assert res.rules() == ["NT 11.2", "NT 12.1.1", "NT 11.1.1"]
+    after, done = air.resolve_bombing(s, m, fire, ScriptedDice([5]), res=res)
+    # the division destroyed by the bombing is eliminated and scores +1 at once (22.3)
+    assert done.destroyed == (DIV,) and DIV not in after.pieces
+    assert after.track.points == s.track.points + 1
+    assert res.rules() == ["NT 11.2", "NT 12.1.1", "NT 11.1.1", "NT 19.2.6", "NT 22.3"]
+
+
+@pytest.mark.rule("NT 22.3")
+def test_aircraft_lost_to_aa_score_once():
+    """An aircraft shot down is in the dead pile and moves the track by its 22.4 award, once."""
+    s = fresh(pieces=[(DIV, "1915"), (SAM, "1915")])
+    m = bomb("1915", SAC)
+    s = air.assign_missions(s, [m])
+    fire = air.roll_aa(s, m, ScriptedDice([1, 6]))         # the division misses, the SAM can down the SAC
+    after, done = air.resolve_bombing(s, m, fire, ScriptedDice([]), losses=(SAC,))
+    assert SAC in after.dead and done.destroyed == ()
+    assert after.track.points == s.track.points - 1
 
 
 @pytest.mark.rule("NT 12.1.1", "NT 12.2")

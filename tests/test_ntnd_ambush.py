@@ -77,6 +77,7 @@ def test_golden_mountain_ambush():
     # settle: the Allies lose US 1/1 and two ambushers enter the hex
     done = am.settle_ambush(new, out, allied_losses=["US 1/1"], enter=["VC reg 1", "NVA 304"])
     assert "US 1/1" in done.dead and "US 1/1" not in done.pieces
+    assert done.track.points == new.track.points - 1        # the Allied loss scores at once, once (22.3)
     assert set(done.at("1715")) == {"VC reg 1", "NVA 304"} and done.piece("NVA 304").face_up
 
 
@@ -160,6 +161,7 @@ def test_allies_survive_and_ambushers_retreat():
     assert done.piece("VC reg 1").location == "1715" and done.piece("VC reg 1").face_up
     assert done.piece("US 1/1").location == "1915"          # the Allies never retreat
     assert "VC cadre 1" not in done.pieces
+    assert done.track.points == new.track.points + 1        # a Communist unit eliminated: +1 at once (22.3)
 
 
 @pytest.mark.rule("NT 20.5", "NT 19.2.6")

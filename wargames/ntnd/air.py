@@ -51,7 +51,9 @@ from ..core.errors import RuleViolation
 from .calendar import KEY_TURNS
 from .charts import NtndCharts, aa_hit, aa_hit_rolls, charts_in_use
 from .combat import Adjustment
+from .engagement import eliminate
 from .movement import is_monsoon
+from .political import score_loss
 from .state import NtndState
 
 #: the phase names this module reads from ``NtndState.phase`` (3.1.5, 3.2.5)
@@ -338,14 +340,16 @@ def air_politics(state: NtndState, missions: Sequence[Mission]) -> AirPolitics:
     return AirPolitics(frozenset(countries), frozenset(bombed), frozenset(violated))
 
 
-def _land(state: NtndState, survivors: Iterable[str], lost: Iterable[str]) -> NtndState:
-    """11.2: the mission is over; survivors to the unavailable box, losses to the dead pile (4.2.3)."""
+def _land(state: NtndState, survivors: Iterable[str], lost: Iterable[str], res: Resolution | None) -> NtndState:
+    """11.2: the mission is over; survivors to the unavailable box, losses to the dead pile (4.2.3), each loss
+    scoring at once (22.3)."""
     new = state.copy()
     for u in survivors:
         new.air[u] = "unavailable"
     for u in lost:
         new.air.pop(u, None)
         new.dead.add(u)
+        score_loss(new, u, res=res)
     return new
 
 
@@ -538,9 +542,9 @@ def dogfight(state: NtndState, zone: str, missions: Sequence[Mission], dice: Dic
         if len(set(chosen)) != kills:
             raise RuleViolation("NT 11.5", f"choose {kills} interceptor(s) among {', '.join(mine)}")
         dead_int = frozenset(chosen)
-    new = _land(state, (), lost)
+    new = _land(state, (), lost, res)
     for i in dead_int:
-        new.remove(i)
+        eliminate(new, i, res=res)
     left = [Mission(m.kind, m.target, tuple(u for u in m.units if u not in lost)) if m.target == zone else m
             for m in missions]
     if res is not None:
@@ -611,7 +615,7 @@ def resolve_bombing(state: NtndState, mission: Mission, fire: Fire, dice: Dice, 
     chosen = choose_losses(fire, losses)
     lost = chosen | frozenset(shot_down)
     flying = [u for u in mission.units if u not in lost]
-    new = _land(state, flying, chosen)
+    new = _land(state, flying, chosen, res)
     rolls: list[int] = []
     destroyed: list[str] = []
     for attack in attacks(state, mission):
@@ -631,7 +635,7 @@ def resolve_bombing(state: NtndState, mission: Mission, fire: Fire, dice: Dice, 
         if not options:
             continue
         pick = _pick(options, victims, "NT 11.1.1.2", "the Communist player must choose the unit destroyed")
-        new.remove(pick)
+        eliminate(new, pick, res=res)
         destroyed.append(pick)
     g = state.geography
     town = None
@@ -670,7 +674,7 @@ def resolve_ground_support(state: NtndState, mission: Mission, fire: Fire, *,
     if res is not None:
         res.add("NT 11.1.2", f"ground support over {mission.target}: {len(survivors)} air unit(s) get through",
                 result=len(survivors))
-    return _land(state, survivors, lost), GroundSupport(mission, lost, survivors)
+    return _land(state, survivors, lost, res), GroundSupport(mission, lost, survivors)
 
 
 def ground_support_targets(state: NtndState, location: str) -> list[str]:
@@ -722,7 +726,7 @@ def resolve_supply(state: NtndState, mission: Mission, fire: Fire, *, losses: Se
     if res is not None:
         res.add("NT 11.1.3", f"air supply to {mission.target}: " + ("delivered" if source else "shot down"),
                 result=source)
-    return _land(state, survivors, lost), AirSupply(mission, lost, source)
+    return _land(state, survivors, lost, res), AirSupply(mission, lost, source)
 
 
 # ============================================================================================ 12.3

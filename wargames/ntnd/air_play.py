@@ -197,7 +197,6 @@ class AirPlay:
                                                 interceptor_losses=step.get("interceptor_losses"), res=res)
         survivors = {u for f in left for u in f.units}
         lost = {u for f in over for u in f.units} - survivors
-        self._score_eliminations(lost | set(fought.interceptors_lost), set(), res)
         b.flights = tuple(air.Mission(f.kind, f.target, tuple(u for u in f.units if u not in lost))
                           if f.target == m.target else f for f in b.flights)
         b.flights = tuple(f for f in b.flights if f.units)
@@ -206,7 +205,6 @@ class AirPlay:
         if not step["survivors"]:
             b.step = None
             return
-        step["mission"] = air.Mission(m.kind, m.target, m.units)
         self._aa_fire(dice, res)
 
     def _aa_fire(self, dice, res: Resolution) -> None:
@@ -249,12 +247,10 @@ class AirPlay:
             self.state, done = air.resolve_supply(self.state, m, fire, losses=step["losses"], res=res)
             if done.source:
                 b.supplied_from = b.supplied_from | {done.source}
-        self._score_eliminations(set(getattr(done, "lost", ())), set(), res)
         b.flights, b.step = b.flights[1:], None
 
     def _bombed(self, done, res: Resolution) -> None:
-        """A bombing's losses on both sides score at once (22.4); a bombed town or city is remembered for 7.5."""
-        self._score_eliminations(set(done.destroyed), set(), res)
+        """A bombed town or city is remembered for 7.5."""
         if done.town_area is not None:
             self.airbook.bombed_towns = self.airbook.bombed_towns + (done.mission.target,)
 

@@ -45,6 +45,7 @@ from ..core import Dice, Distribution, Resolution, implements
 from ..core.errors import RuleViolation
 from .charts import NtndCharts, defence_modifier
 from .combat import Adjustment, Battle, CombatResult, Desertion, Engaged, Hex, Support, combat_odds, resolve, verdict
+from .engagement import eliminate
 from .movement import GUERRILLA_HOMES, is_guerrilla, is_monsoon
 from .reaction import AIR_TYPES, is_airmobile, stacking_breach
 from .state import NtndState
@@ -326,8 +327,11 @@ def settle_ambush(state: NtndState, outcome: AmbushOutcome, *, allied_losses: It
     retreats = dict(retreats or {})
     enter, overstack_losses = tuple(enter), tuple(overstack_losses)
     new = state.copy()
-    for u in a_lost + outcome.deserted + c_lost:
-        new.remove(u)
+    for u in outcome.deserted:
+        eliminate(new, u, cause="desertion", res=res)
+    for u in a_lost + c_lost:
+        if u in new.pieces:                    # a Green Beret's loss may already have taken it (15.2.3.2)
+            eliminate(new, u, res=res)
     if outcome.allied_wiped_out:
         if retreats or overstack_losses:
             raise RuleViolation("NT 20.5", "no Allied unit survived: the ambushers are not made to retreat")
@@ -350,8 +354,8 @@ def settle_ambush(state: NtndState, outcome: AmbushOutcome, *, allied_losses: It
             if to is None:
                 if legal:
                     raise RuleViolation("NT 19.3.6", f"{u} can retreat (to {', '.join(legal)})")
-                new.remove(u)
                 note("NT 19.3.6", f"{u} cannot retreat and is eliminated")
+                eliminate(new, u, res=res)
                 continue
             if to not in legal:
                 raise RuleViolation("NT 19.3", f"{u} may not retreat to {to}")
@@ -362,7 +366,7 @@ def settle_ambush(state: NtndState, outcome: AmbushOutcome, *, allied_losses: It
             if u not in new.pieces or new.piece(u).location not in crowded or u in where:
                 raise RuleViolation("NT 19.3.2", f"{u} is not in a hex the retreat over-stacked")
             where[u] = new.piece(u).location
-            new.remove(u)
+            eliminate(new, u, res=res)
         for to in sorted(crowded):
             breach = stacking_breach(new, to, "communist")
             if breach:

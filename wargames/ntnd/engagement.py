@@ -33,7 +33,7 @@ from .charts import NtndCharts
 from .combat import Adjustment, Battle, CombatResult, Desertion, Engaged, Support
 from .hearts_minds import control, militia_morale_bonus
 from .movement import GUERRILLA_HOMES, MILITIA_HOMES, is_guerrilla, is_monsoon
-from .political import apply_immediate, immediate_points
+from .political import score_loss
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
 from .zones import in_green_beret_zoi, neutral_border, zoi_hexes
@@ -429,13 +429,10 @@ def eliminate(state: NtndState, unit: str, *, cause: str = "combat", res: Resolu
     gb_zone = None
     if counter.type == "green_beret" and not state.in_zone(unit):
         gb_zone = zoi_hexes(state, unit)
-    award = immediate_points("eliminated", counter, cause=cause, policy=state.policy)
     state.remove(unit, eliminated=cause == "combat" or cause == "desertion")
     if res is not None:
         res.add("NT 19.2.6", f"{unit} is eliminated ({cause})", unit=unit, cause=cause)
-    if award.points:
-        new = apply_immediate(state, award, res)
-        state.track = new.track
+    score_loss(state, unit, cause=cause, res=res)
     if gb_zone:
         g = state.geography
         for u in list(state.pieces):

@@ -35,7 +35,7 @@ from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, oc
 from .movement import Move, begin_move, step as move_step
 from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from . import neutrality as nt10
-from .political import apply_immediate, end_political_phase, immediate_points
+from .political import end_political_phase
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
 from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
@@ -977,25 +977,14 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if not survivors:
             self._settle(res)
 
-    @implements("NT 22.3")
     def _settle(self, res: Resolution, **choices) -> None:
         o, chosen = self.book.ambush, self.book.ambush_losses
-        before = set(self.state.pieces)
         self.state = settle_ambush(self.state, o, allied_losses=chosen.get(ALLIED, ()),
                                    communist_losses=chosen.get(COMMUNIST, ()), res=res, **choices)
-        self._score_eliminations(before - set(self.state.pieces), set(o.deserted), res)
         self.book.ambush = self.book.ambush_losses = None
         if o.mover not in self.state.pieces:
             self.book.moving = None
             self.book.moved = self.book.moved | {o.mover}
-
-    def _score_eliminations(self, gone: set[str], deserted: set[str], res: Resolution) -> None:
-        """Each unit eliminated in a fight moves the track at once (22.4's starred items)."""
-        for u in sorted(gone):
-            award = immediate_points("eliminated", self.state.counter(u),
-                                     cause="desertion" if u in deserted else "combat", policy=self.state.policy)
-            if award.points:
-                self.state = apply_immediate(self.state, award, res)
 
     # ------------------------------------------------------------------ NT 8.8 reactions
     @handles(React)

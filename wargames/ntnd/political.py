@@ -210,10 +210,23 @@ def immediate_points(event: str, unit: Counter, *, cause: str = "combat", policy
 def apply_immediate(state: NtndState, award: Award, res: Resolution | None = None) -> NtndState:
     """Move the track at once by an immediate award (22.3); no victory check until the phase ends (22.4)."""
     new = state.copy()
-    new.track = state.track.add(award.points, state.policy, state.turn)
-    if res is not None:
-        res.add("NT 22.3", f"{award.reason}: track {state.track.points} -> {new.track.points}", result=award.points)
+    _move_track(new, award, res)
     return new
+
+
+def score_loss(state: NtndState, unit: str, *, cause: str = "combat", res: Resolution | None = None) -> None:
+    """22.3: an eliminated unit (a ground unit or an aircraft) moves the track at once by its 22.4 award.
+    In place, on a state the caller owns; the unit may already be off the map."""
+    award = immediate_points("eliminated", state.counter(unit), cause=cause, policy=state.policy)
+    if award.points:
+        _move_track(state, award, res)
+
+
+def _move_track(state: NtndState, award: Award, res: Resolution | None) -> None:
+    before = state.track
+    state.track = before.add(award.points, state.policy, state.turn)
+    if res is not None:
+        res.add("NT 22.3", f"{award.reason}: track {before.points} -> {state.track.points}", result=award.points)
 
 
 # ------------------------------------------------------------------------------------------- 4.5.1 helper

@@ -327,6 +327,25 @@ def test_a_bombing_over_hanoi_dogfights_draws_fire_and_each_side_chooses_its_los
     assert g.phase.id == "allied_combat"
 
 
+@pytest.mark.rule("NT 11.1.1", "NT 11.1.1.2")
+def test_a_victim_named_mid_mission_lets_the_later_attacks_roll_on():
+    """Two SAC attacks: the first one's hit stops for the Communist choice; the second rolls with the dice of
+    the choice, after the first roll is given back, not rolled again."""
+    from wargames.ntnd import air
+    from wargames.ntnd.air_play import ChooseVictims, FlyMissions, ResolveMission
+    g = Game.new("tet", seed=1)
+    to_phase(g, "air_operations")
+    sacs = ("US SAC 1", "US SAC 2")
+    g.apply(FlyMissions((("bombing", "1124", sacs),)))                  # two VC regiments in III Corps
+    n_aa = len(air.aa_units(g.state, air.Mission("bombing", "1124", sacs)))
+    g.apply(ResolveMission(), ScriptedDice([1] * n_aa + [6]))          # AA misses; the first bomb hits
+    assert g.prompt.side == "communist" and g.prompt.rule == "NT 11.1.1.2"
+    g.apply(ChooseVictims(("VC reg 272", "VC reg 271")), ScriptedDice([6]))   # the second bomb hits too
+    assert "VC reg 272" not in g.state.pieces and "VC reg 271" not in g.state.pieces
+    assert g.history[-1].dice == (6,)                                    # only the new roll is the choice's
+    assert g.prompt.kind == "play"
+
+
 @pytest.mark.rule("NT 3.1.5", "NT 8.8.1.1", "NT 3.2.4", "NT 8.8.2", "NT 8.8.2.1")
 def test_both_reactions_are_played_in_their_phases():
     from wargames.ntnd.game import React

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..core.actions import Action
-from ..core.dice import RecordingDice, ScriptedDice
+from ..core.dice import Preceded, RecordingDice
 from ..core.errors import RuleViolation
 from ..core.game import handles
 from ..core.log import Resolution
@@ -192,7 +192,7 @@ class AirPlay:
         if 0 < kills < len(mine) and "interceptor_losses" not in step:
             step.update(owed="interceptors", kills=kills)
             return
-        self.state, left, fought = air.dogfight(self.state, m.target, over, ScriptedDice(list(rolls)),
+        self.state, left, fought = air.dogfight(self.state, m.target, over, Preceded(rolls, dice),
                                                 losses=step.get("dogfight_losses"),
                                                 interceptor_losses=step.get("interceptor_losses"), res=res)
         survivors = {u for f in left for u in f.units}
@@ -235,7 +235,7 @@ class AirPlay:
                     return
                 self._bombed(done, res)
             else:
-                self.state, done = air.resolve_bombing(self.state, m, fire, ScriptedDice(list(step["bomb_rolls"])),
+                self.state, done = air.resolve_bombing(self.state, m, fire, Preceded(step["bomb_rolls"], dice),
                                                        losses=step["losses"], victims=step["victims"],
                                                        shot_down=step["shot_down"], res=res)
                 self._bombed(done, res)

@@ -346,6 +346,28 @@ def test_a_victim_named_mid_mission_lets_the_later_attacks_roll_on():
     assert g.prompt.kind == "play"
 
 
+@pytest.mark.rule("NT 14.2.1")
+def test_the_fleet_goes_out_to_the_nearest_open_sea_where_the_allied_player_says():
+    from wargames.ntnd.game import MoveFleet
+    g = Game.new("tet", seed=1)
+    to_phase(g, "communist_movement")
+    st = g.state
+    for h in ("1811", "1812"):                       # a coastal hex for the fleet, a land hex beside it
+        for u in list(st.at(h)):
+            st.remove(u, eliminated=False)
+    st.update("US Fleet", location="1811")
+    st.update("NVA 304", location="1812", face_up=True)
+    st.update("NVA 320", location="1911")            # an enemy unit closes one of the four sea hexes next to it
+    g.apply(Step("NVA 304", "1811"))
+    assert g.prompt.side == "allied" and g.prompt.rule == "NT 14.2.1"
+    offered = sorted(a.to for a in g.legal_actions if isinstance(a, MoveFleet))
+    assert offered == ["1711", "1810", "1912"]
+    with pytest.raises(RuleViolation, match="NT 14.2.1"):
+        g.apply(MoveFleet("1911"))
+    g.apply(MoveFleet("1810"))
+    assert g.state.piece("US Fleet").location == "1810" and g.prompt.side == "communist"
+
+
 @pytest.mark.rule("NT 3.1.5", "NT 8.8.1.1", "NT 3.2.4", "NT 8.8.2", "NT 8.8.2.1")
 def test_both_reactions_are_played_in_their_phases():
     from wargames.ntnd.game import React

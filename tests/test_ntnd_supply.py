@@ -162,15 +162,6 @@ def test_zones():
         sp.supply_line(s, "US 173 Abn")
 
 
-@pytest.mark.rule("NT 18.1.2")
-def test_cheapest_path_limit_is_inclusive():
-    line = [Hex(q, 0) for q in range(4)]
-    nb = lambda h: [n for n in line if n.is_adjacent(h)]          # noqa: E731
-    assert sp.cheapest_path(line[0], lambda h: h == line[3], nb, lambda a, b: F(2), F(6)) == (line, F(6))
-    assert sp.cheapest_path(line[0], lambda h: h == line[3], nb, lambda a, b: F(2), F(11, 2)) is None
-    assert sp.cheapest_path(line[0], lambda h: h == line[3], nb, lambda a, b: None if b == line[2] else F(1)) is None
-
-
 @pytest.mark.rule("NT 18.2.1.3")
 def test_out_of_supply_halves_the_move():
     s = fresh()

@@ -6,7 +6,6 @@ player gives the path, because passing through a strongpoint changes its control
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -14,6 +13,7 @@ from ..core import Hex, Resolution, implements
 from ..core.actions import Action
 from ..core.errors import RuleViolation
 from ..core.game import Prompt, handles
+from ..core.paths import nearest, path_to, shortest_tree
 from .play import EndPhase, PhasePlay
 from .stacking import stacking_problem
 from .strongpoints import controller, note_passage, strongpoint_at
@@ -106,14 +106,7 @@ def return_paths(state, u: UnitState, most: int | None = None,
     m = state.map
     open_hexes = {h for h in m.hexes if h not in blocked} if u.side is Side.FRENCH else {
         h for h in m.hexes if _passable(state, u, h, zone, blocked)}
-    prev: dict[Hex, Hex | None] = {u.hex: None}
-    todo = deque([u.hex])
-    while todo:
-        h = todo.popleft()
-        for n in m.neighbors(h):
-            if n not in prev and n in open_hexes:
-                prev[n] = h
-                todo.append(n)
+    prev = shortest_tree(u.hex, m.neighbors, lambda h, n: n in open_hexes)
     ends = [h for h in prev if h != u.hex and (strongpoint_at(state, h) is not None
                                                 or (u.side is Side.VIETMINH and state.map.terrain(h) == "full_jungle"))]
     if most is not None:
@@ -124,11 +117,7 @@ def return_paths(state, u: UnitState, most: int | None = None,
     out = {}
     for h in ends:
         if destination_problem(state, u, h) is None:
-            path, x = [], h
-            while x != u.hex:
-                path.append(x)
-                x = prev[x]
-            out[h] = path[::-1]
+            out[h] = path_to(prev, h)[1:]
     return out
 
 
@@ -145,19 +134,10 @@ def tow_problem(state, tower: UnitState, towed: UnitState) -> str | None:
     zoc = zone_of_control(state, Side.VIETMINH)
 
     def reach(start: Hex, goals: set[Hex], allowed_extra: Hex | None) -> bool:
-        seen, todo = {start}, deque([start])
-        while todo:
-            h = todo.popleft()
-            if h in goals:
-                return True
-            for n in state.map.neighbors(h):
-                if n in seen or tank_crossing_problem(state, tower, h, n):
-                    continue
-                if n != allowed_extra and (state.units_at(n, Side.VIETMINH) or n in zoc):
-                    continue
-                seen.add(n)
-                todo.append(n)
-        return False
+        def passable(h: Hex, n: Hex) -> bool:
+            return not tank_crossing_problem(state, tower, h, n) and (
+                n == allowed_extra or not (state.units_at(n, Side.VIETMINH) or n in zoc))
+        return start in goals or bool(nearest(start, goals.__contains__, state.map.neighbors, passable)[0])
 
     if not reach(tower.hex, {towed.hex}, towed.hex):
         return f"{tower.id} has no path to {towed.id} free of Vietminh units and zones of control"

@@ -44,6 +44,7 @@ from typing import Iterable
 from ..core import Hex, Resolution, implements
 from ..core.dice import Dice, roll_die
 from ..core.errors import DataError, RuleViolation
+from ..core.paths import cheapest_path
 from .combat import Side
 from .state import IndochinaState
 from .units import UnitState
@@ -295,24 +296,14 @@ def _ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | 
     res = Resolution()
     zoc = _enemy_zoc(st, side) if zoc is None else zoc
     occ = _occupancy(st)
-    prev: dict[Hex, Hex | None] = {base_hex: None}
-    queue = deque([base_hex])
-    while queue:
-        h = queue.popleft()
-        kind = _is_source(st, side, h, year, occ)
-        if kind:
-            path = [h]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])
-            path.reverse()
-            res.add("IC 15.24", f"the base at {st.label(base_hex)} reaches {kind} at {st.label(h)} in "
-                    f"{len(path) - 1} hex(es): {_labels(st, path)}", result=st.label(h))
-            res.result = tuple(path)
-            return res
-        for n in st.map.neighbors(h):
-            if n not in prev and not supply_block(st, side, h, n, zoc, occ):
-                prev[n] = h
-                queue.append(n)
+    found = cheapest_path(base_hex, lambda h: bool(_is_source(st, side, h, year, occ)), st.map.neighbors,
+                          lambda h, n: None if supply_block(st, side, h, n, zoc, occ) else 1)
+    if found is not None:
+        path, h = found[0], found[0][-1]
+        res.add("IC 15.24", f"the base at {st.label(base_hex)} reaches {_is_source(st, side, h, year, occ)} at "
+                f"{st.label(h)} in {len(path) - 1} hex(es): {_labels(st, path)}", result=st.label(h))
+        res.result = tuple(path)
+        return res
     extra = ("" if side is Side.FEF else
              f"; the China edge counts only from {CHINA_EDGE_YEAR}" + (f" (year {year})" if year else " (year unknown)"))
     res.add("IC 15.241", f"the base at {st.label(base_hex)} reaches no ultimate supply source through friendly "

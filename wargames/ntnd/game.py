@@ -23,6 +23,7 @@ from ..core.dice import Preceded, RecordingDice
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
+from ..core.paths import nearest
 from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
@@ -853,19 +854,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         hex free of enemy units (our reading where no sea hex is next to it); the Allied player picks among
         equally near ones."""
         g, st = self.state.geography, self.state
-        start = g.hex(where)
-        seen, ring_, found = {start}, [start], []
-        while ring_ and not found:
-            nxt = []
-            for h in ring_:
-                for n in g.map.neighbors(h):
-                    if n in seen:
-                        continue
-                    seen.add(n)
-                    if g.is_all_sea(n) and not any(st.side_of(u) == COMMUNIST for u in st.at(g.label(n))):
-                        found.append(g.label(n))
-                    nxt.append(n)
-            ring_ = nxt
+        open_sea = lambda h: g.is_all_sea(h) and not any(st.side_of(u) == COMMUNIST for u in st.at(g.label(h)))
+        found = [g.label(h) for h in nearest(g.hex(where), open_sea, g.map.neighbors)[0]]
         if not found:
             raise RuleViolation("NT 14.2.1", f"the fleet at {where} has no sea to go to")
         if len(found) == 1:

@@ -23,14 +23,13 @@ coastal hex next to it.
 """
 from __future__ import annotations
 
-import heapq
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Iterable
 
 from ..core import Hex, Resolution, implements
 from ..core.errors import RuleViolation
+from ..core.paths import cheapest_path
 from .charts import NtndCharts, default_charts, terrain_cost
 from .geography import CORPS
 from .movement import is_guerrilla, route_between
@@ -55,38 +54,6 @@ class SupplyLine:
     path: tuple[str, ...]
     cost: Fraction
     source: str
-
-
-def cheapest_path(start: Hex, is_goal: Callable[[Hex], bool], neighbours: Callable[[Hex], Iterable[Hex]],
-                  cost: Callable[[Hex, Hex], Fraction | None], limit: Fraction | None = None
-                  ) -> tuple[list[Hex], Fraction] | None:
-    """Dijkstra over hexes: the cheapest path from ``start`` to a hex where ``is_goal`` holds, stepping through
-    ``neighbours`` at ``cost(a, b)`` (None: closed), never above ``limit``. Ties go to the first found. Generic:
-    it knows nothing of supply."""
-    counter = itertools.count()
-    best = {start: Fraction(0)}
-    back: dict[Hex, Hex] = {}
-    queue = [(Fraction(0), next(counter), start)]
-    while queue:
-        spent, _, h = heapq.heappop(queue)
-        if spent > best[h]:
-            continue
-        if is_goal(h):
-            path = [h]
-            while path[-1] in back:
-                path.append(back[path[-1]])
-            return path[::-1], spent
-        for n in neighbours(h):
-            c = cost(h, n)
-            if c is None:
-                continue
-            total = spent + c
-            if limit is not None and total > limit:
-                continue
-            if n not in best or total < best[n]:
-                best[n], back[n] = total, h
-                heapq.heappush(queue, (total, next(counter), n))
-    return None
 
 
 @implements("NT 18.2.1.1", "NT 18.2.1.2", "NT 18.5")
@@ -228,5 +195,5 @@ def in_supply(state: NtndState, unit: str, *, defending: bool = False, air_suppl
     return True
 
 
-__all__ = ["ALWAYS_SUPPLIED", "COMMUNIST_LINE", "SupplyLine", "always_in_supply", "cheapest_path", "in_supply",
+__all__ = ["ALWAYS_SUPPLIED", "COMMUNIST_LINE", "SupplyLine", "always_in_supply", "in_supply",
            "supply_line"]

@@ -381,6 +381,8 @@ def test_neutral_borders_are_consequences():
     assert mv.check_step(s, start(s, "Lao inf 1"), "1311").consequences == ()
     s.place("US PB TF116", "1201")                              # not a ground unit: no invasion of NV
     assert mv.check_step(s, start(s, "US PB TF116"), "1101").consequences == ()
+    s.place("supply 1", "1309")                                 # 8.9.4: a supply unit violates nothing
+    assert mv.check_step(s, start(s, "supply 1"), "1209").consequences == ()
 
 
 @pytest.mark.rule("NT 9.1", "NT 9.1.1.1", "NT 10.7")

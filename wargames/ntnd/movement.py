@@ -40,6 +40,7 @@ from ..core.errors import RuleViolation
 from .calendar import Turn
 from .charts import Allowance, NtndCharts, default_charts, movement_allowance, movement_class, terrain_cost
 from .geography import CORPS, Geography
+from .neutrality import ends_neutrality_by_move, violations_by_move
 from .state import NtndState
 from .zones import enemy_zoc, enemy_zoi, in_green_beret_zoi, neutral_to
 
@@ -53,8 +54,6 @@ GUERRILLA_TYPES = ("cadre", "regiment")
 MILITIA_HOMES = {"SVN": "SVN", "Laotian": "Laos", "Cambodian": "Cambodia"}
 #: 8.5.2: hexes where infiltration succeeds on 4-6 rather than 5-6 (zones count as non-clear, 9.2)
 HARD_TERRAIN = ("mountain", "jungle", "swamp")
-#: 10.2.3.1: Allied units that enter Laos without violating its neutrality
-LAOS_EXEMPT_TYPES = ("green_beret", "soa", "montagnard")
 
 
 @implements("NT 8.2.1")
@@ -362,13 +361,9 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
             raise RuleViolation("NT 8.9.1", f"{unit} may not leave {homes[0]}")
         note = res.add if res is not None else (lambda *a, **k: None)
         note("NT 9.1", f"{unit}: {here} to {to_loc}, the whole turn")
-        from_country = g.zone(here).country if here in g.zones else g.country(a)
-        found = ()
-        if piece.face_up and country != from_country and neutral_to(state, country, side) \
-                and not _exempt(state, unit, country) and (country != "NV" or c.ground_combat):
-            kind, rule = ("nv_invasion", "NT 10.8") if country == "NV" else ("neutrality_violation", "NT 10.2")
-            found = (Consequence(rule, kind, side, country, unit, to_loc),)
-            note(rule, str(found[0]))
+        found = _neutrality(state, unit, to_loc)
+        for q in found:
+            note(q.rule, str(q))
         return StepCheck(None, None, "NT 9.1", found)
     if move.allowance.kind == "restricted":
         raise RuleViolation("NT 8.2.5", f"{unit} operates only in {', '.join(move.allowance.zones)}")
@@ -428,19 +423,7 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     if side == "communist" and c.ground_combat and _river_boat_near(state, b):
         stop = stop or "NT 14.1.3"
 
-    # neutrality (10.2, 10.2.3.1, 10.5.1, 10.8): consequences, not refusals
-    from_country = g.zone(here).country if here in g.zones else g.country(g.hex(here))
-    to_country = g.country(b)
-    if piece.face_up and to_country != from_country and neutral_to(state, to_country, side):
-        if to_country == "NV":
-            if c.ground_combat:
-                consequences.append(Consequence("NT 10.8", "nv_invasion", side, "NV", unit, to_loc))
-        elif not _exempt(state, unit, to_country):
-            consequences.append(Consequence("NT 10.2", "neutrality_violation", side, to_country, unit, to_loc))
-    if (side == "communist" and piece.face_up and to_country in ("Laos", "Cambodia")
-            and state.standing.get(to_country) == "neutral" and g.is_settlement(b)
-            and not (homes is not None and to_country in homes)):
-        consequences.append(Consequence("NT 10.5.1", "joins_allies", side, to_country, unit, to_loc))
+    consequences.extend(_neutrality(state, unit, to_loc))
     if res is not None:
         for q in consequences:
             res.add(q.rule, str(q))
@@ -452,14 +435,17 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     return StepCheck(cost, infiltrate, stop, tuple(consequences))
 
 
-def _exempt(state: NtndState, unit: str, country: str) -> bool:
-    """10.2.3.1 and our reading of 10.3 (inventory 6.2): units at home in a neutral state, and the Allied units
-    the Secret War lets into Laos, violate nothing."""
-    c = state.counter(unit)
-    home = {"Laotian": "Laos", "Cambodian": "Cambodia", "PL": "Laos", "KR": "Cambodia"}.get(c.nationality)
-    if home == country:
-        return True
-    return country == "Laos" and (c.type in LAOS_EXEMPT_TYPES or "thai_333" in c.tags)
+def _neutrality(state: NtndState, unit: str, to_loc: str) -> tuple[Consequence, ...]:
+    """What the step does to a neutral state or North Vietnam, as :mod:`.neutrality` rules it: a violation (10.2),
+    an invasion (10.8) or the end of a neutrality (10.5.1). Consequences, not refusals (but 10.7 and the
+    limits of 10.2.3 refuse)."""
+    side = state.side_of(unit)
+    found = [Consequence(v.rule, "nv_invasion" if v.country == "NV" else "neutrality_violation", side, v.country,
+                         unit, to_loc) for v in violations_by_move(state, unit, to_loc)]
+    ends = ends_neutrality_by_move(state, unit, to_loc)
+    if ends is not None:
+        found.append(Consequence("NT 10.5.1", "joins_allies", side, ends[0], unit, to_loc))
+    return tuple(found)
 
 
 @implements("NT 8.6.4", "NT 8.6.4.1", "NT 8.6.4.2", "NT 8.6.4.3")

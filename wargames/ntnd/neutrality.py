@@ -46,14 +46,12 @@ from ..core.errors import RuleViolation
 from .charts import NtndCharts
 from .hearts_minds import communist_entry_shift, control, holder, violation_shift
 from .state import NEUTRAL_STATES, NtndState
-from .units import AIR
+from .units import AIR, SECRET_WAR_TYPES
 from .zones import neutral_to
 
 #: 10.3, 8.9: the nationalities at home in each neutral state
 HOME = {"Laotian": "Laos", "Cambodian": "Cambodia", "PL": "Laos", "KR": "Cambodia"}
 NATIONAL_FORCES = {"Laos": "Laotian", "Cambodia": "Cambodian"}
-#: 10.2.3.1 / 28.11.1: Allied unit types that operate in Laos without violating it (the Thai 333 by its tag)
-SECRET_WAR_TYPES = ("green_beret", "soa", "montagnard")
 #: 28.11.2: Laotian types that may attack inverted units while Laos is neutral
 LAO_STRIKE_TYPES = ("ranger", "airmobile")
 AIR_MISSIONS = ("strategic_bombing", "ground_support", "supply", "transport")   # 11.1

@@ -45,8 +45,8 @@ from ..core.yamlio import locate, mark_of, read_yaml
 from .charts import default_charts
 from .geography import CORPS, HEADQUARTERS, ZONES, Geography, shipped_map
 from .politics import AID_COUNTRIES, ELECTIONS, FULL_DEADLINE, UPRISING_FROM, VIETNAMIZATION, Policy
-from .units import (AIR, INDOCHINESE, NVA_DIVISION_CAP, SEATO, CounterMix, Schedule, check_corps_assignment,
-                    counter_mix, schedule, turn_date)
+from .units import (AIR, INDOCHINESE, NVA_DIVISION_CAP, SEATO, SECRET_WAR_TYPES, CounterMix, Schedule,
+                    check_corps_assignment, counter_mix, schedule, turn_date)
 
 DATA = Path(__file__).parent / "data" / "scenarios"
 #: the shipped scenarios, by name (file stem)
@@ -68,8 +68,6 @@ COMMUNIST_SLOTS = {"artillery": "artillery", "sam": "sam", "vc_base": "vc_base"}
 GUERRILLA_HOME = {"VC": "SVN", "PL": "Laos", "KR": "Cambodia"}
 GUERRILLA_TYPES = ("cadre", "regiment", "sapper")
 INTERCEPTOR_ZONES = ("China", "Hanoi", "Haiphong")
-#: NT 10.2.3.1 / 28.11.1: Allied units that may be in neutral Laos
-LAOS_EXEMPT_TYPES = ("green_beret", "soa", "montagnard")
 
 
 # ------------------------------------------------------------------------------------------ the model
@@ -497,7 +495,7 @@ class _Checker:
                 if c.nationality in own or c.type == "supply":
                     continue
                 if c.side == "allied":
-                    allowed = country == "Laos" and (c.type in LAOS_EXEMPT_TYPES or "thai_333" in c.tags)
+                    allowed = country == "Laos" and (c.type in SECRET_WAR_TYPES or "thai_333" in c.tags)
                     allowed = allowed or (c.type == "green_beret")
                     if not allowed:
                         raise no(f"{country} is neutral: only {country}'s own forces, Green Berets (15.1) and in "

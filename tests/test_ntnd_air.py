@@ -114,6 +114,11 @@ def test_air_politics():
     assert p.violated == frozenset()                            # bombing and the SOA in Laos are allowed
     p = air.air_politics(s, [Mission("supply", "1211", (HELI,))])
     assert p.violated == {"Laos"}
+    # one violation per state, charged to its first mission that breaks it (not a bombing, not the SOA)
+    lao, cam = Mission("supply", "1211", (HELI,)), Mission("supply", "0119", (VHELI,))
+    p = air.air_politics(s, [bomb("1210", F3, F4), Mission("supply", "1211", (SOA,)), lao,
+                             Mission("supply", "1211", (F1,)), cam])
+    assert p.violations == (("Cambodia", cam), ("Laos", lao))
     s.standing["Laos"] = "allied"
     assert air.air_politics(s, [bomb("1210", F3, F4)]).countries == frozenset()
 

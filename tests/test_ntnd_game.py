@@ -397,6 +397,41 @@ def test_both_reactions_are_played_in_their_phases():
     assert {u: p.face_up for u, p in g.state.pieces.items()} == {u: p.face_up for u, p in want.pieces.items()}
 
 
+@pytest.mark.rule("NT 8.8.1.2", "NT 11.1.2")
+def test_defensive_ground_support_slows_only_attackers_in_the_hex_it_flew_over():
+    """The reaction-phase aircraft over 2118 lower the morale of attackers from 2118, one each, and never of the
+    attacker that comes from 2017; when they can lower every attacker there, nobody is asked."""
+    from wargames.ntnd.combat_play import Attack, LowerMorale
+    from wargames.ntnd.state import NtndState
+
+    def battle(support):
+        g = Game.new("campaign", seed=1)
+        to_phase(g, "communist_combat")
+        s = NtndState(turn=g.state.turn, phase="communist_combat", track=g.state.track, policy=g.state.policy,
+                      hearts_minds=dict(g.state.hearts_minds))
+        for u, at in (("USMC 1", "2018"), ("ARVN 1", "2018"), ("NVA 304", "2118"), ("VC reg 1", "2118"),
+                      ("NVA 308", "2017")):
+            s.place(u, at)
+        g.state = s
+        g.book.announced = ((ATTACKERS, "2018"),)
+        g.airbook.ground_support = (("2118", support),)
+        return g, g.apply(Attack(ATTACKERS, "2018"), ScriptedDice([3, 3] if support > 2 else []))
+
+    def lowered(res):
+        return sorted(step.text.split("'")[0] for step in res.steps if step.rule == "NT 11.1.2")
+
+    ATTACKERS = ("NVA 304", "VC reg 1", "NVA 308")
+    g, _ = battle(1)
+    assert g.prompt.side == "allied" and g.prompt.rule == "NT 11.1.2"
+    assert sorted(a.units for a in g.legal_actions if isinstance(a, LowerMorale)) == [("NVA 304",), ("VC reg 1",)]
+    for wrong in (("NVA 308",), ("NVA 304", "VC reg 1"), ("VC reg 1", "VC reg 1")):
+        with pytest.raises(RuleViolation, match="NT 11.1.2"):
+            g.apply(LowerMorale(wrong))
+    assert lowered(g.apply(LowerMorale(("VC reg 1",)), ScriptedDice([3, 3]))) == ["VC reg 1"]
+    g, res = battle(3)                                  # more aircraft than attackers in 2118: no choice
+    assert lowered(res) == ["NVA 304", "VC reg 1"]
+
+
 @pytest.mark.rule("NT 3.2.6", "NT 19.2", "NT 19.2.6", "NT 19.3", "NT 19.4", "NT 11.1.2", "NT 22.3")
 def test_the_printed_battle_through_the_game_with_each_decision_its_owners():
     """The 19.2 example on the map (tests/test_ntnd_engagement.py's position at Qui Nhon), fought in the Allied

@@ -313,7 +313,12 @@ class AirPolitics:
 
     countries: frozenset[str]           # 24.2.8: NV, China and neutral states Allied air units flew over
     us_bombed: frozenset[str]           # 23.5: neutral countries, China, and NV hexes or zones US units bombed
-    violated: frozenset[str]            # 10.2.3.1: neutral states where missions other than bombing were flown
+    #: 10.2.3.1: each neutral state where missions other than bombing were flown, with the first such mission
+    violations: tuple[tuple[str, "Mission"], ...]
+
+    @property
+    def violated(self) -> frozenset[str]:
+        return frozenset(c for c, _ in self.violations)
 
 
 @implements("NT 24.2.8", "NT 23.5", "NT 10.2.3.1")
@@ -321,7 +326,7 @@ def air_politics(state: NtndState, missions: Sequence[Mission]) -> AirPolitics:
     """The countries and targets of a batch of missions that the political rules price (24.2.8 under Full
     Vietnamization, 23.5 after a peace-party win), and the neutral states whose neutrality the batch breaks
     (10.2.3.1: strategic bombing never does; in Laos the SOA may fly any mission)."""
-    countries, bombed, violated = set(), set(), set()
+    countries, bombed, violated = set(), set(), {}
     for m in missions:
         where = state.piece(m.target).location if m.kind == "transport" else m.target
         country = _country(state, where)
@@ -336,8 +341,8 @@ def air_politics(state: NtndState, missions: Sequence[Mission]) -> AirPolitics:
                 bombed.add(country)
         soa_in_laos = country == "Laos" and all(state.counter(u).type == "soa" for u in m.units)
         if neutral and m.kind != "bombing" and not soa_in_laos:
-            violated.add(country)
-    return AirPolitics(frozenset(countries), frozenset(bombed), frozenset(violated))
+            violated.setdefault(country, m)
+    return AirPolitics(frozenset(countries), frozenset(bombed), tuple(sorted(violated.items())))
 
 
 def _land(state: NtndState, survivors: Iterable[str], lost: Iterable[str], res: Resolution | None) -> NtndState:

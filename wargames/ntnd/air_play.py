@@ -138,15 +138,9 @@ class AirPlay:
         if cost:
             st.track = st.track.add(-cost, st.policy, st.turn)
             res.add("NT 24.2.8", f"air operations cost {cost} political point(s)", result=-cost)
-        broken = [nt10.Violation("allied", c, m.units[0], m.target, "NT 10.2", f"air mission over {c}")
-                  for c in sorted(pol.violated) for m in missions
-                  if self._country_of(m) == c][:len(pol.violated)]
-        self._neutrality(tuple(broken), None, dice, res)
-
-    def _country_of(self, m) -> str:
-        st, g = self.state, self.state.geography
-        where = st.piece(m.target).location if m.kind == "transport" else m.target
-        return g.zone(where).country if where in g.zones else g.country(g.hex(where))
+        broken = tuple(nt10.Violation("allied", c, m.units[0], m.target, "NT 10.2", f"air mission over {c}")
+                       for c, m in pol.violations)
+        self._neutrality(broken, None, dice, res)
 
     @handles(ResolveMission)
     @implements("NT 11.5")

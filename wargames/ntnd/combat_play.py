@@ -114,7 +114,8 @@ class CombatPlay:
             return None
         owed = b["owed"]
         if owed == "ground_support":
-            return "allied", "NT 11.1.2", f"name the {b['gs_count']} attacker(s) the ground support over them slows"
+            want = "; ".join(f"{n} in {h}" for h, (n, _) in sorted(b["gs_quota"].items()))
+            return "allied", "NT 11.1.2", f"name the attackers the ground support over them slows ({want})"
         if owed == "losses":
             side = b["loss_side"]
             return side, "NT 19.2.6", f"choose {b['result'].of(side).losses} unit(s) to lose at {b['location']}"
@@ -180,30 +181,40 @@ class CombatPlay:
             battle["gs"] = tuple(air.ground_support_adjustments(st, a.target, gs_left))
         self.cbook.battle = battle
         if side == "communist":
-            n = sum(k for hexes, k in self._defensive_support(a.attackers))
-            targets = [u for u in a.attackers if st.counter(u).ground_combat]
-            if n and 0 < min(n, len(targets)) < len(targets):
-                battle.update(owed="ground_support", gs_count=min(n, len(targets)))
+            quota = self._defensive_support(a.attackers)
+            if any(n < len(eligible) for n, eligible in quota.values()):
+                battle.update(owed="ground_support", gs_quota=quota)
                 return
-            battle["gs"] = tuple(targets) if n else ()
+            battle["gs"] = tuple(u for _, eligible in quota.values() for u in eligible)
         self._fight(dice, res)
 
     def _support_over(self, location: str) -> int:
         return sum(n for h, n in self.airbook.ground_support if h == location)
 
-    def _defensive_support(self, attackers):
-        """8.8.1.2: ground support the Allies flew in the reaction phase over the attackers' hexes."""
-        hexes = {self.state.piece(u).location for u in attackers if u in self.state.pieces}
-        return [(h, n) for h, n in self.airbook.ground_support if h in hexes]
+    def _defensive_support(self, attackers) -> dict[str, tuple[int, tuple[str, ...]]]:
+        """8.8.1.2, 11.1.2: ground support the Allies flew in the reaction phase over the attackers' hexes. For
+        each such hex: how many of the ground combat attackers there lose 1 morale (one per surviving air unit
+        over that hex, each unit once), and which attackers may."""
+        st, out = self.state, {}
+        for h in sorted({st.piece(u).location for u in attackers if u in st.pieces}):
+            n = self._support_over(h)
+            eligible = tuple(u for u in attackers if st.piece(u).location == h and st.counter(u).ground_combat)
+            if n and eligible:
+                out[h] = (min(n, len(eligible)), eligible)
+        return out
 
     @handles(LowerMorale)
     def _lower_morale(self, a: LowerMorale, dice, res: Resolution) -> None:
         b = self.cbook.battle
         if b is None or b["owed"] != "ground_support":
             raise RuleViolation("NT 11.1.2", "no battle waits for the Allied ground support")
-        eligible = [u for u in b["attack"].attackers if self.state.counter(u).ground_combat]
-        if len(a.units) != b["gs_count"] or len(set(a.units)) != len(a.units) or not set(a.units) <= set(eligible):
-            raise RuleViolation("NT 11.1.2", f"name {b['gs_count']} of {', '.join(eligible)}, each once")
+        if len(set(a.units)) != len(a.units):
+            raise RuleViolation("NT 11.1.2", "a unit's morale is lowered by ground support only once")
+        for h, (n, eligible) in b["gs_quota"].items():
+            if len([u for u in a.units if u in eligible]) != n:
+                raise RuleViolation("NT 11.1.2", f"the support over {h} lowers {n} of {', '.join(eligible)}")
+        if not set(a.units) <= {u for _, eligible in b["gs_quota"].values() for u in eligible}:
+            raise RuleViolation("NT 11.1.2", "ground support lowers only attackers in the hexes it flew over")
         b["gs"] = tuple(a.units)
         b["owed"] = None
         self._fight(dice, res)
@@ -364,9 +375,9 @@ class CombatPlay:
         if b is not None:
             owed = b["owed"]
             if owed == "ground_support":
-                eligible = [u for u in b["attack"].attackers if st.counter(u).ground_combat]
-                for pick in itertools.islice(itertools.combinations(eligible, b["gs_count"]), 4):
-                    yield LowerMorale(pick)
+                per_hex = [itertools.combinations(eligible, n) for n, eligible in b["gs_quota"].values()]
+                for picks in itertools.islice(itertools.product(*per_hex), 4):
+                    yield LowerMorale(tuple(u for pick in picks for u in pick))
             elif owed == "losses":
                 for pick in eng.loss_choices(b["result"], b["loss_side"])[:6]:
                     yield ChooseLosses(pick)

@@ -121,14 +121,14 @@ def test_movement_is_hex_by_hex_and_another_unit_ends_a_move():
                  if st.counter(u).type == "regiment" and st.hex_of(u) is not None)
     start = st.piece(mover).location
     legal = [a for a in g.legal_actions if isinstance(a, Step) and a.unit == mover]
-    first = legal[0] if legal else next(Step(mover, to) for to in g.neighbours(start)
+    first = legal[0] if legal else next(Step(mover, to) for to in g.state.geography.neighbours(start)
                                         if g.why_illegal(Step(mover, to)) is None)
     g.apply(first)
     assert g.state.piece(mover).location == first.to and g.book.moving.unit == mover
     assert g.book.moving.path == (first.to,) and g.book.moving.spent > 0
     other = next(u for u in g.state.units("communist") if u != mover and any(
-        g.why_illegal(Step(u, to)) is None for to in g.neighbours(g.state.piece(u).location)))
-    to = next(t for t in g.neighbours(g.state.piece(other).location) if g.why_illegal(Step(other, t)) is None)
+        g.why_illegal(Step(u, to)) is None for to in g.state.geography.neighbours(g.state.piece(u).location)))
+    to = next(t for t in g.state.geography.neighbours(g.state.piece(other).location) if g.why_illegal(Step(other, t)) is None)
     g.apply(Step(other, to))
     assert mover in g.book.moved
     back = Step(mover, start)
@@ -141,7 +141,7 @@ def test_announced_attacks_follow_the_combat_rules():
     g = movement_game()
     st = g.state
     target = next(st.piece(u).location for u in st.units("allied") if st.hex_of(u) is not None)
-    near = set(g.neighbours(target))
+    near = set(g.state.geography.neighbours(target))
     attacker = next((u for u in st.units("communist") if st.piece(u).location in near), None)
     far = next(u for u in st.units("communist", face_up=True) if st.counter(u).ground_combat
                and st.piece(u).location not in near and st.hex_of(u) is not None)
@@ -279,7 +279,7 @@ def test_a_step_across_a_neutral_border_is_charged_at_once_and_a_coup_ends_neutr
     to_phase(g, "communist_movement")
     st, geo = g.state, g.state.geography
     pairs = [(u, n) for u in st.units("communist", face_up=True) if st.counter(u).nationality == "NVA"
-             and st.hex_of(u) is not None for n in g.neighbours(st.piece(u).location)
+             and st.hex_of(u) is not None for n in g.state.geography.neighbours(st.piece(u).location)
              if n not in geo.zones and geo.country(geo.hex(n)) == "Laos" and g.why_illegal(Step(u, n)) is None
              and geo.country(st.hex_of(u)) != "Laos"]
     if not pairs:

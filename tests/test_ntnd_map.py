@@ -322,3 +322,14 @@ def test_bad_zones_are_refused(tmp_path, edit, where):
     with pytest.raises(DataError) as e:
         load_map(_hostile(tmp_path, edit))
     assert where in str(e.value) and "bad.yaml" in str(e.value)
+
+
+@pytest.mark.rule("NT 9.1")
+def test_one_step_away_counts_zones_both_ways():
+    g = shipped_map()
+    assert g.neighbours("1310") == ["1410", "1409", "1309", "1209", "1210", "1311"]
+    assert g.neighbours("Hanoi")[:3] == ["China", "Haiphong", "Plain of Jars"] and "0601" in g.neighbours("Hanoi")
+    assert "Hanoi" in g.neighbours("0601")
+    assert g.next_to("1310", "1311") and not g.next_to("1310", "1312")
+    assert g.next_to("Hanoi", "China") and g.next_to("0601", "Hanoi") and g.next_to("Hanoi", "0601")
+    assert not g.next_to("Hanoi", "1310") and not g.next_to("Hanoi", "Hanoi")

@@ -1028,7 +1028,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 raise RuleViolation("NT 19.1", f"{u} is inverted: only face-up units fight")
             if not st.counter(u).ground_combat:
                 raise RuleViolation("NT 19.1", f"{u} is not a ground combat unit")
-            if not self._adjacent(st.piece(u).location, a.target):
+            if not self.state.geography.next_to(st.piece(u).location, a.target):
                 raise RuleViolation("NT 19.1", f"{u} at {st.piece(u).location} is not next to {a.target}")
             nt10.check_move_or_attack(st, u, "attack", to_location=a.target, defenders=defenders,
                                       record=self.violations)
@@ -1036,12 +1036,6 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.book.announced = self.book.announced + ((tuple(a.attackers), a.target),)
         res.add("NT 3.1.4", f"attack announced on {a.target} by {', '.join(a.attackers)}",
                 result=(tuple(a.attackers), a.target))
-
-    def _adjacent(self, a: str, b: str) -> bool:
-        g = self.state.geography
-        if a in g.zones or b in g.zones:
-            return g.zone_step(*(x if x in g.zones else g.hex(x) for x in (a, b)))
-        return g.hex(a).is_adjacent(g.hex(b))
 
     # ------------------------------------------------------------------ NT 4.2-4.5 reinforcement
     @handles(Enter)
@@ -1262,15 +1256,6 @@ class Game(CombatPlay, AirPlay, CoreGame):
         return self.ruleset
 
     # ------------------------------------------------------------------ what may be done now
-    def neighbours(self, location: str) -> list[str]:
-        """The hexes and zones one step from ``location`` (9.1: zones border hexes and other zones)."""
-        g = self.state.geography
-        if location in g.zones:
-            z = g.zone(location)
-            return list(z.adjacent) + sorted(g.label(h) for h in z.border_hexes)
-        h = g.hex(location)
-        return [g.label(n) for n in g.map.neighbors(h)] + g.zones_bordering(h)
-
     def _sample(self, items: list, n: int) -> list:
         """A deterministic sample of ``n`` items that changes with the history (LegalActions lists a sample where
         one decision has too many forms)."""
@@ -1379,11 +1364,11 @@ class Game(CombatPlay, AirPlay, CoreGame):
         elif ph.kind == "movement":
             mv = book.moving
             if mv is not None:
-                for to in self.neighbours(mv.location):
+                for to in self.state.geography.neighbours(mv.location):
                     yield Step(mv.unit, to)
             movers = [u for u in st.units(ph.side) if u not in book.moved and (mv is None or u != mv.unit)]
             for u in self._sample(movers, 8):
-                for to in self.neighbours(st.piece(u).location):
+                for to in self.state.geography.neighbours(st.piece(u).location):
                     yield Step(u, to)
             if ph.side == COMMUNIST:
                 yield from self._announce_candidates()
@@ -1456,7 +1441,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     def _near(self, a: str, b: str) -> bool:
         la, lb = self.state.piece(a).location, self.state.piece(b).location
-        return la == lb or self._adjacent(la, lb)
+        return la == lb or self.state.geography.next_to(la, lb)
 
     def _recruit_candidates(self):
         st, ent = self.state, self.book.entitlement
@@ -1493,7 +1478,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         targets = {st.piece(u).location for u in st.units(ALLIED) if st.piece(u).location not in
                    {t for _, t in self.book.announced}}
         for target in sorted(targets):
-            near = set(self.neighbours(target))
+            near = set(self.state.geography.neighbours(target))
             attackers = tuple(u for u in st.units(COMMUNIST, face_up=True) if u not in used
                               and st.counter(u).ground_combat and st.piece(u).location in near)
             if attackers:

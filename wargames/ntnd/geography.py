@@ -217,6 +217,21 @@ class Geography:
         self.zone(b)
         return b in za.adjacent
 
+    def neighbours(self, location: str) -> list[str]:
+        """The hexes and zones one step from ``location`` (a label or a zone's name; 9.1: zones border hexes
+        and other zones)."""
+        if location in self.zones:
+            z = self.zone(location)
+            return list(z.adjacent) + sorted(self.label(h) for h in z.border_hexes)
+        h = self.hex(location)
+        return [self.label(n) for n in self.map.neighbors(h)] + self.zones_bordering(h)
+
+    def next_to(self, a: str, b: str) -> bool:
+        """Whether ``b`` is one step from ``a``: neighbouring hexes, or a zone step (9.1)."""
+        if a in self.zones or b in self.zones:
+            return self.zone_step(*(x if x in self.zones else self.hex(x) for x in (a, b)))
+        return self.hex(a).is_adjacent(self.hex(b))
+
 
 # ---------------------------------------------------------------------------------------------------- loading
 def load_map(path: str | Path) -> Geography:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..core import Resolution, implements
-from ..core.errors import RuleViolation
+from ..core.errors import DataError, RuleViolation
 from ..core.hexgrid import Hex
 from .geography import CORPS
 from .movement import is_monsoon
@@ -141,16 +141,25 @@ def _check_candidate(state: NtndState, unit: str, announced_attacks, moved_last_
         raise RuleViolation("NT 9.1", f"{unit} is in the {piece.location} zone: leaving it takes a whole turn")
 
 
+def _reaction_hex(state: NtndState, to: str, rule: str) -> Hex | tuple[str, str]:
+    """The map hex a reaction move ends in, or (rule, reason) why ``to`` is none: a reaction move is made
+    within the map, never into an off-board zone (9.1)."""
+    g = state.geography
+    if to in g.zones:
+        return "NT 9.1", f"{to} is an off-board zone: a reaction move ends in a hex of the map"
+    try:
+        return g.hex(to)
+    except (KeyError, ValueError, DataError):
+        return rule, f"{to!r} is not a hex of the map"
+
+
 def _destination_problem(state: NtndState, unit: str, to: str, attacked: frozenset[str]) -> tuple[str, str] | None:
     """(rule, reason) why ``unit`` may not react to ``to``, or None."""
     g = state.geography
     c, piece = state.counter(unit), state.piece(unit)
-    if to in g.zones:
-        return "NT 9.1", f"{to} is an off-board zone: a reaction move ends in a hex"
-    try:
-        b = g.hex(to)
-    except Exception:
-        return "NT 8.8.1.1", f"{to!r} is not a hex of the map"
+    b = _reaction_hex(state, to, "NT 8.8.1.1")
+    if not isinstance(b, Hex):
+        return b
     if to not in attacked:
         return "NT 8.8.1", f"the Communist player has announced no attack on {to}"
     friends = [u for u in state.at(to) if state.side_of(u) == "allied" and u != unit]
@@ -263,12 +272,9 @@ def communist_reaction_candidates(state: NtndState) -> tuple[str, ...]:
 
 def _move_problem(state: NtndState, unit: str, to: str) -> tuple[str, str] | None:
     g = state.geography
-    if to in g.zones:
-        return "NT 9.1", f"{to} is an off-board zone: a step into it takes a whole turn, not one reaction hex"
-    try:
-        b = g.hex(to)
-    except Exception:
-        return "NT 8.8.2", f"{to!r} is not a hex of the map"
+    b = _reaction_hex(state, to, "NT 8.8.2")
+    if not isinstance(b, Hex):
+        return b
     a = state.hex_of(unit)
     if not a.is_adjacent(b):
         return "NT 8.8.2", f"{to} is not next to {g.label(a)}: a reaction move is one hex"

@@ -477,3 +477,57 @@ def test_the_printed_battle_through_the_game_with_each_decision_its_owners():
     assert g.cbook.battle is None and g.prompt.kind == "play"
     with pytest.raises(RuleViolation, match="NT 19.1"):
         g.apply(Attack(attackers, "2118"))                      # nobody left there, and they have fought
+
+
+def _tank_attack(name, ruleset=None, shock_turn=None, declare=False):
+    """A Communist attack with a tank on USMC 1 at 2018, in the Communist combat phase of ``name``."""
+    from wargames.ntnd.combat_play import Attack, DeclareArmourShock
+    from wargames.ntnd.state import NtndState
+    g = Game.new(name, ruleset=ruleset, seed=1)
+    to_phase(g, "communist_combat")
+    s = NtndState(turn=g.state.turn, phase="communist_combat", track=g.state.track, policy=g.state.policy,
+                  hearts_minds=dict(g.state.hearts_minds))
+    for u, at in (("USMC 1", "2018"), ("NVA 304", "2118"), ("NVA tank 202", "2118")):
+        s.place(u, at)
+    s.armour_shock_turn = shock_turn
+    g.state = s
+    attackers = ("NVA 304", "NVA tank 202")
+    g.book.announced = ((attackers, "2018"),)
+    if declare:
+        g.apply(DeclareArmourShock())
+    res = g.apply(Attack(attackers, "2018"), ScriptedDice([3, 3]))
+    totals = [s.result for s in res.steps if s.rule == "NT 19.2" and s.text.startswith("Totals")][-1]
+    while g.prompt.kind == "decision":                          # losses, retreats, the advance: the first offered
+        g.apply(next(iter(g.legal_actions)))
+    return g, totals["communist"]
+
+
+@pytest.mark.rule("NT 28.8")
+def test_armour_shock_comes_with_the_first_tank_attack_of_a_1968_scenario():
+    from wargames.ntnd.charts import NtndCharts
+    g, shocked = _tank_attack("tet")
+    assert g.state.armour_shock_turn == g.state.turn
+    _, spent = _tank_attack("tet", shock_turn=17)                 # it came on an earlier turn: no more bonus
+    _, off = _tank_attack("tet", ruleset=NtndCharts.default(armour_shock=False))
+    assert shocked == spent + 1 and off == spent
+
+
+@pytest.mark.rule("NT 28.8")
+def test_the_campaign_declares_its_armour_shock_once():
+    from wargames.ntnd.combat_play import DeclareArmourShock
+    g, plain = _tank_attack("campaign")
+    assert g.state.armour_shock_turn is None                   # no declaration, no shock
+    with pytest.raises(RuleViolation, match="before the phase's first battle"):
+        g.apply(DeclareArmourShock())
+    g, shocked = _tank_attack("campaign", declare=True)
+    assert shocked == plain + 1 and g.state.armour_shock_turn == g.state.turn
+    assert DeclareArmourShock() not in g.legal_actions
+    with pytest.raises(RuleViolation, match="NT 28.8"):
+        g.apply(DeclareArmourShock())
+    with pytest.raises(RuleViolation, match="declared"):
+        _tank_attack("tet", declare=True)
+    late = Game.new("year_of_the_rat", seed=1)                 # starts in 1972: no armour shock
+    to_phase(late, "communist_combat")
+    assert DeclareArmourShock() not in late.legal_actions
+    with pytest.raises(RuleViolation, match="after 1968"):
+        late.apply(DeclareArmourShock())

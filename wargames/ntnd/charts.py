@@ -23,7 +23,7 @@ from ..core import Dice, Provenance, Resolution, implements
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
 from ..core.dice import check_face, roll_die
 from ..core.errors import RuleViolation
-from ..core.game import Ruleset
+from ..core.game import Reading, Ruleset
 from ..core.schema import (At, Bool, Convert, Either, Int, Invalid, List, Map, Opt, Record, Schema, Str,
                            load_file)
 from ..core.yamlio import mark_of, read_yaml
@@ -952,7 +952,11 @@ class NtndCharts(Ruleset):
     GAME = "No Trumpets No Drums"
     DEFAULTS = DATA
     CHARTS = CHART_FILES
-    READINGS: dict = {}
+    #: the optional rules of chapter 28 that no other rule depends on (inventory 6.3: 28.1, 28.5, 28.7, 28.9,
+    #: 28.10 and 28.11 are cited by the core rules, so they are always in play)
+    READINGS = {
+        "armour_shock": Reading(True, "NT 28.8", "optional rule 28.8, the NVA armour shock, on or off"),
+    }
 
     @property
     def movement(self) -> MovementAllowances:

@@ -86,7 +86,12 @@ class Advance(Action):
     units: tuple[str, ...] = ()
 
 
-COMBAT_ACTIONS = (Attack, LowerMorale, Retreat, Stay, EliminateOverstack, Advance)
+@dataclass(frozen=True)
+class DeclareArmourShock(Action):
+    """NT 28.8 (Campaign Game): the Communist player declares this turn the one of the NVA armour shock."""
+
+
+COMBAT_ACTIONS = (Attack, LowerMorale, Retreat, Stay, EliminateOverstack, Advance, DeclareArmourShock)
 
 
 @dataclass
@@ -191,6 +196,43 @@ class CombatPlay:
     def _support_over(self, location: str) -> int:
         return sum(n for h, n in self.airbook.ground_support if h == location)
 
+    # ------------------------------------------------------------------ NT 28.8 armour shock
+    def shock_by_declaration(self) -> bool:
+        """28.8: the Campaign Game's armour shock is declared once a game; in the other scenarios that start in
+        1965-1968 it comes by itself, the first turn a tank attacks; in later ones never (nor with the rule off)."""
+        return self.scenario_data.key == "campaign"
+
+    def _shock_possible(self) -> bool:
+        return bool(self.ruleset.readings["armour_shock"]) and self.scenario_data.armor_shock
+
+    @implements("NT 28.8")
+    def armour_shock(self, attackers, res: Resolution) -> bool:
+        """Whether this Communist attack (or ambush) gets the +1 of the armour shock: it has a tank, on the
+        shock turn. Outside the Campaign Game the first such attack makes its turn the shock turn."""
+        st = self.state
+        if self.phase.side != "communist" and self.phase.id != "allied_movement" or \
+                not any(st.counter(u).type == "tank" for u in attackers) or not self._shock_possible():
+            return False
+        if st.armour_shock_turn is None and not self.shock_by_declaration():
+            st.armour_shock_turn = st.turn
+            res.add("NT 28.8", f"the first Communist attack with a tank: turn {st.turn} is the armour shock turn")
+        return st.armour_shock_turn == st.turn
+
+    @handles(DeclareArmourShock)
+    def _declare_armour_shock(self, a: DeclareArmourShock, dice, res: Resolution) -> None:
+        self._require("communist_combat", rule="NT 28.8")
+        if not self._shock_possible():
+            raise RuleViolation("NT 28.8", "the armour shock is off, or this scenario starts after 1968")
+        if not self.shock_by_declaration():
+            raise RuleViolation("NT 28.8", "outside the Campaign Game the armour shock comes with the first tank "
+                                           "attack; it is not declared")
+        if self.state.armour_shock_turn is not None:
+            raise RuleViolation("NT 28.8", f"the armour shock was declared on turn {self.state.armour_shock_turn}")
+        if self.cbook.resolved or self.cbook.battle is not None:
+            raise RuleViolation("NT 28.8", "the armour shock is declared before the phase's first battle")
+        self.state.armour_shock_turn = self.state.turn
+        res.add("NT 28.8", f"the Communist player declares turn {self.state.turn} the armour shock turn")
+
     def _defensive_support(self, attackers) -> dict[str, tuple[int, tuple[str, ...]]]:
         """8.8.1.2, 11.1.2: ground support the Allies flew in the reaction phase over the attackers' hexes. For
         each such hex: how many of the ground combat attackers there lose 1 morale (one per surviving air unit
@@ -231,7 +273,7 @@ class CombatPlay:
         battle = eng.battle_from_state(st, a.attackers, a.target, side=side, fought=self.cbook.fought,
                                        violate=a.violate, ground_support=b["gs"],
                                        airmobile_near_aa=air.airmobile_near_aa(st, entries, engaged),
-                                       out_of_supply=out_of_supply,
+                                       out_of_supply=out_of_supply, armour_shock=self.armour_shock(a.attackers, res),
                                        points_at_turn_start=self.book.points_at_turn_start, charts=self._charts())
         broken = nt10.violations_by_attack(st, self.violations, a.attackers, a.target)
         ends = nt10.ends_neutrality_by_attack(st, self.violations, a.attackers, st.at(a.target))
@@ -399,6 +441,9 @@ class CombatPlay:
             return
         side = self.phase.side
         if side == "communist":
+            if self._shock_possible() and self.shock_by_declaration() and self.state.armour_shock_turn is None \
+                    and not self.cbook.resolved:
+                yield DeclareArmourShock()
             for att, t in self.book.announced:
                 if t not in self.cbook.resolved:
                     yield Attack(self._able(att), t)

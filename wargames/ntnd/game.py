@@ -922,7 +922,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         supplied = tuple(u for u in a.ambushers if (st.counter(u).nationality == "NVA" or st.counter(u).type ==
                                                     "artillery") and in_supply(st, u, charts=self._charts()))
         self.state, fought = resolve_ambush(self.state, mover, a.ambushers, dice, supplied=supplied,
-                                            charts=self._charts())
+                                            armour_shock=self.armour_shock(a.ambushers, res), charts=self._charts())
         res.extend(fought)
         self.book.ambush_chance = None
         self.book.ambush = fought.result

@@ -112,6 +112,7 @@ def draft(state: NtndState, dice: Dice, res: Resolution | None = None) -> tuple[
 
 # ------------------------------------------------------------------------------------------- purchases
 
+@implements("NT 28.3.1")
 @implements("NT 4.2.3", "NT 24.2.6", "NT 16.5")
 def unit_cost(state: NtndState, counter: Counter) -> tuple[tuple[str, Fraction], ...]:
     """What a counter costs, pool by pool: its listed cost (one point; Montagnards a US point, 16.5; the USMC III

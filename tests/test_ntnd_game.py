@@ -7,7 +7,7 @@ import pytest
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.ntnd.game import (SEQUENCE, Announce, DeclareUprising, DeclareVietnamization, Draft, EndPhase, Enter,
-                                Game, Muster, Recruit, RollAid, RollElection, Step, TallyPoints, Terror, build_state)
+                                Game, Muster, Purchase, Recruit, RollAid, RollElection, Step, TallyPoints, Terror, build_state)
 from wargames.ntnd.politics import ELECTIONS
 from wargames.ntnd.scenarios import SCENARIOS, scenario
 
@@ -531,3 +531,29 @@ def test_the_campaign_declares_its_armour_shock_once():
     assert DeclareArmourShock() not in late.legal_actions
     with pytest.raises(RuleViolation, match="after 1968"):
         late.apply(DeclareArmourShock())
+
+
+@pytest.mark.rule("NT 28.3.2", "NT 28.3.1")
+def test_the_brigades_option_buys_the_3_82_and_1_5_mech_instead_of_scheduling_them():
+    """Tet starts on the 3/82's arrival turn: on the schedule it enters free; under the 28.3.2 option it does not
+    arrive but may be bought, like the USMC III, for two US points, and so may the 1/5 Mech before its date."""
+    from fractions import Fraction
+    from wargames.ntnd.charts import NtndCharts
+    from wargames.ntnd.reinforcement import arrivals
+    plain = Game.new("tet", seed=1)
+    to_phase(plain, "reinforcement")
+    assert "US 3/82" in arrivals(plain.state)
+    with pytest.raises(RuleViolation, match="NT 4.2"):
+        plain.apply(Purchase("US 1/5 Mech"))
+    g = Game.new("tet", ruleset=NtndCharts.default(bought_brigades=True), seed=1)
+    to_phase(g, "reinforcement")
+    assert "US 3/82" not in arrivals(g.state)
+    with pytest.raises(RuleViolation, match="NT 4.2.1"):
+        g.apply(Enter("US 3/82"))
+    g.book.received = True                                      # the turn's points are in: set the US pool
+    g.state.replacement_points["US"] = Fraction(3)
+    assert Purchase("US 1/5 Mech") in g.legal_actions
+    g.apply(Purchase("US 1/5 Mech"))
+    assert g.state.replacement_points["US"] == 1 and "US 1/5 Mech" in g.state.purchased
+    with pytest.raises(RuleViolation, match="NT 4.2.6"):
+        g.apply(Purchase("US 3/82"))                            # one point left of the two it costs

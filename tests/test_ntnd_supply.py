@@ -98,7 +98,7 @@ def test_borders_and_corps():
     assert sp.in_supply(s, "US 1/1")
 
 
-@pytest.mark.rule("NT 18.1.2", "NT 18.6.2")
+@pytest.mark.rule("NT 18.1.2", "NT 18.6.2", "NT 28.9.2")
 def test_communist_six_points():
     s = fresh()
     s.place("NVA 304", "1309")
@@ -113,8 +113,11 @@ def test_communist_six_points():
     assert sp.supply_line(s, "NVA 304") is None
     s.place("supply 1", "1819")
     assert sp.supply_line(s, "NVA 304").source == "supply 1"
-    s.place("VC base 1", "1916")
-    assert sp.supply_line(s, "NVA 304") == sp.SupplyLine(("1816", "1916"), F(2), "VC base 1")
+    s.place("VC base 1", "1916")                               # 28.9.2: a VC Base serves Viet Cong units only
+    assert sp.supply_line(s, "NVA 304").source == "supply 1"
+    s.place("VC reg 1", "1817")
+    line = sp.supply_line(s, "VC reg 1")
+    assert line.source == "VC base 1" and line.path[-1] == "1916"
 
 
 @pytest.mark.rule("NT 18.1.2", "NT 18.1.4")

@@ -956,6 +956,9 @@ class NtndCharts(Ruleset):
     #: 28.10 and 28.11 are cited by the core rules, so they are always in play)
     READINGS = {
         "armour_shock": Reading(True, "NT 28.8", "optional rule 28.8, the NVA armour shock, on or off"),
+        "bought_brigades": Reading(False, "NT 28.3.2", "the option of 28.3.2: the US 3/82 Airborne and 1/5 Mech "
+                                   "brigades are bought like the USMC III (two US points, on any turn) instead of "
+                                   "arriving on the schedule"),
     }
 
     @property

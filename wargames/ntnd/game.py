@@ -40,7 +40,7 @@ from .political import end_political_phase
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
 from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
-from .reinforcement import (MARK_CHANGING_CORPS, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
+from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
                             close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
                             reassign_corps, reassign_ranger, receive_replacements, withdraw_units)
 from .events import apply_event, roll_event
@@ -415,6 +415,8 @@ def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
         st.air[u] = "available"
     st.dead.update(sc.dead_pile)
     st.withdrawn.update(sc.withdrawn)
+    if charts is not None and charts.readings.get("bought_brigades"):
+        st.bought_anytime = frozenset(BOUGHT_BRIGADES)        # 28.3.2: from the start on, bought not scheduled
     return st
 
 
@@ -451,7 +453,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     def setup(self, scenario: str) -> None:
         self.scenario_data = load_named_scenario(scenario)
-        self.state = build_state(self.scenario_data)
+        self.state = build_state(self.scenario_data, self.ruleset)
         self.book = TurnBook()
         self.airbook = AirBook()
         self.cbook = CombatBook()
@@ -1386,6 +1388,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                         yield Enter(u, at, corps)
                         yield Enter(u, at)
             for u in sorted(st.dead)[:6]:
+                yield Purchase(u)
+            for u in sorted(st.bought_anytime | {"USMC III"}):       # 28.3.1-28.3.2: bought on any turn
                 yield Purchase(u)
             due = due_withdrawals(st)
             if due and not book.withdrawn_this_turn:

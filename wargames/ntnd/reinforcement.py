@@ -32,6 +32,9 @@ IMMEDIATE = ("militia", "montagnard", "firebase")    # 4.2.7, 16.3: on the map a
 LAOS_SPECIAL = ("Luang Prabang", "Vientiane")        # 28.6.1, 28.11.4, 28.11.5
 MONTAGNARD_AREAS = ("Laos", "I", "II")               # 15.2, 16.2
 PHOENIX_DELAY = 4                                    # 28.4.1
+USMC_III_COST = 2                                    # 28.3.1 (and the brigades of the 28.3.2 option): US points
+#: 28.3.2: the brigades its option makes bought, like the USMC III, instead of scheduled
+BOUGHT_BRIGADES = ("US 3/82", "US 1/5 Mech")
 MARK_FIREBASE_MOVED = "NT 5.8 moved"
 MARK_CHANGING_CORPS = "NT 5.7 changing corps"
 MARK_RANGER_REASSIGNED = "NT 28.5 reassigned"
@@ -113,12 +116,14 @@ def draft(state: NtndState, dice: Dice, res: Resolution | None = None) -> tuple[
 # ------------------------------------------------------------------------------------------- purchases
 
 @implements("NT 28.3.1")
-@implements("NT 4.2.3", "NT 24.2.6", "NT 16.5")
+@implements("NT 4.2.3", "NT 24.2.6", "NT 16.5", "NT 28.3.2")
 def unit_cost(state: NtndState, counter: Counter) -> tuple[tuple[str, Fraction], ...]:
     """What a counter costs, pool by pool: its listed cost (one point; Montagnards a US point, 16.5; the USMC III
-    two, 28.3.1; the Para-Commando one Indochinese and one US, 28.11.5). Under Full Vietnamization ARVN and
-    Cambodian militia and Montagnards cost half a point (24.2.6)."""
+    two, 28.3.1, and so do the brigades of the 28.3.2 option; the Para-Commando one Indochinese and one US,
+    28.11.5). Under Full Vietnamization ARVN and Cambodian militia and Montagnards cost half a point (24.2.6)."""
     factor = state.policy.build_cost_factor(counter.type, counter.nationality)
+    if counter.id in state.bought_anytime:
+        return (("US", Fraction(USMC_III_COST)),)
     return tuple((pool, Fraction(n) * factor) for pool, n in counter.replacement_cost)
 
 
@@ -133,6 +138,8 @@ def _buyable(state: NtndState, counter: Counter) -> str:
         raise RuleViolation("NT 4.4", f"{uid} is already in play or bought")
     if uid in state.dead:
         return "dead"
+    if uid in state.bought_anytime:
+        return "scheduled"
     first = schedule().turn_of(uid, "buyable")
     if first is not None:
         if state.turn < first:
@@ -306,14 +313,14 @@ def entry_points(state: NtndState, corps: str) -> tuple[str, ...]:
 
 @implements("NT 4.2.1", "NT 4.2.7")
 def arrivals(state: NtndState) -> tuple[str, ...]:
-    """Units that may enter now: scheduled reinforcements whose turn has come, delayed ones included (4.2.1),
-    and purchases whose Turn Record turn has come (4.2.7)."""
+    """Units that may enter now: scheduled reinforcements whose turn has come, delayed ones included (4.2.1; not
+    the brigades the 28.3.2 option makes bought instead), and purchases whose Turn Record turn has come (4.2.7)."""
     out = []
     sched = schedule()
     for uid in sched.counters("arrive"):
         first = sched.turn_of(uid, "arrive")
         if first <= state.turn and uid not in state.pieces and uid not in state.air and uid not in state.dead \
-                and uid not in state.withdrawn and uid not in state.purchased:
+                and uid not in state.withdrawn and uid not in state.purchased and uid not in state.bought_anytime:
             out.append(uid)
     out += [u for u, t in state.purchased.items() if t <= state.turn]
     return tuple(out)

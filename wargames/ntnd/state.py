@@ -65,6 +65,7 @@ class NtndState:
     events_occurred: frozenset[int] = frozenset()               # once-per-game random events (21.2)
     drafts_this_year: int = 0                                   # 4.5.3
     armour_shock_turn: int | None = None                        # 28.8: the turn of the NVA armour shock, once come
+    bought_anytime: frozenset[str] = frozenset()   # 28.3.2 (an option): brigades bought, not scheduled arrivals
     next_turn: object | None = None     # what the last random event leaves to the next turn (events.NextTurn)
     geography: Geography = field(default_factory=shipped_map, repr=False, compare=False)
     mix: CounterMix = field(default_factory=counter_mix, repr=False, compare=False)

@@ -7,7 +7,8 @@ Two systems (18.1):
   coast; a ranger may also end it at any town held by Allied units. An air supply mission supplies the units it
   names (``air_supplied``).
 * **Communist** (18.1.2, 18.6.2): a line of at most six movement points, free of enemy units, zones of control
-  and zones of influence, to any hex of North Vietnam, a VC Base or a Communist supply unit.
+  and zones of influence, to any hex of North Vietnam, a Communist supply unit or, for Viet Cong units inside
+  South Vietnam, a VC Base (28.9.2).
 
 Common to both: no line enters an off-board zone (18.1.3) or crosses the border of a neutral state (18.1.4; North
 Vietnam is not one for this rule, inventory 6.4, or no unit outside it could ever reach it); some units are
@@ -70,8 +71,10 @@ def always_in_supply(state: NtndState, unit: str) -> str | None:
     return None
 
 
+@implements("NT 28.9.2")
 def _sources(state: NtndState, unit: str) -> dict:
-    """The supply sources of a unit's side, as a map from hex to a name."""
+    """The supply sources of a unit's side, as a map from hex to a name. A VC Base serves only Viet Cong units
+    inside South Vietnam (28.9.2); a supply unit and North Vietnam serve every Communist unit."""
     g, c = state.geography, state.counter(unit)
     out: dict[Hex, str] = {}
     friendly = lambda h: state.side_at(g.label(h)) == c.side     # noqa: E731
@@ -79,8 +82,11 @@ def _sources(state: NtndState, unit: str) -> dict:
         for h in g.map.hexes:
             if g.country(h) == "NV":
                 out[h] = "North Vietnam"
+        here = state.hex_of(unit)
+        vc_in_svn = c.nationality == "VC" and here is not None and g.country(here) == "SVN"
         for u in state.units("communist"):
-            if state.counter(u).type in ("vc_base", "supply") and not state.in_zone(u) and u != unit:
+            kind = state.counter(u).type
+            if (kind == "supply" or (kind == "vc_base" and vc_in_svn)) and not state.in_zone(u) and u != unit:
                 out[state.hex_of(u)] = u
         return out
     corps = state.piece(unit).corps

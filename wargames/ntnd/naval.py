@@ -1,0 +1,66 @@
+"""NT 14.2.2: the US fleet mines Haiphong harbour.
+
+The fleet sails into the Haiphong zone (9.1.1.1) and spends a whole turn there; at the end of the Allied movement
+phase after the one in which it arrived, it lays the mines. The Allied player at once loses one die of political
+points for the world's reaction, and from then on the harbour is closed: :meth:`Policy.mine_haiphong` sets the
+flag that the movement, recruitment and aid rules read (no sea movement through Haiphong, its arrivals a turn
+late in China, +1 on the Soviet aid roll).
+
+Reading (the inventory notes the rule is ambiguous about which movement phase): the mines are laid at the end of
+an Allied movement phase of a later turn than the one in which the fleet entered the zone, so the fleet has spent
+at least one whole turn there. The caller, which keeps the record of moves, gives that entry turn.
+"""
+from __future__ import annotations
+
+from ..core import Dice, Resolution, implements
+from ..core.dice import roll_die
+from ..core.errors import RuleViolation
+from .state import NtndState
+
+RULE = "NT 14.2.2"
+HAIPHONG = "Haiphong"
+MINING_PHASE = "allied_movement"
+
+
+def fleet_in_haiphong(state: NtndState) -> str | None:
+    """The Allied fleet counter in the Haiphong zone, or None."""
+    for unit in state.at(HAIPHONG):
+        if state.counter(unit).type == "fleet" and state.side_of(unit) == "allied":
+            return unit
+    return None
+
+
+@implements("NT 14.2.2")
+def may_mine(state: NtndState, entered_turn: int | None) -> str | None:
+    """Why the fleet may not mine Haiphong now (a reason), or None if it may. ``entered_turn``: the turn in which
+    the fleet entered the zone (None if it has not)."""
+    if state.policy.haiphong_mined:
+        return "Haiphong is mined already"
+    if state.phase != MINING_PHASE:
+        return f"the mines are laid at the end of the Allied movement phase, not in {state.phase.replace('_', ' ')}"
+    if fleet_in_haiphong(state) is None or entered_turn is None:
+        return "the fleet is not in the Haiphong zone"
+    if entered_turn >= state.turn:
+        return f"the fleet entered Haiphong this turn ({entered_turn}); it spends a whole turn there first"
+    return None
+
+
+@implements("NT 14.2.2")
+def mine_haiphong(state: NtndState, dice: Dice, *, entered_turn: int | None,
+                  res: Resolution | None = None) -> NtndState:
+    """Lay the mines: one die of political points off the Allied total, and Haiphong closed for the rest of the
+    game. Returns the new position; RuleViolation (and the position unchanged) when :func:`may_mine` refuses."""
+    why = may_mine(state, entered_turn)
+    if why:
+        raise RuleViolation(RULE, why)
+    die = roll_die(dice, 6, "NT 14.2.2 world reaction")
+    new = state.copy()
+    new.track = state.track.add(-die, state.policy, state.turn)
+    new.policy = state.policy.mine_haiphong()
+    if res is not None:
+        res.add(RULE, f"the fleet mines Haiphong: world reaction, die {die}",
+                arithmetic=f"{state.track.points} - {die} = {new.track.points}", die=die, result=-die)
+    return new
+
+
+__all__ = ["HAIPHONG", "MINING_PHASE", "RULE", "fleet_in_haiphong", "may_mine", "mine_haiphong"]

@@ -65,7 +65,7 @@ def test_every_unit_ends_the_turn_in_the_new_corps():
 @pytest.mark.rule("NT 5.7")
 def test_zones_are_next_to_their_border_hexes_and_neighbour_zones():
     s = NtndState(turn=10, phase="allied_movement")
-    assert "0701" in cc.neighbours(s, "Hanoi") and "Haiphong" in cc.neighbours(s, "Hanoi")
-    assert "Hanoi" in cc.neighbours(s, "0701")
+    assert "0701" in s.geography.neighbours("Hanoi") and "Haiphong" in s.geography.neighbours("Hanoi")
+    assert "Hanoi" in s.geography.neighbours("0701")
     s.place("NVA 304", "Hanoi")
     assert cc.enemies_next_to(s, "0701", "allied") == ["NVA 304"]

@@ -557,3 +557,28 @@ def test_the_brigades_option_buys_the_3_82_and_1_5_mech_instead_of_scheduling_th
     assert g.state.replacement_points["US"] == 1 and "US 1/5 Mech" in g.state.purchased
     with pytest.raises(RuleViolation, match="NT 4.2.6"):
         g.apply(Purchase("US 3/82"))                            # one point left of the two it costs
+
+
+@pytest.mark.rule("NT 5.7")
+def test_a_group_changing_corps_keeps_away_from_the_enemy_and_heads_for_its_new_corps():
+    """The 25th Infantry goes from III to IV Corps at Tet. Two brigades are in contact and may not move at all;
+    the third, once the regiments near it are gone, may, so the movement phase waits for it."""
+    from wargames.ntnd.game import ReassignCorps
+    g = Game.new("tet", seed=1)
+    to_phase(g, "reinforcement")
+    g.apply(ReassignCorps("US 25th Inf", "IV"))
+    to_phase(g, "allied_movement")
+    with pytest.raises(RuleViolation, match="NT 5.7.*next to"):
+        g.apply(Step("US 2/25", "1127"))
+    for u in ("VC reg 274", "VC reg 275"):                    # the regiments next to the 3/25 leave
+        g.state.remove(u)
+    with pytest.raises(RuleViolation, match="NT 5.7.*may still move"):
+        g.apply(EndPhase())
+    assert g.why_illegal(Step("US 3/25", "1426")) is None
+    g.apply(Step("US 3/25", "1426"))
+    res = g.apply(EndPhase())
+    assert g.phase.id == "communist_reaction"
+    stuck = sorted(s.inputs["unit"] for s in res.find("NT 5.7"))
+    assert stuck == sorted(u for u in ("US 1/25", "US 2/25", "US 3/25")
+                           if g.state.area_of(g.state.piece(u).location) != "IV")
+    assert "US 2/25" in stuck and "US 1/25" in stuck

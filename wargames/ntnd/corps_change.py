@@ -5,15 +5,13 @@
 the enemy: each move starts and ends in a hex next to no enemy unit, and never enters one that is next to an
 enemy unit, inverted units included; and by the end of the turn every one of them must stand in the new corps.
 
-These are checks for the movement phase to call (the game does not call them yet):
-
-* :func:`check_start` when a marked unit begins a move;
-* :func:`check_step` before each step of a marked unit (every hex entered, the last one included, so the end of
-  the move is covered too);
-* :func:`stragglers` at the end of the turn: the marked units that are not in their new corps.
+The game's movement phases call :func:`check_start` when a marked unit begins a move and :func:`check_step`
+before each step (every hex entered, the last one included, so the end of the move is covered too); the end of
+the Allied movement phase reads :func:`stragglers`, the marked units not in their new corps.
 
 "Next to" a hex means the six hexes around it and the off-board zones it borders; next to a zone, the hexes on
-its border and the zones adjacent to it (our reading: 9.1 links a zone to those, and nothing else).
+its border and the zones adjacent to it (our reading: 9.1 links a zone to those, and nothing else; see
+:meth:`.geography.Geography.neighbours`).
 """
 from __future__ import annotations
 
@@ -30,19 +28,9 @@ def changing_corps(state: NtndState, unit: str) -> bool:
     return unit in state.pieces and state.piece(unit).marked(MARK_CHANGING_CORPS)
 
 
-def neighbours(state: NtndState, location: str) -> list[str]:
-    """The hexes and zones next to ``location`` (see the module docstring)."""
-    g = state.geography
-    if location in g.zones:
-        z = g.zone(location)
-        return list(z.adjacent) + sorted(g.label(h) for h in z.border_hexes)
-    h = g.hex(location)
-    return [g.label(n) for n in g.map.neighbors(h)] + g.zones_bordering(h)
-
-
 def enemies_next_to(state: NtndState, location: str, side: str) -> list[str]:
     """The enemy units of ``side``, face up or inverted, in the places next to ``location``."""
-    return sorted(u for loc in neighbours(state, location) for u in state.at(loc) if state.side_of(u) != side)
+    return sorted(u for loc in state.geography.neighbours(location) for u in state.at(loc) if state.side_of(u) != side)
 
 
 @implements("NT 5.7")
@@ -79,4 +67,4 @@ def stragglers(state: NtndState) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["RULE", "changing_corps", "check_start", "check_step", "enemies_next_to", "neighbours", "stragglers"]
+__all__ = ["RULE", "changing_corps", "check_start", "check_step", "enemies_next_to", "stragglers"]

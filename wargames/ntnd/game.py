@@ -33,8 +33,9 @@ from .calendar import Turn
 from .charts import NtndCharts
 from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
                            spend_replacement_points, terror_and_bribes)
-from .movement import Move, begin_move, step as move_step
+from .movement import Move, begin_move, check_step, step as move_step
 from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
+from . import corps_change
 from . import neutrality as nt10
 from .political import end_political_phase
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
@@ -618,6 +619,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self._end_combat_check()
         if ph.id == "allied_politics" and self._election_year() and not self.book.election_held:
             raise RuleViolation("NT 23.1", "the American election is rolled at the end of this phase (roll_election)")
+        if ph.id == "allied_movement":
+            self._corps_change_done(res)
         if ph.id == "random_events" and not self.book.event_rolled:
             raise RuleViolation("NT 3.2.8", "each player rolls for the random event first (roll_event)")
         self._leave_phase(res, dice)
@@ -629,6 +632,32 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.book.phase_index = nxt
         self.state.phase = self.phase.id
         self._enter_phase(res, dice)
+
+    @implements("NT 5.7")
+    def _corps_change_done(self, res: Resolution) -> None:
+        """5.7: a group changing corps ends the turn in its new corps, and the Allied movement phase is its last
+        chance to get there. The phase does not end while one of its units away from the new corps has not moved
+        and could; one that has moved, or cannot take a step, stays where it is (our reading: the rule names no
+        penalty, and the engine does not force an impossible move)."""
+        g = self.state.geography
+        for u in corps_change.stragglers(self.state):
+            if u not in self.book.moved and (self.book.moving is None or self.book.moving.unit != u) \
+                    and any(self._may_step(u, to) for to in g.neighbours(self.state.piece(u).location)):
+                raise RuleViolation("NT 5.7", f"{u} is changing corps to {self.state.piece(u).corps} and may still "
+                                              f"move there")
+            res.add("NT 5.7", f"{u} ends the turn outside its new corps, {self.state.piece(u).corps}", unit=u)
+
+    def _may_step(self, unit: str, to: str) -> bool:
+        """Whether ``unit`` could begin a move with a step to ``to`` (no dice rolled, nothing changed)."""
+        try:
+            corps_change.check_start(self.state, unit)
+            corps_change.check_step(self.state, unit, to)
+            mv = begin_move(self.state, unit, in_supply=in_supply(self.state, unit, charts=self._charts()),
+                            charts=self._charts())
+            check_step(self.state, mv, to, charts=self._charts())
+        except RuleViolation:
+            return False
+        return True
 
     @implements("NT 4.1.6", "NT 4.2.6")
     def _leave_phase(self, res: Resolution, dice) -> None:
@@ -821,6 +850,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if mv is None or mv.unit != a.unit:
             if a.unit in self.book.moved:
                 raise RuleViolation("NT 8", f"{a.unit} has finished its move this phase")
+            corps_change.check_start(self.state, a.unit)
             self._finish_move()
             supplied = in_supply(self.state, a.unit, charts=self._charts())
             mv = begin_move(self.state, a.unit, in_supply=supplied, by_sea=a.by_sea, charts=self._charts(), res=res)
@@ -828,6 +858,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
             raise RuleViolation("NT 8.6.1", f"{a.unit}'s move is {'by sea' if mv.by_sea else 'by land'} throughout")
         if mv.stopped:
             raise RuleViolation(mv.stopped, f"{a.unit} has had to stop ({mv.stopped})")
+        corps_change.check_step(self.state, a.unit, a.to)
         before = self.state
         fleet = [u for u in before.at(a.to) if before.side_of(u) != side and before.counter(u).type == "fleet"]
         broken = nt10.violations_by_move(before, a.unit, a.to)

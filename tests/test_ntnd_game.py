@@ -582,3 +582,47 @@ def test_a_group_changing_corps_keeps_away_from_the_enemy_and_heads_for_its_new_
     assert stuck == sorted(u for u in ("US 1/25", "US 2/25", "US 3/25")
                            if g.state.area_of(g.state.piece(u).location) != "IV")
     assert "US 2/25" in stuck and "US 1/25" in stuck
+
+
+def _battle_at_qui_nhon(phase, pieces, attackers, target, dice):
+    """A battle in ``phase`` of the campaign on a position of only ``pieces``; every decision after it is the first
+    one offered. Returns the game and the battle's log."""
+    from wargames.ntnd.combat_play import Attack
+    from wargames.ntnd.state import NtndState
+    g = Game.new("campaign", seed=1)
+    to_phase(g, phase)
+    s = NtndState(turn=g.state.turn, phase=phase, track=g.state.track, policy=g.state.policy,
+                  hearts_minds=dict(g.state.hearts_minds))
+    for u, at in pieces:
+        s.place(u, at)
+    g.state = s
+    g.cbook.start = s.copy()                                    # the position as the combat phase began
+    if phase == "communist_combat":
+        g.book.announced = ((attackers, target),)
+    res = g.apply(Attack(attackers, target), ScriptedDice(dice))
+    while g.prompt.kind == "decision":
+        res.extend(g.apply(next(iter(g.legal_actions))))
+    return g, res
+
+
+@pytest.mark.rule("NT 18.6.1")
+def test_supply_units_caught_alone_are_eliminated_and_a_support_unit_saves_them():
+    g, res = _battle_at_qui_nhon("allied_combat", (("USMC 1", "2018"), ("supply 1", "2118")), ("USMC 1",), "2118",
+                                 [])
+    assert "supply 1" not in g.state.pieces and res.find("NT 18.6.1")
+    g, res = _battle_at_qui_nhon("allied_combat", (("USMC 1", "2018"), ("supply 1", "2118"), ("NVA art 45", "2118")),
+                                 ("USMC 1",), "2118", [3, 3])         # the artillery fights (13.2.1) and holds
+    assert "supply 1" in g.state.pieces and not res.find("NT 18.6.1")
+
+
+@pytest.mark.rule("NT 18.6.2", "NT 18.2.1.4")
+def test_an_nva_attack_uses_up_its_supply_unit_and_an_unsupplied_attacker_fights_lower():
+    def communist_total(res):
+        return [s.result for s in res.steps if s.rule == "NT 19.2" and s.text.startswith("Totals")][-1]["communist"]
+    g, res = _battle_at_qui_nhon("communist_combat", (("USMC 1", "2018"), ("NVA 304", "2118"), ("supply 1", "2118")),
+                                 ("NVA 304",), "2018", [3, 3])
+    assert "supply 1" not in g.state.pieces and res.find("NT 18.6.2")
+    supplied = communist_total(res)
+    g, res = _battle_at_qui_nhon("communist_combat", (("USMC 1", "2018"), ("NVA 304", "2118")), ("NVA 304",), "2018",
+                                 [3, 3])
+    assert communist_total(res) == supplied - 1 and res.find("NT 18.2.1.4")

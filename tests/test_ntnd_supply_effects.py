@@ -1,4 +1,4 @@
-"""NT 18.2.1.4, 18.6.1, 18.6.2, 18.7.3: what supply does in battle (wargames.ntnd.supply_effects)."""
+"""NT 18.2.1.4, 18.6.2, 18.7.3: what supply does in battle (wargames.ntnd.supply_effects)."""
 import pytest
 
 from wargames.core import Resolution
@@ -20,38 +20,9 @@ def test_an_unsupplied_unit_of_the_phasing_side_fights_one_point_lower():
     s.place("VC reg 1", "1614")                 # a guerrilla regiment: always in supply
     s.place("NVA art 45", "1613")               # not a ground combat unit: its fire support is 13.4's business
     s.place("US 1/4", "1717", corps="II")       # the other side: defends, always in supply (18.4)
-    adj = se.unsupplied_morale(s, ["NVA 304", "NVA 308", "VC reg 1", "NVA art 45", "US 1/4"], "communist")
-    assert list(adj) == ["NVA 304"]
-    assert (adj["NVA 304"].amount, adj["NVA 304"].rule) == (-1, "NT 18.2.1.4")
-    assert se.unsupplied_morale(s, ["US 1/4"], "communist") == {}
-
-
-@pytest.mark.rule("NT 18.6.1")
-def test_a_supply_unit_caught_alone_is_eliminated():
-    s = position("allied_combat")
-    s.place("supply 1", "1716")
-    s.place("supply 2", "1716")
-    s.place("US 1/4", "1717", corps="II")
-    assert se.lone_supply_units(s, "1716") == ("supply 1", "supply 2")
-    res = Resolution()
-    after = se.eliminate_lone_supply(s, "1716", ["US 1/4"], res=res)
-    assert after.at("1716") == [] and s.at("1716") == ["supply 1", "supply 2"]
-    assert after.track.points == s.track.points and "NT 18.6.1" in res.text()
-
-
-@pytest.mark.rule("NT 18.6.1")
-def test_ground_combat_or_support_units_protect_it():
-    for guard in ("VC cadre 1", "NVA art 45", "NVA SAM 1", "VC base 1"):
-        s = position("allied_combat")
-        s.place("supply 1", "1716")
-        s.place(guard, "1716")
-        assert se.lone_supply_units(s, "1716") == ()
-        with pytest.raises(RuleViolation, match="NT 18.6.1"):
-            se.eliminate_lone_supply(s, "1716", ["US 1/4"])
-    s = position("allied_combat")
-    s.place("supply 1", "1716")
-    s.place("dummy 1", "1716", face_up=False)
-    assert se.lone_supply_units(s, "1716") == ("supply 1",)
+    assert se.unsupplied_morale(s, ["NVA 304", "NVA 308", "VC reg 1", "NVA art 45", "US 1/4"],
+                                "communist") == ("NVA 304",)
+    assert se.unsupplied_morale(s, ["US 1/4"], "communist") == ()
 
 
 @pytest.mark.rule("NT 18.6.2")

@@ -486,7 +486,7 @@ def outcome(b: Battle, totals: dict[str, Fraction], deserted: set[str], res: Res
     return CombatResult(winner, double, a_out, d_out, triple, decisions)
 
 
-@implements("NT 19.2", "NT 19.2.6", "NT 13.3")
+@implements("NT 19.2", "NT 19.2.6", "NT 13.3", "NT 18.6.1")
 def resolve(battle: Battle, dice: Dice) -> Resolution:
     """Resolve one battle (19.2); ``result`` is a :class:`CombatResult`. Rolls: desertion (25.4.1, ARVN units
     in order), then the attacker's die, then the defender's."""
@@ -501,9 +501,14 @@ def resolve(battle: Battle, dice: Dice) -> Resolution:
         avg[side], counted[side] = average_morale(side, tuple(units[side]), res)
     for side in SIDES:
         if not counted[side]:
-            if side == dfd and units[side] and all(u.type == "sam" for u in units[side]):
-                res.add("NT 13.3", "SAMs attacked alone have no defence: they are eliminated",
-                        result=[u.id for u in units[side]])
+            if side == dfd and units[side] and all(u.type in ("sam", "supply") for u in units[side]):
+                kinds = {u.type for u in units[side]}
+                if "sam" in kinds:
+                    res.add("NT 13.3", "SAMs attacked alone have no defence: they are eliminated",
+                            result=[u.id for u in units[side] if u.type == "sam"])
+                if "supply" in kinds:
+                    res.add("NT 18.6.1", "supply units attacked with no ground combat unit to defend them are "
+                                         "eliminated", result=[u.id for u in units[side] if u.type == "supply"])
                 lost = SideOutcome(side, Fraction(0), eliminated=tuple(u.id for u in units[side]))
                 won = SideOutcome(att, Fraction(0))
                 res.result = CombatResult(att, False, won, lost, fought=False)

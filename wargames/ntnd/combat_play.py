@@ -25,6 +25,7 @@ from . import neutrality as nt10
 from .combat import resolve
 from .reaction import REACTED_MARK
 from .supply import in_supply
+from .supply_effects import supply_used_by_attack, unsupplied_morale, use_up
 
 COMBAT_PHASES = ("communist_combat", "allied_combat")
 SUPPORT_TYPES = ("artillery", "firebase", "patrol_boat", "fleet")
@@ -101,6 +102,7 @@ class CombatBook:
     fought: frozenset[str] = frozenset()
     resolved: tuple[str, ...] = ()          # announced targets whose battle is over (Communist phase)
     battle: dict | None = None
+    start: object | None = None             # NT 18.2.1.4: the position as the combat phase began (never changed)
 
     def __deepcopy__(self, memo) -> "CombatBook":
         new = dataclasses.replace(self)
@@ -136,6 +138,7 @@ class CombatPlay:
         self.cbook = CombatBook()
         if self.phase.id == "allied_combat":
             self.state = eng.reveal(self.state, res=res)
+        self.cbook.start = self.state.copy()
 
     def _end_combat_check(self) -> None:
         if self.phase.id == "communist_combat":
@@ -270,8 +273,12 @@ class CombatPlay:
                               and not in_supply(st, u, charts=self._charts()))
         entries = {u: p.location for u, p in st.pieces.items() if REACTED_MARK in p.marks}
         engaged = list(a.attackers) + [u for u in st.at(a.target)]
+        start = self.cbook.start if self.cbook.start is not None else st
+        unsupplied = unsupplied_morale(start, [u for u in a.attackers if u in start.pieces], side,
+                                       charts=self._charts())
+        b["uses"] = supply_used_by_attack(st, a.attackers, charts=self._charts()) if side == "communist" else ()
         battle = eng.battle_from_state(st, a.attackers, a.target, side=side, fought=self.cbook.fought,
-                                       violate=a.violate, ground_support=b["gs"],
+                                       violate=a.violate, ground_support=b["gs"], unsupplied=unsupplied,
                                        airmobile_near_aa=air.airmobile_near_aa(st, entries, engaged),
                                        out_of_supply=out_of_supply, armour_shock=self.armour_shock(a.attackers, res),
                                        points_at_turn_start=self.book.points_at_turn_start, charts=self._charts())
@@ -395,7 +402,7 @@ class CombatPlay:
         if options:
             b.update(owed="advance", advance=options)
             return
-        self.cbook.battle = None
+        self._battle_over(res)
 
     @handles(Advance)
     def _advance(self, a: Advance, dice, res: Resolution) -> None:
@@ -408,6 +415,14 @@ class CombatPlay:
             self.state = eng.advance(st, b["result"], b["battle"], b["location"], a.units,
                                      retreated=b["retreated"], res=res)
             self._neutrality(tuple(broken), None, dice, res)
+        self._battle_over(res)
+
+    @implements("NT 18.6.2")
+    def _battle_over(self, res: Resolution) -> None:
+        """The battle is over: the supply units that supplied its NVA attackers are used up (18.6.2, 18.7.3)."""
+        uses = [u for u in self.cbook.battle.get("uses", ()) if u in self.state.pieces]
+        if uses:
+            self.state = use_up(self.state, uses, res=res)
         self.cbook.battle = None
 
     # ------------------------------------------------------------------ what may be done

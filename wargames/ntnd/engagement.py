@@ -304,12 +304,12 @@ def us_ground_in_svn(state: NtndState) -> bool:
     return False
 
 
-@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 11.3", "NT 15.2.2", "NT 16.3", "NT 28.2.1", "NT 7.3.3", "NT 25.2",
+@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 11.3", "NT 18.2.1.4", "NT 15.2.2", "NT 16.3", "NT 28.2.1", "NT 7.3.3", "NT 25.2",
             "NT 25.4.1", "NT 19.2.3", "NT 9.2", "NT 28.9.4", "NT 28.8", "NT 12.3")
 def battle_from_state(state: NtndState, attackers: Iterable[str], defender_location: str, *,
                       side: str | None = None, fought: Iterable[str] = (), violate: Iterable[str] = (),
                       ground_support: Iterable[str] = (), airmobile_near_aa: Iterable[str] = (),
-                      armour_shock: bool = False, out_of_supply: Iterable[str] = (),
+                      armour_shock: bool = False, out_of_supply: Iterable[str] = (), unsupplied: Iterable[str] = (),
                       points_at_turn_start: int | None = None, charts: NtndCharts | None = None) -> Battle:
     """The :class:`Battle` the position makes when ``attackers`` attack ``defender_location``.
 
@@ -317,7 +317,9 @@ def battle_from_state(state: NtndState, attackers: Iterable[str], defender_locat
       name per air unit that survived AA fire; Communist ground combat units only, each once, two per hex);
       +1 for militia and Montagnards in a Green Beret's zone of influence (15.2.2, 16.3) and for the 5SFM there
       (28.2.1); +1 for militia in an Allied-Controlled area (7.3.3); -1 for South Vietnamese ground combat units
-      while ARVN is demoralized (25.1-25.2: ``points_at_turn_start`` below 50, by default the track now);
+      while ARVN is demoralized (25.1-25.2: ``points_at_turn_start`` below 50, by default the track now); -1 for
+      each attacker in ``unsupplied``, the phasing side's units that began the combat phase out of supply
+      (18.2.1.4; the defence is always supplied, 18.4);
     * the 25.4.1 desertion rolls when :meth:`Policy.morale_rules` says so, with the control of the area fought in;
     * fire support in range (:func:`fire_support_in_range`);
     * terrain of the defender's hex (a zone is clear, 9.2) and each attacking hex (for the river rows);
@@ -346,6 +348,9 @@ def battle_from_state(state: NtndState, attackers: Iterable[str], defender_locat
         if per_hex[loc] > 2:
             raise RuleViolation("NT 11.1.2", f"at most two air units give ground support on one hex ({loc})")
         adjust[u].append(Adjustment(-1, "NT 11.1.2", "ground support"))
+    for u in unsupplied:
+        if u in attackers and state.counter(u).ground_combat:
+            adjust[u].append(Adjustment(-1, "NT 18.2.1.4", "out of supply as the combat phase began"))
     points = state.track.points if points_at_turn_start is None else points_at_turn_start
     demoralized = state.policy.demoralized(points)
     for u in engaged:

@@ -626,3 +626,65 @@ def test_an_nva_attack_uses_up_its_supply_unit_and_an_unsupplied_attacker_fights
     g, res = _battle_at_qui_nhon("communist_combat", (("USMC 1", "2018"), ("NVA 304", "2118")), ("NVA 304",), "2018",
                                  [3, 3])
     assert communist_total(res) == supplied - 1 and res.find("NT 18.2.1.4")
+
+
+@pytest.mark.rule("NT 25.3", "NT 25.3.1", "NT 25.1")
+def test_with_saigon_fallen_and_arvn_demoralized_every_arvn_unit_rolls_once_in_the_reinforcement_phase():
+    import dataclasses
+    g = Game.new("tet", seed=3)
+    to_phase(g, "reinforcement")
+    st = g.state
+    st.track = dataclasses.replace(st.track, points=45)
+    g.book.points_at_turn_start = 45                            # the Allied player turn began below 50 (25.1)
+    saigon = st.geography.label(st.geography.place("Saigon"))
+    for u in list(st.at(saigon)):
+        st.remove(u, eliminated=False)
+    st.update("NVA 304", location=saigon, face_up=True)
+    at_risk = [u for u in st.units("allied") if st.counter(u).nationality == "SVN" and st.counter(u).ground_combat
+               and not st.in_zone(u) and st.geography.country(st.hex_of(u)) == "SVN"]
+    res = g.apply(Draft())
+    rolled = [s.inputs["unit"] for s in res.find("NT 25.3") if "roll" in s.inputs]
+    deserted = [s.inputs["unit"] for s in res.find("NT 25.3") if s.result is True]
+    assert sorted(rolled) == sorted(at_risk) and deserted
+    assert all(u not in g.state.pieces for u in deserted)
+    assert all(s.inputs["roll"] > st.counter(s.inputs["unit"]).morale for s in res.find("NT 25.3") if s.result is True)
+    assert not g.apply(EndPhase()).find("NT 25.3")              # once a turn
+
+
+@pytest.mark.rule("NT 14.2.2")
+def test_the_fleet_mines_haiphong_after_a_whole_turn_in_the_zone():
+    from wargames.ntnd.game import MineHaiphong
+    g = Game.new("tet", seed=1)
+    to_phase(g, "allied_movement")
+    with pytest.raises(RuleViolation, match="not in the Haiphong zone"):
+        g.apply(MineHaiphong())
+    g.state.update("US Fleet", location="1101")                # at sea next to the Haiphong zone
+    assert "Haiphong" in g.state.geography.neighbours("1101")
+    g.apply(Step("US Fleet", "Haiphong"))
+    assert g.book.haiphong_entry == g.state.turn
+    with pytest.raises(RuleViolation, match="whole turn"):
+        g.apply(MineHaiphong())
+    to_phase(g, "random_events")
+    to_phase(g, "allied_movement")                              # the next turn
+    points = g.state.track.points
+    g.apply(MineHaiphong(), ScriptedDice([4]))
+    assert g.state.policy.haiphong_mined and g.state.track.points == points - 4
+    with pytest.raises(RuleViolation, match="mined already"):
+        g.apply(MineHaiphong())
+
+
+@pytest.mark.rule("NT 15.2.3", "NT 15.2.3.2")
+def test_a_green_beret_withdrawn_takes_its_militia_and_comes_back_next_turn():
+    from wargames.ntnd.game import WithdrawGreenBeret
+    g = Game.new("tet", seed=1)
+    to_phase(g, "reinforcement")
+    st = g.state
+    gb = next(u for u in st.units("allied") if st.counter(u).type == "green_beret")
+    g.apply(WithdrawGreenBeret(gb))
+    assert gb not in g.state.pieces and g.state.purchased[gb] == g.state.turn + 1
+    with pytest.raises(RuleViolation, match="NT 15.2.3"):
+        g.apply(WithdrawGreenBeret(gb))
+    to_phase(g, "random_events")
+    to_phase(g, "reinforcement")
+    from wargames.ntnd.reinforcement import arrivals
+    assert gb in arrivals(g.state)

@@ -438,14 +438,24 @@ def eliminate(state: NtndState, unit: str, *, cause: str = "combat", res: Resolu
     if res is not None:
         res.add("NT 19.2.6", f"{unit} is eliminated ({cause})", unit=unit, cause=cause)
     score_loss(state, unit, cause=cause, res=res)
-    if gb_zone:
-        g = state.geography
-        for u in list(state.pieces):
-            if state.counter(u).type in ("militia", "montagnard") and not state.in_zone(u):
-                h = state.hex_of(u)
-                if h in gb_zone and not g.is_settlement(h) and not in_green_beret_zoi(state, h):
-                    eliminate(state, u, cause="green_beret_lost", res=res)
+    for u in green_beret_dependants(state, gb_zone) if gb_zone else ():
+        if u in state.pieces:
+            eliminate(state, u, cause="green_beret_lost", res=res)
     return state
+
+
+@implements("NT 15.2.3.2", "NT 16.5")
+def green_beret_dependants(state: NtndState, zone) -> list[str]:
+    """The militia and Montagnards that go with a Green Beret gone from ``state`` (its zone of influence was
+    ``zone``): those in the zone, outside towns and cities, that no other Green Beret's zone covers (15.2.3.2)."""
+    g, out = state.geography, []
+    for u in sorted(state.pieces):
+        if state.counter(u).type in ("militia", "montagnard") and state.side_of(u) == "allied" \
+                and not state.in_zone(u):
+            h = state.hex_of(u)
+            if h in zone and not g.is_settlement(h) and not in_green_beret_zoi(state, h):
+                out.append(u)
+    return out
 
 
 def loss_choices(result: CombatResult, side: str) -> list[tuple[str, ...]]:

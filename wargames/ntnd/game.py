@@ -34,6 +34,7 @@ from .charts import NtndCharts
 from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
                            spend_replacement_points, terror_and_bribes)
 from .movement import Move, begin_move, check_step, step as move_step
+from .naval import HAIPHONG, fleet_in_haiphong, may_mine, mine_haiphong
 from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from . import corps_change
 from . import neutrality as nt10
@@ -44,8 +45,10 @@ from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_re
 from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
                             close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
                             reassign_corps, reassign_ranger, receive_replacements, withdraw_units)
+from .desertion import city_desertion
 from .events import apply_event, roll_event
 from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
+from .special_forces import withdraw_green_beret
 from .state import NtndState
 from .supply import in_supply
 
@@ -354,8 +357,20 @@ class Phoenix(Action):
     unit: str
 
 
+@dataclass(frozen=True)
+class MineHaiphong(Action):
+    """NT 14.2.2: the fleet, a whole turn in the Haiphong zone, lays the mines."""
+
+
+@dataclass(frozen=True)
+class WithdrawGreenBeret(Action):
+    """NT 15.2.3: take a Green Beret off the map for a while."""
+
+    unit: str
+
+
 ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (
-    MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
+    MineHaiphong, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
     AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection,
     Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter, Purchase,
     Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
@@ -379,8 +394,9 @@ class TurnBook:
     tallied: bool = False                         # NT 22: this political phase's points are counted
     event_rolled: bool = False
     event_waiting: int | None = None              # NT 21.1: an event waiting for the Allied player's corps
-    points_at_turn_start: int | None = None       # NT 25.1: the track as the turn began (ARVN demoralization)
+    points_at_turn_start: int | None = None       # NT 25.1: the track as the player turn began (ARVN demoralized)
     fleet_out: tuple[str, tuple[str, ...]] | None = None   # NT 14.2.1: the fleet pushed out, and where it may go
+    haiphong_entry: int | None = None             # NT 14.2.2: the turn the fleet entered the Haiphong zone
     corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
@@ -672,7 +688,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.book.held_over = self.book.entitlement.deferred
             self.book.entitlement = None
         if ph.id == "reinforcement":
-            self._receive(res)
+            self._receive(res, dice)
         if ph.id == "allied_hearts_minds":
             self.state, _ = close_replacements(self.state, res)       # after the Hearts and Minds spending (4.2.4)
         if ph.kind == "movement":
@@ -698,6 +714,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         ph = self.phase
         res.add(ph.rule, f"turn {self.state.turn}: {ph.id.replace('_', ' ')} phase")
         if ph.id == "reinforcement":
+            self.book.points_at_turn_start = self.state.track.points     # 25.1: the Allied player turn begins
             self.book.received = False
             self.book.spent_points = False
             self.book.withdrawn_this_turn = False
@@ -866,6 +883,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, amphibious=a.amphibious,
                                       charts=self._charts(), res=res)
         self.book.moving = mv
+        if a.unit in self.state.pieces and self.state.counter(a.unit).type == "fleet":
+            self.book.haiphong_entry = self.state.turn if self.state.piece(a.unit).location == HAIPHONG else None
         if a.unit in self.state.pieces and self.state.piece(a.unit).location == a.to:
             self._neutrality(broken, ends, dice, res)
             if fleet:
@@ -897,6 +916,25 @@ class Game(CombatPlay, AirPlay, CoreGame):
         else:
             self.book.fleet_out = (fleet, tuple(sorted(found)))
             res.add("NT 14.2.1", f"{fleet} must move out to sea: the Allied player chooses where")
+
+    @handles(MineHaiphong)
+    def _mine_haiphong(self, a: MineHaiphong, dice, res: Resolution) -> None:
+        """14.2.2: laid in the Allied movement phase after the one in which the fleet entered the zone (our reading
+        of "at the end of" it: the Allied player lays them when he says, and the fleet moves no more that
+        phase)."""
+        self._require("allied_movement", rule="NT 14.2.2")
+        why = may_mine(self.state, self.book.haiphong_entry)
+        if why:
+            raise RuleViolation("NT 14.2.2", why)
+        fleet = fleet_in_haiphong(self.state)
+        self.state = mine_haiphong(self.state, dice, entered_turn=self.book.haiphong_entry, res=res)
+        self.book.moved = self.book.moved | {fleet}
+
+    @handles(WithdrawGreenBeret)
+    def _withdraw_green_beret(self, a: WithdrawGreenBeret, dice, res: Resolution) -> None:
+        self._require("reinforcement", rule="NT 15.2.3")
+        self._receive(res, dice)
+        self.state = withdraw_green_beret(self.state, a.unit, res=res)
 
     @handles(MoveFleet)
     def _move_fleet(self, a: MoveFleet, dice, res: Resolution) -> None:
@@ -1075,7 +1113,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
     @implements("NT 3.2.1")
     def _enter(self, a: Enter, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.1")
-        self._receive(res)
+        self._receive(res, dice)
         if a.unit not in arrivals(self.state):
             raise RuleViolation("NT 4.2.1", f"{a.unit} is not due to arrive this turn")
         self.state, _ = enter(self.state, a.unit, a.at, corps=a.corps, res=res)
@@ -1084,7 +1122,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
     @handles(Purchase)
     def _purchase(self, a: Purchase, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.3")
-        self._receive(res)
+        self._receive(res, dice)
         try:
             pay = {pool: Fraction(v) for pool, v in a.pay} or None
         except (ValueError, ZeroDivisionError):
@@ -1094,7 +1132,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
     @handles(Withdraw)
     def _withdraw(self, a: Withdraw, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.3.1")
-        self._receive(res)
+        self._receive(res, dice)
         if self.book.withdrawn_this_turn:
             raise RuleViolation("NT 4.3.1", "the withdrawals of this phase are made at once, and they are made")
         self.state, _ = withdraw_units(self.state, a.units, res=res)
@@ -1105,19 +1143,22 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self._require("reinforcement", rule="NT 4.5.2")
         if self.book.drafted:
             raise RuleViolation("NT 4.5.2", "one draft a turn: the next may come next turn, at a higher price (4.5.3)")
-        self._receive(res)
+        self._receive(res, dice)
         self.state, _ = draft(self.state, dice, res)
         self.book.drafted = True
 
     @implements("NT 4.2.2")
-    def _receive(self, res: Resolution) -> None:
-        """The turn's replacement points reach the pools with the phase's first act, after any declaration of
-        Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first)."""
+    @implements("NT 25.3.1")
+    def _receive(self, res: Resolution, dice) -> None:
+        """The phase's first act: the turn's replacement points reach the pools, after any declaration of
+        Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first); and
+        ARVN desertion is rolled, once a turn (25.3.1)."""
         if not self.book.received:
             nxt = self._last_event()
             self.state, _ = receive_replacements(self.state, dict(nxt.replacements) if nxt else None, res=res,
                                                  next_turn=nxt.flags if nxt else ())
             self.book.received = True
+            self.state, _ = city_desertion(self.state, dice, points=self.book.points_at_turn_start, res=res)
 
     def _last_event(self):
         """What last turn's random event left for this turn (21.1), if anything."""
@@ -1222,19 +1263,19 @@ class Game(CombatPlay, AirPlay, CoreGame):
     @handles(MoveFirebase)
     def _move_firebase(self, a: MoveFirebase, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 5.8")
-        self._receive(res)
+        self._receive(res, dice)
         self.state, _ = move_firebase(self.state, a.unit, a.to, res)
 
     @handles(ReassignCorps)
     def _reassign_corps(self, a: ReassignCorps, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 5.7")
-        self._receive(res)
+        self._receive(res, dice)
         self.state, _ = reassign_corps(self.state, a.group, a.corps, res)
 
     @handles(ReassignRanger)
     def _reassign_ranger(self, a: ReassignRanger, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 28.5")
-        self._receive(res)
+        self._receive(res, dice)
         self.state, _ = reassign_ranger(self.state, a.unit, a.corps, res)
 
     @handles(Phoenix)
@@ -1405,6 +1446,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                     yield Step(u, to)
             if ph.side == COMMUNIST:
                 yield from self._announce_candidates()
+            elif fleet_in_haiphong(st) is not None:
+                yield MineHaiphong()
         elif ph.id == "reinforcement":
             if not book.received:
                 yield DeclareVietnamization("full")
@@ -1427,6 +1470,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 yield Withdraw(tuple(due))
             if not book.drafted:
                 yield Draft()
+            for u in self._sample([u for u in st.units(ALLIED) if st.counter(u).type == "green_beret"], 2):
+                yield WithdrawGreenBeret(u)
             for u in st.units(ALLIED):
                 c = st.counter(u)
                 if c.type == "firebase":

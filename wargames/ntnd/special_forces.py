@@ -15,11 +15,11 @@ from __future__ import annotations
 from ..core import Resolution, implements
 from ..core.errors import RuleViolation
 from .state import NtndState
-from .zones import in_green_beret_zoi, zoi_hexes
+from .engagement import green_beret_dependants
+from .zones import zoi_hexes
 
 RULE = "NT 15.2.3"
 PHASE = "reinforcement"
-DEPENDANTS = ("militia", "montagnard")
 
 
 @implements("NT 15.2.3", "NT 15.2.3.2", "NT 16.5")
@@ -38,15 +38,9 @@ def withdraw_green_beret(state: NtndState, unit: str, *, res: Resolution | None 
     new = state.copy()
     new.remove(unit, eliminated=False)
     new.purchased[unit] = state.turn + 1
-    g = state.geography
-    gone = []
-    for u in sorted(new.pieces):
-        if new.counter(u).type not in DEPENDANTS or new.side_of(u) != "allied" or new.in_zone(u):
-            continue
-        h = new.hex_of(u)
-        if h in zone and not g.is_settlement(h) and not in_green_beret_zoi(new, h):
-            new.remove(u, eliminated=False)
-            gone.append(u)
+    gone = green_beret_dependants(new, zone)
+    for u in gone:
+        new.remove(u, eliminated=False)
     if res is not None:
         res.add(RULE, f"{unit} is withdrawn; it may return from turn {state.turn + 1}", result=unit)
         if gone:
@@ -54,4 +48,4 @@ def withdraw_green_beret(state: NtndState, unit: str, *, res: Resolution | None 
     return new
 
 
-__all__ = ["DEPENDANTS", "PHASE", "RULE", "withdraw_green_beret"]
+__all__ = ["PHASE", "RULE", "withdraw_green_beret"]

@@ -567,3 +567,14 @@ def test_amphibious_landing():
     s.place("USMC 5", "1814", corps="I")
     with pytest.raises(RuleViolation, match="coastal town or city"):
         mv.check_step(s, start(s, "USMC 5"), target, amphibious=True)
+
+
+@pytest.mark.rule("NT 28.11.4")
+def test_the_laotian_guard_moves_only_between_the_royal_cities():
+    s = fresh()
+    s.place("Lao Guard", "Vientiane", corps="Laos")
+    assert mv.check_step(s, start(s, "Lao Guard"), "Luang Prabang")
+    border = s.geography.neighbours("Vientiane")
+    hexes = [x for x in border if x not in s.geography.zones]
+    with pytest.raises(RuleViolation, match="NT 28.11.4"):
+        mv.check_step(s, start(s, "Lao Guard"), hexes[0])

@@ -42,6 +42,7 @@ from .charts import Allowance, NtndCharts, default_charts, movement_allowance, m
 from .geography import CORPS, Geography
 from .neutrality import ends_neutrality_by_move, violations_by_move
 from .state import NtndState
+from .units import LAOS_CAPITALS
 from .zones import enemy_zoc, enemy_zoi, in_green_beret_zoi, neutral_to
 
 #: 8.4: the first turn of the improved Ho Chi Minh Trail (Jan/Feb 1971)
@@ -230,7 +231,7 @@ def _local_vc(state: NtndState, area: str | None, charts: NtndCharts) -> bool:
     return b.side == "communist" and b.level == 2
 
 
-@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
+@implements("NT 28.11.4", "NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
 def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea: bool = False,
               charts: NtndCharts | None = None, res: Resolution | None = None) -> Fraction | None:
     """Movement points for ``unit`` to step from ``from_loc`` into the adjacent ``to_loc`` (exact). None: a zone
@@ -322,7 +323,7 @@ def _river_boat_near(state: NtndState, h: Hex) -> bool:
 
 @implements("NT 8.1", "NT 8.5.2", "NT 8.5.2.1", "NT 8.5.3", "NT 8.5.3.1", "NT 5.3", "NT 5.3.1", "NT 5.5",
             "NT 8.9.1", "NT 8.9.2", "NT 8.9.4", "NT 9.1", "NT 9.1.1.1", "NT 10.2", "NT 10.2.3.1", "NT 10.5.1",
-            "NT 10.7", "NT 10.8", "NT 14.1.3", "NT 14.2.1", "NT 8.6.2")
+            "NT 10.7", "NT 10.8", "NT 14.1.3", "NT 14.2.1", "NT 8.6.2", "NT 28.11.4")
 def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Iterable[str] = (),
                amphibious: bool = False, charts: NtndCharts | None = None,
                res: Resolution | None = None) -> StepCheck:
@@ -337,6 +338,8 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
     side = c.side
     if move.stopped:
         raise RuleViolation(move.stopped, f"{unit} has had to stop at {here}")
+    if "laotian_guard" in c.tags and to_loc not in LAOS_CAPITALS:
+        raise RuleViolation("NT 28.11.4", f"the Laotian Guard moves only between {' and '.join(LAOS_CAPITALS)}")
     consequences: list[Consequence] = []
     stop = None
 

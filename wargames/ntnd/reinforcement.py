@@ -23,13 +23,12 @@ from ..core.hexgrid import Hex
 from .hearts_minds import svn_replacement_points
 from .politics import arvn_points_for_withdrawals
 from .state import NtndState
-from .units import POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
+from .units import LAOS_CAPITALS, POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
 
 HALF = Fraction(1, 2)
 SVN_POINTS_CAP = 2                                   # 4.2.2: "up to two"
 BUILT = ("militia", "montagnard", "firebase")        # 4.2.3, 16.5: raised new, not replaced
 IMMEDIATE = ("militia", "montagnard", "firebase")    # 4.2.7, 16.3: on the map at once
-LAOS_SPECIAL = ("Luang Prabang", "Vientiane")        # 28.6.1, 28.11.4, 28.11.5
 MONTAGNARD_AREAS = ("Laos", "I", "II")               # 15.2, 16.2
 PHOENIX_DELAY = 4                                    # 28.4.1
 USMC_III_COST = 2                                    # 28.3.1 (and the brigades of the 28.3.2 option): US points
@@ -366,7 +365,7 @@ def enter(state: NtndState, unit: str, location: str | None = None, *, corps: st
                                              f"Vietnamization allows {limit}")
     stored_corps = None
     if c.tags & {"thai_333", "laotian_guard", "para_commando"}:
-        if location not in LAOS_SPECIAL:
+        if location not in LAOS_CAPITALS:
             raise RuleViolation("NT 28.6.1" if "thai_333" in c.tags else "NT 28.11.4",
                                 f"{unit} is placed at Luang Prabang or Vientiane")
         if c.attachment == "attached":

@@ -57,6 +57,9 @@ SIZES = ("division", "brigade", "regiment", "group", "wing", "flotilla", "task_f
 MOVEMENT_CLASSES = ("communist_supply", "communist_other", "allied_ground", "patrol_boat", "airmobile",
                     "air_fleet", "interceptor", "immobile")
 ATTACHMENTS = ("attached", "unattached", "none")
+#: NT 28.6.1, 28.11.4-28.11.5: the two Laotian royal cities (off-board zones) of the Thai 333, the Guard and the
+#: Para-Commando
+LAOS_CAPITALS = ("Luang Prabang", "Vientiane")
 #: NT 10.2.3.1 / 28.11.1: Allied unit types that operate in Laos without violating it (the Thai 333 by its tag)
 SECRET_WAR_TYPES = ("green_beret", "soa", "montagnard")
 #: NT 8.2: immobile counters (militia and Montagnards move only inside a Green Beret's zone of influence, 15.2.1)

@@ -688,3 +688,27 @@ def test_a_green_beret_withdrawn_takes_its_militia_and_comes_back_next_turn():
     to_phase(g, "reinforcement")
     from wargames.ntnd.reinforcement import arrivals
     assert gb in arrivals(g.state)
+
+
+@pytest.mark.rule("NT 11.1.3", "NT 18.1.1", "NT 18.2.1.4")
+def test_air_supply_flown_in_the_air_phase_supplies_the_allied_attack_that_follows():
+    from wargames.ntnd.air_play import FlyMissions, ResolveMission
+    from wargames.ntnd.combat_play import Attack
+    from wargames.ntnd.state import NtndState
+
+    def attack(fly):
+        g = Game.new("campaign", seed=1)
+        to_phase(g, "air_operations")
+        s = NtndState(turn=g.state.turn, phase="air_operations", track=g.state.track, policy=g.state.policy,
+                      hearts_minds=dict(g.state.hearts_minds))
+        for u, at in (("USMC 1", "2018"), ("VC reg 1", "2118")):    # the Marines have no line to any source
+            s.place(u, at)
+        s.air = dict(g.state.air)
+        g.state = s
+        if fly:
+            g.apply(FlyMissions((("supply", "2018", ("VNAF heli",)),)))
+            assert g.apply(ResolveMission(), ScriptedDice([])).find("NT 11.1.3")
+        g.apply(EndPhase())
+        return g.apply(Attack(("USMC 1",), "2118"), ScriptedDice([3, 3]))
+
+    assert attack(False).find("NT 18.2.1.4") and not attack(True).find("NT 18.2.1.4")

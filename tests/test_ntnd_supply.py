@@ -58,9 +58,9 @@ def test_allied_line_to_a_held_city_blocked_by_zones_of_control():
     s.place("NVA 304", beside)                                 # Qui Nhon now lies in its zone of control
     res = Resolution()
     assert not sp.in_supply(s, "US 173 Abn", res=res) and "no supply line" in res.text()
+    assert sp.in_supply(s, "US 173 Abn", air_sources=[s.piece("US 173 Abn").location])   # supplied by air
     s.update("NVA 304", face_up=False)                         # no zone of control when inverted
     assert sp.in_supply(s, "US 173 Abn")
-    assert sp.in_supply(s, "US 173 Abn", air_supplied=["US 173 Abn"])
 
 
 @pytest.mark.rule("NT 18.1.1")
@@ -171,3 +171,17 @@ def test_out_of_supply_halves_the_move():
     s.place("NVA 304", "1816")
     supplied = sp.in_supply(s, "NVA 304")
     assert not supplied and mv.begin_move(s, "NVA 304", in_supply=supplied).points == 5
+
+
+@pytest.mark.rule("NT 11.1.3", "NT 18.1.1", "NT 18.7.3")
+def test_air_supply_makes_a_source_for_the_turn():
+    s = fresh()
+    s.place("US 3/1", "1424", corps="III")                     # Saigon empty: no line
+    assert not sp.in_supply(s, "US 3/1")
+    assert sp.in_supply(s, "US 3/1", air_sources=["1424"])
+    assert sp.supply_line(s, "US 3/1", air_sources=["1325"]).source == "air supply at 1325"
+    for unit in ("US 1/1", "US 2/1", "US 3/4"):
+        s.place(unit, "Plain of Jars", corps="I")
+    supplied = [u for u in ("US 1/1", "US 2/1", "US 3/4") if sp.in_supply(s, u, air_sources=["Plain of Jars"])]
+    assert supplied == ["US 1/1", "US 2/1"]                   # two ground units a mission, the first there
+    assert all(sp.in_supply(s, u, air_sources=["Plain of Jars"] * 2) for u in ("US 1/1", "US 2/1", "US 3/4"))

@@ -71,7 +71,7 @@ class AirBook:
     step: dict | None = None                            # the mission being resolved: its rolls and what is owed
     already_bombed: frozenset[str] = frozenset()        # NT 11.4: hexes strategically bombed this turn
     ground_support: tuple[tuple[str, int], ...] = ()    # NT 11.1.2: (hex, air units through) this turn
-    supplied_from: frozenset[str] = frozenset()         # NT 11.1.3: hexes made supply sources this turn
+    supplied_from: tuple[str, ...] = ()                 # NT 11.1.3: each supply mission's hex or zone this turn
     politics: frozenset[str] = frozenset()              # NT 24.2.8: countries already charged this turn
     dogfought: frozenset[str] = frozenset()             # NT 11.5: zones whose dogfight is fought this phase
     bombed_towns: tuple[str, ...] = ()                  # NT 7.5: towns and cities bombed this phase
@@ -240,7 +240,7 @@ class AirPlay:
         else:
             self.state, done = air.resolve_supply(self.state, m, fire, losses=step["losses"], res=res)
             if done.source:
-                b.supplied_from = b.supplied_from | {done.source}
+                b.supplied_from = b.supplied_from + (done.source,)
         b.flights, b.step = b.flights[1:], None
 
     def _bombed(self, done, res: Resolution) -> None:

@@ -269,13 +269,14 @@ class CombatPlay:
         b, st = self.cbook.battle, self.state
         a = b["attack"]
         side = self.phase.side
+        by_air = self.airbook.supplied_from if side == "allied" else ()          # NT 11.1.3
         out_of_supply = tuple(u for u in st.units(side) if st.counter(u).type in SUPPORT_TYPES
-                              and not in_supply(st, u, charts=self._charts()))
+                              and not in_supply(st, u, air_sources=by_air, charts=self._charts()))
         entries = {u: p.location for u, p in st.pieces.items() if REACTED_MARK in p.marks}
         engaged = list(a.attackers) + [u for u in st.at(a.target)]
         start = self.cbook.start if self.cbook.start is not None else st
         unsupplied = unsupplied_morale(start, [u for u in a.attackers if u in start.pieces], side,
-                                       charts=self._charts())
+                                       air_sources=by_air, charts=self._charts())
         b["uses"] = supply_used_by_attack(st, a.attackers, charts=self._charts()) if side == "communist" else ()
         battle = eng.battle_from_state(st, a.attackers, a.target, side=side, fought=self.cbook.fought,
                                        violate=a.violate, ground_support=b["gs"], unsupplied=unsupplied,

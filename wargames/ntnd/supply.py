@@ -3,9 +3,9 @@
 Two systems (18.1):
 
 * **Allied** (18.1.1): a line of hexes of any length, free of enemy units and enemy zones of control, to the
-  unit's corps headquarters or a major city (either held by Allied units), an Allied firebase, or the fleet on the
-  coast; a ranger may also end it at any town held by Allied units. An air supply mission supplies the units it
-  names (``air_supplied``).
+  unit's corps headquarters or a major city (either held by Allied units), an Allied firebase, the fleet on the
+  coast, or a hex an air supply mission reached this turn (``air_sources``, 11.1.3); a ranger may also end it at
+  any town held by Allied units.
 * **Communist** (18.1.2, 18.6.2): a line of at most six movement points, free of enemy units, zones of control
   and zones of influence, to any hex of North Vietnam, a Communist supply unit or, for Viet Cong units inside
   South Vietnam, a VC Base (28.9.2).
@@ -71,10 +71,11 @@ def always_in_supply(state: NtndState, unit: str) -> str | None:
     return None
 
 
-@implements("NT 28.9.2")
-def _sources(state: NtndState, unit: str) -> dict:
+@implements("NT 28.9.2", "NT 11.1.3")
+def _sources(state: NtndState, unit: str, air_sources: Iterable[str] = ()) -> dict:
     """The supply sources of a unit's side, as a map from hex to a name. A VC Base serves only Viet Cong units
-    inside South Vietnam (28.9.2); a supply unit and North Vietnam serve every Communist unit."""
+    inside South Vietnam (28.9.2); a supply unit and North Vietnam serve every Communist unit. ``air_sources``:
+    the hexes air supply missions made Allied sources this turn (11.1.3, 18.1.1)."""
     g, c = state.geography, state.counter(unit)
     out: dict[Hex, str] = {}
     friendly = lambda h: state.side_at(g.label(h)) == c.side     # noqa: E731
@@ -89,6 +90,9 @@ def _sources(state: NtndState, unit: str) -> dict:
             if (kind == "supply" or (kind == "vc_base" and vc_in_svn)) and not state.in_zone(u) and u != unit:
                 out[state.hex_of(u)] = u
         return out
+    for label in air_sources:
+        if label not in g.zones:
+            out[g.hex(label)] = f"air supply at {label}"
     corps = state.piece(unit).corps
     hqs = [corps] if c.attachment == "attached" and corps in CORPS else list(CORPS) + ["Cambodia"]
     for area in hqs:
@@ -115,7 +119,7 @@ def _sources(state: NtndState, unit: str) -> dict:
 
 
 @implements("NT 18.1.1", "NT 18.1.2", "NT 18.1.3", "NT 18.1.4", "NT 18.6.2")
-def supply_line(state: NtndState, unit: str, *, enemy_declared: Iterable[str] = (),
+def supply_line(state: NtndState, unit: str, *, enemy_declared: Iterable[str] = (), air_sources: Iterable[str] = (),
                 charts: NtndCharts | None = None) -> SupplyLine | None:
     """The unit's supply line, or None if it has none (only the line: see :func:`in_supply` for the units that
     need none). ``enemy_declared``: the neutral countries the enemy has announced its zones of control reach."""
@@ -129,7 +133,7 @@ def supply_line(state: NtndState, unit: str, *, enemy_declared: Iterable[str] = 
     zoi = enemy_zoi(state, side) if side == "communist" else {}
     enemy_hexes = {state.hex_of(u) for u in state.units("allied" if side == "communist" else "communist")
                    if not state.in_zone(u)}
-    sources = _sources(state, unit)
+    sources = _sources(state, unit, air_sources if c.side == "allied" else ())
 
     def neutral(country: str) -> bool:
         return country in ("Laos", "Cambodia") and state.standing.get(country) == "neutral"
@@ -155,12 +159,13 @@ def supply_line(state: NtndState, unit: str, *, enemy_declared: Iterable[str] = 
 
 
 @implements("NT 18.2.1.3", "NT 18.4", "NT 18.7.1", "NT 18.7.2", "NT 18.7.3", "NT 5.3")
-def in_supply(state: NtndState, unit: str, *, defending: bool = False, air_supplied: Iterable[str] = (),
+def in_supply(state: NtndState, unit: str, *, defending: bool = False, air_sources: Iterable[str] = (),
               enemy_declared: Iterable[str] = (), charts: NtndCharts | None = None,
               res: Resolution | None = None) -> bool:
     """Whether a unit is in supply now. ``defending``: it is checked for the opponent's turn (18.4: always in
-    supply). ``air_supplied``: units an Air Supply mission supplies this turn (18.1.1, 18.7.3; the mission's own
-    limits are the air rules')."""
+    supply). ``air_sources``: the hex or zone of each air supply mission that got through this turn (11.1.3),
+    once per mission. A hex is then an Allied source (18.1.1); in a zone each mission supplies two Allied ground
+    units (18.7.3: our reading, when more are there, the first to have entered it)."""
     note = res.add if res is not None else (lambda *a, **k: None)
     c, piece = state.counter(unit), state.piece(unit)
     g = state.geography
@@ -175,11 +180,16 @@ def in_supply(state: NtndState, unit: str, *, defending: bool = False, air_suppl
             not g.may_operate_in(piece.corps, state.area_of(piece.location)):
         note("NT 5.3", f"{unit} is outside the areas of its corps {piece.corps}: out of supply", result=False)
         return False
-    if unit in set(air_supplied):
-        note("NT 18.1.1", f"{unit} is supplied by air", result=True)
-        return True
+    air_sources = tuple(air_sources)
     if state.in_zone(unit):
         zone = piece.location
+        flights = air_sources.count(zone)
+        if c.side == "allied" and flights:
+            ground = [u for u in state.at(zone) if state.side_of(u) == "allied" and state.counter(u).ground_combat]
+            if unit in ground[:2 * flights]:
+                note("NT 18.7.3", f"{unit} in {zone}: supplied by air ({flights} mission(s), two units each)",
+                     result=True)
+                return True
         if c.nationality in ("Laotian", "PL") and zone in HOME_ZONES["Laos"]:
             note("NT 18.7.1", f"{unit}: a Laotian unit in {zone}", result=True)
             return True
@@ -191,7 +201,7 @@ def in_supply(state: NtndState, unit: str, *, defending: bool = False, air_suppl
         note("NT 18.7.3", f"{unit} in {zone}: " + (f"a {want} shares the zone" if ok else f"no {want} there"),
              result=ok)
         return ok
-    line = supply_line(state, unit, enemy_declared=enemy_declared, charts=charts)
+    line = supply_line(state, unit, enemy_declared=enemy_declared, air_sources=air_sources, charts=charts)
     if line is None:
         note("NT 18.1.2" if c.side == "communist" else "NT 18.1.1", f"{unit}: no supply line", result=False)
         return False

@@ -36,15 +36,15 @@ SUPPLY = "supply"
 
 
 @implements("NT 18.2.1.4")
-def unsupplied_morale(state: NtndState, units: Iterable[str], side: str, *,
+def unsupplied_morale(state: NtndState, units: Iterable[str], side: str, *, air_sources: Iterable[str] = (),
                       charts: NtndCharts | None = None) -> tuple[str, ...]:
     """The ground combat units of ``side`` (the phasing side) among ``units`` that are out of supply in ``state``,
     the position at the start of the combat phase: each fights with one morale point less (18.2.1.4, applied by
-    :func:`.engagement.battle_from_state`)."""
+    :func:`.engagement.battle_from_state`). ``air_sources``: this turn's air supply missions (11.1.3)."""
     out = []
     for u in units:
         c = state.counter(u)
-        if c.side == side and c.ground_combat and not in_supply(state, u, charts=charts):
+        if c.side == side and c.ground_combat and not in_supply(state, u, air_sources=air_sources, charts=charts):
             out.append(u)
     return tuple(out)
 

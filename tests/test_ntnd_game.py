@@ -712,3 +712,40 @@ def test_air_supply_flown_in_the_air_phase_supplies_the_allied_attack_that_follo
         return g.apply(Attack(("USMC 1",), "2118"), ScriptedDice([3, 3]))
 
     assert attack(False).find("NT 18.2.1.4") and not attack(True).find("NT 18.2.1.4")
+
+
+@pytest.mark.rule("NT 26.7")
+def test_the_south_vietnamese_rally_two_turns_after_the_uprising():
+    import dataclasses
+    g = Game.new("tet", seed=1)                                 # Tet: the uprising was declared on this turn
+    to_phase(g, "reinforcement")
+    assert not g.apply(Draft()).find("NT 26.7")                 # turn 18: not yet
+    g = Game.new("tet", seed=1)
+    g.state.policy = dataclasses.replace(g.state.policy, uprising=g.state.turn - 2)
+    to_phase(g, "reinforcement")
+    before = g.state.replacement_points["SVN"]
+    res = g.apply(Draft(), ScriptedDice([5, 1]))                # the rally's die, then the draft's
+    rally = res.find("NT 26.7")
+    assert rally and rally[0].result == 5
+    received = res.find("NT 4.2.2")[0].result["SVN"] - before
+    drafted = res.find("NT 4.5.2")[0].result
+    assert g.state.replacement_points["SVN"] == before + received + 5 + drafted
+
+
+@pytest.mark.rule("NT 27.1.2")
+def test_an_allied_invasion_of_north_vietnam_brings_an_aid_roll_at_once_with_two_added():
+    g = Game.new("campaign", seed=1)
+    to_phase(g, "allied_movement")
+    st = g.state
+    for u in list(st.at("1310")):
+        st.remove(u, eliminated=False)
+    st.update("US 173 Abn", location="1310") if "US 173 Abn" in st.pieces else st.place("US 173 Abn", "1310")
+    res = g.apply(Step("US 173 Abn", "1309"), ScriptedDice([5, 1]))       # China 5 (+2: aid), USSR 1 (+2: none)
+    assert res.find("NT 27.1.2")
+    assert [s.text.split(":")[0] for s in res.find("NT 27.1")] == ["China", "USSR"]
+    assert "China" in g.state.policy.aid and "USSR" not in g.state.policy.aid
+    other = next(u for u in g.state.units("allied") if u != "US 173 Abn" and g.state.counter(u).ground_combat
+                 and g.state.counter(u).attachment != "attached" and not g.state.in_zone(u))
+    g.state.update(other, location="1310")
+    second = g.apply(Step(other, "1309"), ScriptedDice([]))              # once a turn: no roll this time
+    assert not second.find("NT 27.1.2") and g.state.piece(other).location == "1309"

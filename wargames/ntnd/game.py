@@ -30,7 +30,7 @@ from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
 from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, ChooseLosses, CombatBook, CombatPlay
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
-from .charts import NtndCharts
+from .charts import NtndCharts, roll_aid
 from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
                            spend_replacement_points, terror_and_bribes)
 from .movement import Move, begin_move, check_step, step as move_step
@@ -41,8 +41,8 @@ from . import neutrality as nt10
 from .political import end_political_phase
 from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, end_communist_reaction,
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
-from .recruitment import H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
-from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
+from .recruitment import AID_KINDS, H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
+from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, rally, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
                             close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
                             reassign_corps, reassign_ranger, receive_replacements, withdraw_units)
 from .desertion import city_desertion
@@ -397,6 +397,7 @@ class TurnBook:
     points_at_turn_start: int | None = None       # NT 25.1: the track as the player turn began (ARVN demoralized)
     fleet_out: tuple[str, tuple[str, ...]] | None = None   # NT 14.2.1: the fleet pushed out, and where it may go
     haiphong_entry: int | None = None             # NT 14.2.2: the turn the fleet entered the Haiphong zone
+    invasion_aid_rolled: bool = False             # NT 27.1.2: the roll an invasion of North Vietnam brings, this turn
     corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
@@ -749,6 +750,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.state.drafts_this_year = 0
         self.violations = self.violations.next_turn(self.state.turn)
         self.book.points_at_turn_start = self.state.track.points
+        self.book.invasion_aid_rolled = False
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
@@ -959,6 +961,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
                                                                  charts=self._charts(), res=res)
         if ends is not None and self.state.standing.get(ends[0]) == "neutral":
             self.state = nt10.communist_entry(self.state, ends[0], ends[1], charts=self._charts(), res=res)
+        if any(v.rule == "NT 10.8" for v in broken or ()) and not self.book.invasion_aid_rolled:
+            self._aid_roll(dice, res, rule="NT 27.1.2")
+            self.book.invasion_aid_rolled = True
 
     def _conquests(self, res: Resolution) -> None:
         """NT 10.6: a former neutral whose every town, city and zone Communist units hold falls for good."""
@@ -1151,13 +1156,14 @@ class Game(CombatPlay, AirPlay, CoreGame):
     @implements("NT 25.3.1")
     def _receive(self, res: Resolution, dice) -> None:
         """The phase's first act: the turn's replacement points reach the pools, after any declaration of
-        Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first); and
-        ARVN desertion is rolled, once a turn (25.3.1)."""
+        Vietnamization or recommitment made at its start (24, our reading: such a declaration comes first), with
+        the South Vietnamese rally on its turn (26.7); and ARVN desertion is rolled, once a turn (25.3.1)."""
         if not self.book.received:
             nxt = self._last_event()
             self.state, _ = receive_replacements(self.state, dict(nxt.replacements) if nxt else None, res=res,
                                                  next_turn=nxt.flags if nxt else ())
             self.book.received = True
+            self.state = rally(self.state, dice, res)
             self.state, _ = city_desertion(self.state, dice, points=self.book.points_at_turn_start, res=res)
 
     def _last_event(self):
@@ -1176,19 +1182,26 @@ class Game(CombatPlay, AirPlay, CoreGame):
             raise RuleViolation("NT 27.1", f"aid is rolled for in Jan/Feb turns, not in {Turn(self.state.turn).label}")
         if self.book.aid_rolled or self.book.entitlement is not None:
             raise RuleViolation("NT 27.1", "aid is rolled for once, before the recruits are worked out")
-        from .charts import roll_aid
-        from .recruitment import AID_KINDS
+        if not self._aid_roll(dice, res):
+            raise RuleViolation("NT 27.1", "both countries already give aid every turn")
+        self.book.aid_rolled = True
+
+    def _aid_roll(self, dice, res: Resolution, rule: str = "NT 27.1") -> bool:
+        """One die for each country not yet giving aid, with the modifiers in force (27.1.1, 27.1.2); False when
+        both give aid already (nothing to roll)."""
         policy = self.state.policy
         countries = [c for c in AID_KINDS if c not in policy.aid]
         if not countries:
-            raise RuleViolation("NT 27.1", "both countries already give aid every turn")
+            return False
+        if rule == "NT 27.1.2":
+            res.add(rule, "Allied ground units entered North Vietnam: aid is rolled for at once")
         modifiers = policy.aid_modifiers(allied_ground_in_nv=self._allied_ground_in("NV"))
         for country in countries:
             got = roll_aid(dice, country, modifiers, charts=self._charts(), res=res)
             if got.granted:
                 policy = policy.grant_aid(country)
         self.state.policy = policy
-        self.book.aid_rolled = True
+        return True
 
     def _allied_ground_in(self, country: str) -> bool:
         st, g = self.state, self.state.geography

@@ -77,6 +77,22 @@ def receive_replacements(state: NtndState, extra: Mapping[str, int | Fraction] |
     return new, res
 
 
+@implements("NT 26.7")
+def rally(state: NtndState, dice: Dice, res: Resolution | None = None) -> NtndState:
+    """26.7: on the turn the South Vietnamese rally after a National Uprising (:meth:`Policy.rally_turn`), the
+    Allied player rolls one die and gains that many replacement points (our reading: South Vietnamese points,
+    since the rally is theirs). Any other turn: the position unchanged."""
+    if state.policy.rally_turn() != state.turn:
+        return state
+    die = roll_die(dice, 6, "NT 26.7 South Vietnamese rally")
+    new = state.copy()
+    new.replacement_points["SVN"] = new.replacement_points.get("SVN", Fraction(0)) + die
+    if res is not None:
+        res.add("NT 26.7", f"the South Vietnamese rally: die {die}, {die} SVN replacement point(s)", roll=die,
+                result=die)
+    return new
+
+
 @implements("NT 4.2.6")
 def close_replacements(state: NtndState, res: Resolution | None = None) -> tuple[NtndState, Resolution]:
     """End of the phase: a pool may keep a half point it could not spend (4.2.6); everything else is lost."""

@@ -749,3 +749,19 @@ def test_an_allied_invasion_of_north_vietnam_brings_an_aid_roll_at_once_with_two
     g.state.update(other, location="1310")
     second = g.apply(Step(other, "1309"), ScriptedDice([]))              # once a turn: no roll this time
     assert not second.find("NT 27.1.2") and g.state.piece(other).location == "1309"
+
+
+@pytest.mark.rule("NT 8.6.4", "NT 8.6.4.1", "NT 8.6.4.2")
+def test_two_landings_a_turn_where_the_fleet_waits():
+    g = Game.new("tet", seed=1)
+    to_phase(g, "allied_movement")
+    g.apply(Step("US Fleet", "1811"))
+    offered = {a.unit for a in g.legal_actions if isinstance(a, Step) and a.amphibious and a.to == "1811"}
+    assert {"USMC 4", "USMC 9", "ROK 2 Mar"} <= offered
+    res = g.apply(Step("USMC 4", "1811", amphibious=True))
+    assert res.find("NT 8.6.4.1") and g.book.moving.spent == 6                # half of its 12 points
+    with pytest.raises(RuleViolation, match="NT 8"):
+        g.apply(Step("US Fleet", "1911"))                                     # the fleet stays for the turn
+    g.apply(Step("ROK 2 Mar", "1811", amphibious=True))
+    with pytest.raises(RuleViolation, match="two units a turn"):
+        g.apply(Step("USMC 9", "1811", amphibious=True))

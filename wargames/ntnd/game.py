@@ -73,6 +73,7 @@ SEQUENCE = Sequence((
     Phase("random_events", None, "events", "NT 3.2.8"),
 ))
 
+LANDINGS_A_TURN = 2                                     # NT 8.6.4: marines or rangers landed from the sea
 #: scenario name -> one line for the game's list
 DESCRIPTIONS = {"campaign": "the Campaign Game, Mar/Apr 1965 to Jul/Aug 1975 (reconstructed set-up)",
                 "tet": "Tet, from Jan/Feb 1968 (reconstructed set-up)",
@@ -398,6 +399,7 @@ class TurnBook:
     fleet_out: tuple[str, tuple[str, ...]] | None = None   # NT 14.2.1: the fleet pushed out, and where it may go
     haiphong_entry: int | None = None             # NT 14.2.2: the turn the fleet entered the Haiphong zone
     invasion_aid_rolled: bool = False             # NT 27.1.2: the roll an invasion of North Vietnam brings, this turn
+    landings: tuple[str, ...] = ()                # NT 8.6.4: the units landed from the sea this turn (two at most)
     corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
@@ -459,8 +461,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                  "election turn, and random play of the campaign ends long before Nov/Dec 1968",
         "NT 24.2.7": "the election dice under Full Vietnamization: reached through Game.apply in the tests; no "
                      "short scenario holds an election turn",
-        "NT 8.6.4": "random play does not make amphibious landings (the steps it samples are ordinary moves); "
-                    "Step(amphibious=True) runs them, and tests/test_ntnd_movement.py tests the procedure",
+        "NT 8.6.4": "a landing needs the fleet moved to a coastal hex first, which random play seldom does; "
+                    "tests/test_ntnd_game.py lands marines through Game.apply",
         "NT 28.4.2": "no Phoenix unit is in play in the shipped set-ups and random play seldom buys one; "
                      "tests/test_ntnd_hearts_minds.py tests the procedure",
         "NT 28.6.2": "the conquest of Laos takes every town, city and zone of it; random play never gets there, "
@@ -751,6 +753,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.violations = self.violations.next_turn(self.state.turn)
         self.book.points_at_turn_start = self.state.track.points
         self.book.invasion_aid_rolled = False
+        self.book.landings = ()
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
@@ -877,6 +880,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             raise RuleViolation("NT 8.6.1", f"{a.unit}'s move is {'by sea' if mv.by_sea else 'by land'} throughout")
         if mv.stopped:
             raise RuleViolation(mv.stopped, f"{a.unit} has had to stop ({mv.stopped})")
+        if a.amphibious and len(self.book.landings) >= LANDINGS_A_TURN:
+            raise RuleViolation("NT 8.6.4", f"two units a turn land from the sea: {', '.join(self.book.landings)}")
         corps_change.check_step(self.state, a.unit, a.to)
         before = self.state
         fleet = [u for u in before.at(a.to) if before.side_of(u) != side and before.counter(u).type == "fleet"]
@@ -885,6 +890,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, amphibious=a.amphibious,
                                       charts=self._charts(), res=res)
         self.book.moving = mv
+        if a.amphibious:                               # 8.6.4.2: the fleet stays where the landing is
+            self.book.landings = self.book.landings + (a.unit,)
+            self.book.moved = self.book.moved | {u for u in self.state.at(a.to)
+                                                 if self.state.counter(u).type == "fleet"}
         if a.unit in self.state.pieces and self.state.counter(a.unit).type == "fleet":
             self.book.haiphong_entry = self.state.turn if self.state.piece(a.unit).location == HAIPHONG else None
         if a.unit in self.state.pieces and self.state.piece(a.unit).location == a.to:
@@ -1459,8 +1468,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
                     yield Step(u, to)
             if ph.side == COMMUNIST:
                 yield from self._announce_candidates()
-            elif fleet_in_haiphong(st) is not None:
-                yield MineHaiphong()
+            else:
+                yield from self._landing_candidates(movers)
+                if fleet_in_haiphong(st) is not None:
+                    yield MineHaiphong()
         elif ph.id == "reinforcement":
             if not book.received:
                 yield DeclareVietnamization("full")
@@ -1535,6 +1546,18 @@ class Game(CombatPlay, AirPlay, CoreGame):
     def _near(self, a: str, b: str) -> bool:
         la, lb = self.state.piece(a).location, self.state.piece(b).location
         return la == lb or self.state.geography.next_to(la, lb)
+
+    def _landing_candidates(self, movers):
+        """8.6.4: marines and rangers in a coastal town or city may land where the fleet is, on another coast."""
+        st, g = self.state, self.state.geography
+        fleets = [st.piece(u).location for u in st.units(ALLIED) if st.counter(u).type == "fleet"
+                  and not st.in_zone(u) and g.is_coastal(g.hex(st.piece(u).location))]
+        for u in movers:
+            if st.counter(u).type in ("marine", "ranger") and not st.in_zone(u):
+                here = g.hex(st.piece(u).location)
+                if g.is_coastal(here) and g.is_settlement(here):
+                    for at in fleets:
+                        yield Step(u, at, amphibious=True)
 
     def _recruit_candidates(self):
         st, ent = self.state, self.book.entitlement

@@ -765,3 +765,16 @@ def test_two_landings_a_turn_where_the_fleet_waits():
     g.apply(Step("ROK 2 Mar", "1811", amphibious=True))
     with pytest.raises(RuleViolation, match="two units a turn"):
         g.apply(Step("USMC 9", "1811", amphibious=True))
+
+
+@pytest.mark.rule("NT 11.1.4")
+def test_a_unit_a_helicopter_carries_moves_as_airmobile_and_takes_it_along():
+    from wargames.ntnd.air_play import FlyMissions
+    g = Game.new("tet", seed=1)
+    to_phase(g, "air_operations")
+    g.apply(FlyMissions((("transport", "US 3/101", ("US heli 1",)),)))
+    assert g.state.helicopter_of("US 3/101") == "US heli 1"
+    to_phase(g, "allied_movement")                                   # the next player turn of the Allies
+    res = g.apply(Step("US 3/101", "2015"))
+    assert "airmobile allowance unlimited" in res.text() and res.find("NT 8.2.2")
+    assert g.state.piece("US heli 1").location == g.state.piece("US 3/101").location == "2015"

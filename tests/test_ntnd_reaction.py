@@ -6,7 +6,7 @@ import pytest
 from wargames.core import Resolution
 from wargames.core.errors import RuleViolation
 from wargames.ntnd import reaction as rx
-from wargames.ntnd.state import NtndState
+from wargames.ntnd.state import TRANSPORT_MARK, NtndState
 
 ATTACKS = ("1915", "1423", "1324", "1227", "1310", "1515")
 
@@ -31,7 +31,8 @@ def test_who_may_react():
     assert rx.reaction_candidates(s, ATTACKS, moved_last_turn=["US 2/1 Cav"]) == ("US 1/1 Cav",)
     assert rx.reaction_candidates(s, ATTACKS, moved_last_turn=[]) == ("US 1/1 Cav", "US 2/1 Cav")
     # US 3/1 Cav is itself under attack in 1915; US 1/1 is no airmobile unit until a helicopter carries it
-    s.update("US 1/1", marks=frozenset({rx.AIRMOBILE_MARK}))
+    s.place("US heli 1", s.piece("US 1/1").location)
+    s.update("US heli 1", marks=frozenset({TRANSPORT_MARK + "US 1/1"}))
     assert "US 1/1" in rx.reaction_candidates(s, ATTACKS, moved_last_turn=[])
     assert "US 3/1 Cav" in rx.reaction_candidates(s, ("1423",), moved_last_turn=[])
 

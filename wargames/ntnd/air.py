@@ -54,7 +54,7 @@ from .combat import Adjustment
 from .engagement import eliminate
 from .movement import is_monsoon
 from .political import score_loss
-from .state import NtndState
+from .state import TRANSPORT_MARK, NtndState
 
 #: the phase names this module reads from ``NtndState.phase`` (3.1.5, 3.2.5)
 REACTION_PHASE = "allied_reaction"
@@ -81,7 +81,6 @@ FIGHTER_KILLS = frozenset({3, 4, 5, 6})               # 11.5: a fighter's roll t
 INTERCEPTOR_KILLS = frozenset({4, 5, 6})              # 11.5: an interceptor's roll that destroys an air unit
 #: 13.4, 18.3: the AA units that need supply to fire in their own player turn
 SUPPLY_BOUND_AA = ("artillery", "sam")
-TRANSPORT_MARK = "transport:"                         # 11.1.4: a helicopter's mark naming the unit it carries
 GS = Adjustment(-1, "NT 11.1.2", "ground support")
 
 
@@ -361,10 +360,7 @@ def _land(state: NtndState, survivors: Iterable[str], lost: Iterable[str], res: 
 # ============================================================================================ transport
 def helicopter_of(state: NtndState, ground: str) -> str | None:
     """11.1.4: the helicopter attached to a ground unit, if any."""
-    for u, p in state.pieces.items():
-        if p.marked(TRANSPORT_MARK + ground):
-            return u
-    return None
+    return state.helicopter_of(ground)
 
 
 @implements("NT 11.1.4")

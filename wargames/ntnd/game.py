@@ -578,7 +578,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         """No hex holds both sides' units (an ambush or a reaction may not leave them so), no counter is in two
         places (map, air box, dead pile, withdrawn), air units are on the map only as attached helicopters,
         and each area's Hearts and Minds marker is in a box of the track."""
-        from .air import ALLIED_AIR, TRANSPORT_MARK
+        from .air import ALLIED_AIR
+        from .state import TRANSPORT_MARK
         st, out = self.state, []
         for loc in {p.location for p in st.pieces.values()}:
             here = st.at(loc)

@@ -177,7 +177,7 @@ class Infiltration:
 
 
 # --------------------------------------------------------------------------------------------- allowance
-@implements("NT 8.2", "NT 8.2.1", "NT 8.4", "NT 18.2.1.3", "NT 15.2.1")
+@implements("NT 8.2", "NT 8.2.1", "NT 8.4", "NT 18.2.1.3", "NT 15.2.1", "NT 11.1.4")
 def begin_move(state: NtndState, unit: str, *, in_supply: bool, by_sea: bool = False,
                charts: NtndCharts | None = None, res: Resolution | None = None) -> Move:
     """Start a unit's move: its allowance this turn. ``in_supply``: whether it began the movement phase in supply
@@ -193,7 +193,8 @@ def begin_move(state: NtndState, unit: str, *, in_supply: bool, by_sea: bool = F
         raise RuleViolation("NT 10.3.1", f"{unit}: Cambodian units cannot move while Cambodia is neutral")
     here = state.hex_of(unit)
     gb = here is not None and c.type in ("militia", "montagnard") and in_green_beret_zoi(state, here)
-    row = movement_class(c.side, c.type, in_green_beret_zoi=gb, charts=charts)
+    carried = state.helicopter_of(unit) is not None               # 11.1.4: it moves as an airmobile unit
+    row = movement_class(c.side, "airmobile" if carried else c.type, in_green_beret_zoi=gb, charts=charts)
     monsoon = is_monsoon(state.turn)
     if by_sea:
         if c.type != "supply":
@@ -231,7 +232,7 @@ def _local_vc(state: NtndState, area: str | None, charts: NtndCharts) -> bool:
     return b.side == "communist" and b.level == 2
 
 
-@implements("NT 28.11.4", "NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
+@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
 def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea: bool = False,
               charts: NtndCharts | None = None, res: Resolution | None = None) -> Fraction | None:
     """Movement points for ``unit`` to step from ``from_loc`` into the adjacent ``to_loc`` (exact). None: a zone
@@ -271,8 +272,9 @@ def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea
         return Fraction(1)
     if g.is_all_sea(b):
         raise RuleViolation("NT 8.2.3", f"ground units never enter the all-sea hex {to_loc}")
-    pays_terrain = piece.face_up and not (c.type in ("airmobile", "ranger", "supply") or is_guerrilla(state, unit))
-    local_vc = (c.side == "allied" and c.type not in ("airmobile", "patrol_boat", "fleet")
+    flies = c.type == "airmobile" or state.helicopter_of(unit) is not None       # 11.1.4
+    pays_terrain = piece.face_up and not (flies or c.type in ("ranger", "supply") or is_guerrilla(state, unit))
+    local_vc = (c.side == "allied" and not flies and c.type not in ("patrol_boat", "fleet")
                 and _local_vc(state, g.area(b), charts))
     zoi = c.side == "communist" and piece.face_up and b in enemy_zoi(state, c.side)
     features = [f for f in ("road", "trail", "town", "city", "minor_river", "major_river", "coastal") if g.has(b, f)]

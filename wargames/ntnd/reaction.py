@@ -14,8 +14,8 @@ Each choice is a parameter, and a function lists the legal ones for the Game to 
 
 Readings:
 
-* "Airmobile" (8.8.1, 11.1.4): a counter with the airmobile symbol, or a piece the Game has marked
-  :data:`AIRMOBILE_MARK` because a helicopter is attached to it (from the next player-turn, 11.1.4).
+* "Airmobile" (8.8.1, 11.1.4): a counter with the airmobile symbol, or a ground unit a helicopter carries
+  (:meth:`.state.NtndState.helicopter_of`; from the next player turn, 11.1.4).
 * A reaction move is a flight (12.3 keeps even AA fire off airmobile moves): it ignores zones of control and the
   units it flies over. In clear weather it ends in the area the unit is in or an area bordering it (inventory 6.15:
   "its corps" is the area it occupies); in the monsoon within 9 hexes, counted straight. It still obeys the
@@ -44,7 +44,6 @@ from .state import NtndState
 from .zones import in_green_beret_zoi, neutral_to
 
 #: 11.1.4: the mark the Game puts on a ground unit carried by an attached helicopter
-AIRMOBILE_MARK = "airmobile"
 #: 3.1.5: the mark on an airmobile unit that made a reaction move this turn (12.3 reads it in combat)
 REACTED_MARK = "reacted"
 #: 8.8.2: the mark on a Communist unit that has made its reaction move; the hex it left follows the prefix
@@ -99,10 +98,11 @@ def _saigon(state: NtndState) -> Hex | None:
 # --------------------------------------------------------------------------------------------- Allied reaction
 @implements("NT 11.1.4")
 def is_airmobile(state: NtndState, unit: str) -> bool:
-    """An airmobile unit: the counter's symbol (2.2, 1st Cav, 5SFM, Lao Para-Commando), or a ground unit the
-    Game has marked as carried by an attached helicopter (11.1.4)."""
+    """An airmobile unit: the counter's symbol (2.2, 1st Cav, 5SFM, Lao Para-Commando), or a ground unit an
+    attached helicopter carries (11.1.4; helicopters are attached in the Allied air operations phase, so from
+    the next player turn on, as the rule says)."""
     c = state.counter(unit)
-    return c.side == "allied" and (c.airmobile or c.type == "airmobile" or state.piece(unit).marked(AIRMOBILE_MARK))
+    return c.side == "allied" and (c.airmobile or c.type == "airmobile" or state.helicopter_of(unit) is not None)
 
 
 def _attacked(announced_attacks: Iterable[str]) -> frozenset[str]:
@@ -397,7 +397,7 @@ def occupy_vacated(state: NtndState, vacated: Mapping[str, Iterable[str]], unit:
     return new
 
 
-__all__ = ["AIRMOBILE_MARK", "COMMUNIST_REACTED_MARK", "MONSOON_REACH", "REACTED_MARK", "ReactionEnd",
+__all__ = ["COMMUNIST_REACTED_MARK", "MONSOON_REACH", "REACTED_MARK", "ReactionEnd",
            "allied_reaction", "communist_react", "communist_reaction_candidates", "communist_reaction_moves",
            "end_communist_reaction", "is_airmobile", "occupy_vacated", "react", "reaction_candidates",
            "reaction_destinations", "stacking_breach"]

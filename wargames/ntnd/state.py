@@ -46,6 +46,10 @@ class Piece:
         return mark in self.marks
 
 
+#: 11.1.4: the mark of a helicopter placed with the ground unit it carries (the unit's id follows)
+TRANSPORT_MARK = "transport:"
+
+
 @dataclass
 class NtndState:
     """The whole position. ``turn`` counts from 1 (Mar/Apr 1965); ``phase`` names the phase being played."""
@@ -131,13 +135,22 @@ class NtndState:
         return piece
 
     def update(self, unit: str, **changes) -> Piece:
-        """Change a piece (its location, face or marks)."""
+        """Change a piece (its location, face or marks). A helicopter carrying the unit goes where it goes
+        (11.1.4)."""
         if "location" in changes:
             self._check_location(changes["location"])
+            heli = self.helicopter_of(unit)
+            if heli is not None:
+                self.pieces[heli] = replace(self.pieces[heli], location=changes["location"])
         piece = replace(self.piece(unit), **changes)
         self.pieces[unit] = piece
         self._changed()
         return piece
+
+    def helicopter_of(self, unit: str) -> str | None:
+        """11.1.4: the helicopter attached to a ground unit, if any (its mark names the unit)."""
+        mark = TRANSPORT_MARK + unit
+        return next((u for u, p in self.pieces.items() if mark in p.marks), None)
 
     @implements("NT 4.1.2", "NT 4.2.3")
     def remove(self, unit: str, *, eliminated: bool = True) -> None:

@@ -778,3 +778,31 @@ def test_a_unit_a_helicopter_carries_moves_as_airmobile_and_takes_it_along():
     res = g.apply(Step("US 3/101", "2015"))
     assert "airmobile allowance unlimited" in res.text() and res.find("NT 8.2.2")
     assert g.state.piece("US heli 1").location == g.state.piece("US 3/101").location == "2015"
+
+
+@pytest.mark.rule("NT 8.6.3")
+def test_a_patrol_boat_hunts_unescorted_supply_on_the_water_once_a_turn():
+    from wargames.ntnd.game import Interdict
+    g = Game.new("tet", seed=1)
+    to_phase(g, "allied_movement")
+    st = g.state
+    for u in list(st.at("1328")):
+        st.remove(u, eliminated=False)
+    st.place("supply 9", "1328")                               # on the coast next to US PB TF117 (1227)
+    assert Interdict("US PB TF117", "supply 9") in g.legal_actions
+    g.apply(Interdict("US PB TF117", "supply 9"), ScriptedDice([3]))          # 1-3: not found
+    assert "supply 9" in g.state.pieces
+    with pytest.raises(RuleViolation, match="this turn"):
+        g.apply(Interdict("US PB TF117", "supply 9"))
+    here = g.state.piece("NVA 304").location
+    g.state.update("NVA 304", location="1328")                 # an escort: no more hunting there
+    with pytest.raises(RuleViolation, match="accompany"):
+        g.apply(Interdict("ARVN PB 1", "supply 9"))
+    g.state.update("NVA 304", location=here)
+    g.state.update("supply 9", face_up=False)                  # an inverted counter is not known for supply
+    with pytest.raises(RuleViolation, match="inverted"):
+        g.apply(Interdict("US PB TF116", "supply 9"))
+    g.state.update("supply 9", face_up=True)
+    g.state.update("ARVN PB 1", location="1227")               # a second boat, another try: 4-6 destroys it
+    res = g.apply(Interdict("ARVN PB 1", "supply 9"), ScriptedDice([4]))
+    assert "supply 9" not in g.state.pieces and res.find("NT 8.6.3")[0].result is True

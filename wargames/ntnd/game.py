@@ -34,7 +34,7 @@ from .charts import NtndCharts, roll_aid
 from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
                            spend_replacement_points, terror_and_bribes)
 from .movement import Move, begin_move, check_step, step as move_step
-from .naval import HAIPHONG, fleet_in_haiphong, may_mine, mine_haiphong
+from .naval import HAIPHONG, fleet_in_haiphong, interdict, interdiction_problem, may_mine, mine_haiphong
 from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from . import corps_change
 from . import neutrality as nt10
@@ -364,6 +364,14 @@ class MineHaiphong(Action):
 
 
 @dataclass(frozen=True)
+class Interdict(Action):
+    """NT 8.6.3: a patrol boat or the fleet tries to destroy a Communist supply unit on the water."""
+
+    boat: str
+    target: str
+
+
+@dataclass(frozen=True)
 class WithdrawGreenBeret(Action):
     """NT 15.2.3: take a Green Beret off the map for a while."""
 
@@ -371,7 +379,7 @@ class WithdrawGreenBeret(Action):
 
 
 ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (
-    MineHaiphong, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
+    MineHaiphong, Interdict, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
     AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection,
     Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter, Purchase,
     Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
@@ -400,6 +408,7 @@ class TurnBook:
     haiphong_entry: int | None = None             # NT 14.2.2: the turn the fleet entered the Haiphong zone
     invasion_aid_rolled: bool = False             # NT 27.1.2: the roll an invasion of North Vietnam brings, this turn
     landings: tuple[str, ...] = ()                # NT 8.6.4: the units landed from the sea this turn (two at most)
+    hunted: frozenset[tuple[str, str]] = frozenset()   # NT 8.6.3: (boat, supply unit) tries made this turn
     corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
@@ -755,6 +764,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.book.points_at_turn_start = self.state.track.points
         self.book.invasion_aid_rolled = False
         self.book.landings = ()
+        self.book.hunted = frozenset()
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
@@ -941,6 +951,16 @@ class Game(CombatPlay, AirPlay, CoreGame):
         fleet = fleet_in_haiphong(self.state)
         self.state = mine_haiphong(self.state, dice, entered_turn=self.book.haiphong_entry, res=res)
         self.book.moved = self.book.moved | {fleet}
+
+    @handles(Interdict)
+    def _interdict(self, a: Interdict, dice, res: Resolution) -> None:
+        """8.6.3: in the Allied movement phase, before, during or after the boat's move; once a turn for each boat
+        and supply unit. The boat's move, if it is moving, goes on."""
+        self._require("allied_movement", rule="NT 8.6.3")
+        if (a.boat, a.target) in self.book.hunted:
+            raise RuleViolation("NT 8.6.3", f"{a.boat} has tried for {a.target} this turn")
+        self.state = interdict(self.state, a.boat, a.target, dice, res=res)
+        self.book.hunted = self.book.hunted | {(a.boat, a.target)}
 
     @handles(WithdrawGreenBeret)
     def _withdraw_green_beret(self, a: WithdrawGreenBeret, dice, res: Resolution) -> None:
@@ -1471,6 +1491,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 yield from self._announce_candidates()
             else:
                 yield from self._landing_candidates(movers)
+                yield from self._interdiction_candidates()
                 if fleet_in_haiphong(st) is not None:
                     yield MineHaiphong()
         elif ph.id == "reinforcement":
@@ -1547,6 +1568,15 @@ class Game(CombatPlay, AirPlay, CoreGame):
     def _near(self, a: str, b: str) -> bool:
         la, lb = self.state.piece(a).location, self.state.piece(b).location
         return la == lb or self.state.geography.next_to(la, lb)
+
+    def _interdiction_candidates(self):
+        st = self.state
+        supplies = [u for u in st.units(COMMUNIST) if st.counter(u).type == "supply" and not st.in_zone(u)]
+        for boat in st.units(ALLIED):
+            if st.counter(boat).type in ("patrol_boat", "fleet") and not st.in_zone(boat):
+                for target in supplies:
+                    if (boat, target) not in self.book.hunted and interdiction_problem(st, boat, target) is None:
+                        yield Interdict(boat, target)
 
     def _landing_candidates(self, movers):
         """8.6.4: marines and rangers in a coastal town or city may land where the fleet is, on another coast."""

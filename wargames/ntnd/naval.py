@@ -1,4 +1,4 @@
-"""NT 14.2.2: the US fleet mines Haiphong harbour.
+"""NT 14.2.2: the US fleet mines Haiphong harbour; NT 8.6.3: boats and the fleet hunt supply on the water.
 
 The fleet sails into the Haiphong zone (9.1.1.1) and spends a whole turn there; at the end of the Allied movement
 phase after the one in which it arrived, it lays the mines. The Allied player at once loses one die of political
@@ -63,4 +63,56 @@ def mine_haiphong(state: NtndState, dice: Dice, *, entered_turn: int | None,
     return new
 
 
-__all__ = ["HAIPHONG", "MINING_PHASE", "RULE", "fleet_in_haiphong", "may_mine", "mine_haiphong"]
+#: 8.6.3: the die rolls with which a boat or the fleet finds and destroys a supply unit on the water
+INTERDICTION_HITS = (4, 5, 6)
+
+
+@implements("NT 8.6.3")
+def interdiction_problem(state: NtndState, boat: str, target: str) -> str | None:
+    """Why ``boat`` may not try to destroy the supply unit ``target`` now, or None: it must be an Allied patrol
+    boat or the fleet next to (or with) a face-up Communist supply unit (our reading: an inverted counter is not
+    known for one) in a coastal or major river hex that no Communist ground combat unit accompanies."""
+    g = state.geography
+    if boat not in state.pieces or state.counter(boat).type not in ("patrol_boat", "fleet") \
+            or state.side_of(boat) != "allied":
+        return f"{boat} is not an Allied patrol boat or the fleet on the map"
+    if target not in state.pieces or state.side_of(target) != "communist":
+        return f"{target} is not a Communist unit on the map"
+    if not state.piece(target).face_up:
+        return f"{target} is inverted: the Allied player cannot know it for a supply unit"
+    if state.counter(target).type != "supply":
+        return f"{target} is not a supply unit"
+    where = state.piece(target).location
+    if where in g.zones or state.in_zone(boat):
+        return "interdiction happens on the map, not in an off-board zone"
+    h = g.hex(where)
+    if not (g.is_coastal(h) or g.has(h, "major_river")):
+        return f"{target} is not on the water (a coastal or major river hex)"
+    if any(state.side_of(u) == "communist" and state.counter(u).ground_combat for u in state.at(where)):
+        return f"Communist ground combat units accompany {target}"
+    if state.hex_of(boat) != h and not state.hex_of(boat).is_adjacent(h):
+        return f"{boat} is not next to {where}"
+    return None
+
+
+@implements("NT 8.6.3")
+def interdict(state: NtndState, boat: str, target: str, dice: Dice, *,
+              res: Resolution | None = None) -> NtndState:
+    """A boat's (or the fleet's) attempt on a supply unit on the water: 4-6 finds and destroys it. Returns the new
+    position; RuleViolation (the position unchanged) when :func:`interdiction_problem` refuses."""
+    why = interdiction_problem(state, boat, target)
+    if why:
+        raise RuleViolation("NT 8.6.3", why)
+    die = roll_die(dice, 6, f"NT 8.6.3 {boat} hunts {target}", classes=lambda r: r in INTERDICTION_HITS)
+    hit = die in INTERDICTION_HITS
+    new = state.copy()
+    if hit:
+        new.remove(target)
+    if res is not None:
+        res.add("NT 8.6.3", f"{boat} hunts {target}: die {die}, " + ("destroyed" if hit else "not found"),
+                roll=die, result=hit)
+    return new
+
+
+__all__ = ["HAIPHONG", "INTERDICTION_HITS", "MINING_PHASE", "RULE", "fleet_in_haiphong", "interdict",
+           "interdiction_problem", "may_mine", "mine_haiphong"]

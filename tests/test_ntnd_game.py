@@ -806,3 +806,48 @@ def test_a_patrol_boat_hunts_unescorted_supply_on_the_water_once_a_turn():
     g.state.update("ARVN PB 1", location="1227")               # a second boat, another try: 4-6 destroys it
     res = g.apply(Interdict("ARVN PB 1", "supply 9"), ScriptedDice([4]))
     assert "supply 9" not in g.state.pieces and res.find("NT 8.6.3")[0].result is True
+
+
+@pytest.mark.rule("NT 24.2.1")
+def test_full_vietnamization_calls_any_us_ground_unit_forward_within_six():
+    from wargames.ntnd.reinforcement import arrivals, entry_points
+    g = Game.new("campaign", seed=1)
+    to_phase(g, "reinforcement")
+    assert "US 3/82" not in arrivals(g.state)                   # due in Jan/Feb 1968 on the schedule
+    g.apply(DeclareVietnamization("full"))
+    assert "US 3/82" in arrivals(g.state)                       # 24.2.1: any six units, at once
+
+    def ways_in(u):
+        return [Enter(u, at, corps) for corps in ("I", "II", "III", "IV") for at in entry_points(g.state, corps)[:1]]
+
+    def us_on_board():
+        return [u for u in g.state.units("allied") if g.state.counter(u).nationality == "US"
+                and g.state.counter(u).ground_combat and not g.state.in_zone(u)]
+
+    brigades = [u for u in arrivals(g.state) if g.state.counter(u).nationality == "US"
+                and g.state.counter(u).type in ("infantry", "marine")]
+    for u in brigades:
+        if len(us_on_board()) == 6:
+            break
+        g.apply(next(a for a in ways_in(u) if g.why_illegal(a) is None))
+    assert len(us_on_board()) == 6
+    seventh = next(u for u in brigades if u not in g.state.pieces)
+    for a in ways_in(seventh):
+        with pytest.raises(RuleViolation):
+            g.apply(a)
+    assert any("NT 24.2.1" in str(g.why_illegal(a)) for a in ways_in(seventh))
+
+
+@pytest.mark.rule("NT 24.4.5")
+def test_after_a_reversal_us_units_come_back_six_a_turn():
+    import dataclasses
+    g = Game.new("tet", seed=1)
+    g.state.policy = dataclasses.replace(g.state.policy, reversed_from="partial")
+    to_phase(g, "reinforcement")
+    enter = next(a for a in g.legal_actions if isinstance(a, Enter) and a.unit == "US 3/82")
+    g.book.us_entered = 6
+    with pytest.raises(RuleViolation, match="NT 24.4.5"):
+        g.apply(enter)
+    g.book.us_entered = 5
+    g.apply(enter)
+    assert "US 3/82" in g.state.pieces and g.book.us_entered == 6

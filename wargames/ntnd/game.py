@@ -73,6 +73,7 @@ SEQUENCE = Sequence((
     Phase("random_events", None, "events", "NT 3.2.8"),
 ))
 
+RETURN_RATE = 6                                         # NT 24.4.5: US units back a turn after a reversal
 LANDINGS_A_TURN = 2                                     # NT 8.6.4: marines or rangers landed from the sea
 #: scenario name -> one line for the game's list
 DESCRIPTIONS = {"campaign": "the Campaign Game, Mar/Apr 1965 to Jul/Aug 1975 (reconstructed set-up)",
@@ -409,6 +410,7 @@ class TurnBook:
     invasion_aid_rolled: bool = False             # NT 27.1.2: the roll an invasion of North Vietnam brings, this turn
     landings: tuple[str, ...] = ()                # NT 8.6.4: the units landed from the sea this turn (two at most)
     hunted: frozenset[tuple[str, str]] = frozenset()   # NT 8.6.3: (boat, supply unit) tries made this turn
+    us_entered: int = 0                           # NT 24.4.5: US units entered this turn
     corruption: tuple | None = None               # NT 7.2.1: (allocation, the roll, points lost) awaiting names
     aid_rolled: bool = False                      # NT 27.1: this Jan/Feb turn's aid roll is made
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
@@ -765,6 +767,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.book.invasion_aid_rolled = False
         self.book.landings = ()
         self.book.hunted = frozenset()
+        self.book.us_entered = 0
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
         res.add("NT 3", f"turn {self.state.turn} begins")
 
@@ -1145,14 +1148,19 @@ class Game(CombatPlay, AirPlay, CoreGame):
 
     # ------------------------------------------------------------------ NT 4.2-4.5 reinforcement
     @handles(Enter)
-    @implements("NT 3.2.1")
+    @implements("NT 3.2.1", "NT 24.4.5")
     def _enter(self, a: Enter, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.2.1")
         self._receive(res, dice)
         if a.unit not in arrivals(self.state):
             raise RuleViolation("NT 4.2.1", f"{a.unit} is not due to arrive this turn")
+        us = self.state.counter(a.unit).nationality == "US"
+        if us and self.state.policy.reversed_from is not None and self.book.us_entered >= RETURN_RATE:
+            raise RuleViolation("NT 24.4.5", f"after a reversal of Vietnamization US units come back "
+                                             f"{RETURN_RATE} a turn")
         self.state, _ = enter(self.state, a.unit, a.at, corps=a.corps, res=res)
         self.state.purchased.pop(a.unit, None)
+        self.book.us_entered += us
 
     @handles(Purchase)
     def _purchase(self, a: Purchase, dice, res: Resolution) -> None:

@@ -326,16 +326,22 @@ def entry_points(state: NtndState, corps: str) -> tuple[str, ...]:
     return () if enemy(saigon) else (saigon,)
 
 
-@implements("NT 4.2.1", "NT 4.2.7")
+@implements("NT 4.2.1", "NT 4.2.7", "NT 24.2.1")
 def arrivals(state: NtndState) -> tuple[str, ...]:
     """Units that may enter now: scheduled reinforcements whose turn has come, delayed ones included (4.2.1; not
-    the brigades the 28.3.2 option makes bought instead), and purchases whose Turn Record turn has come (4.2.7)."""
+    the brigades the 28.3.2 option makes bought instead), and purchases whose Turn Record turn has come (4.2.7).
+    Under Full Vietnamization every US ground combat unit of the schedule may be called forward at once, within
+    the six on the board (24.2.1)."""
     out = []
     sched = schedule()
+    full = state.policy.full_in_effect
     for uid in sched.counters("arrive"):
         first = sched.turn_of(uid, "arrive")
-        if first <= state.turn and uid not in state.pieces and uid not in state.air and uid not in state.dead \
-                and uid not in state.withdrawn and uid not in state.purchased and uid not in state.bought_anytime:
+        c = state.counter(uid)
+        called = full and c.nationality == "US" and c.ground_combat          # 24.2.1: any six, at once
+        if (first <= state.turn or called) and uid not in state.pieces and uid not in state.air \
+                and uid not in state.dead and uid not in state.withdrawn and uid not in state.purchased \
+                and uid not in state.bought_anytime:
             out.append(uid)
     out += [u for u, t in state.purchased.items() if t <= state.turn]
     return tuple(out)

@@ -460,6 +460,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
     SCENARIOS = DESCRIPTIONS
     DEFAULT_SCENARIO = "tet"
     RULESET = NtndCharts
+    VARIANTS = {"the optional rules of 28 switched": {"armour_shock": False, "bought_brigades": True}}
     POSITION = ("state", "book", "violations", "airbook", "cbook")
     PASS_ACTIONS = (EndPhase,)
     PASS_RATE = 0.2

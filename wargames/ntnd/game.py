@@ -475,6 +475,15 @@ class Game(CombatPlay, AirPlay, CoreGame):
                      "short scenario holds an election turn",
         "NT 8.6.4": "a landing needs the fleet moved to a coastal hex first, which random play seldom does; "
                     "tests/test_ntnd_game.py lands marines through Game.apply",
+        "NT 14.2.2": "the fleet must sail to Haiphong and wait a whole turn there, which random play seldom does; "
+                     "tests/test_ntnd_game.py mines it through Game.apply",
+        "NT 24": "Vietnamization is declared in the campaign's early turns or never; random play seldom declares "
+                 "it, and tests/test_ntnd_game.py and the rule 24 chapter play it through Game.apply",
+        "NT 26.7": "the rally comes two turns after an uprising declared in play; tests/test_ntnd_game.py plays it",
+        "NT 27.1.2": "an invasion of North Vietnam needs an unattached Allied ground unit on its border; "
+                     "tests/test_ntnd_game.py plays it",
+        "NT 28.8": "in the Campaign Game the shock is declared when the Communist player chooses; "
+                   "tests/test_ntnd_game.py plays both ways it comes",
         "NT 28.4.2": "no Phoenix unit is in play in the shipped set-ups and random play seldom buys one; "
                      "tests/test_ntnd_hearts_minds.py tests the procedure",
         "NT 28.6.2": "the conquest of Laos takes every town, city and zone of it; random play never gets there, "

@@ -382,3 +382,25 @@ def test_laotian_and_thai_special_entries():
     assert new.piece("Thai 333").corps is None
     with pytest.raises(RuleViolation, match="NT 28.6.1"):
         enter(s, "Thai 333", "Plain of Jars")
+
+
+@pytest.mark.rule("NT 24.3.6")
+def test_with_the_us_ground_units_gone_the_air_units_begin_to_leave():
+    from wargames.ntnd.reinforcement import air_to_withdraw
+    s = fresh(turn=30)
+    s.policy = s.policy.declare_partial(30)
+    for u in ("US SAC 1", "US SAC 2", "US SAC 3", "USMC air 1", "US F 2AD", "US heli 1"):
+        s.air[u] = "available"
+    seato = [c.id for c in s.mix.select(nationality="ROK", type="infantry")[:2]]
+    for u in seato:
+        s.place(u, SAIGON)
+    s.place("US 1/1", SAIGON)
+    assert air_to_withdraw(s) == {}                             # a US ground unit is still there
+    s.remove("US 1/1", eliminated=False)
+    assert air_to_withdraw(s) == {"sac": 2, "fighter": 1}      # one SAC, one USMC air, the gunships stay
+    with pytest.raises(RuleViolation, match="NT 24.3.6"):
+        withdraw_units(s, seato)                                # two units, but no air unit
+    with pytest.raises(RuleViolation, match="NT 24.3.6"):
+        withdraw_units(s, seato + ["US heli 1", "US SAC 1"])    # a gunship does not count: one short
+    new, _ = withdraw_units(s, ["US SAC 1", "US F 2AD"])
+    assert "US SAC 1" in new.withdrawn and "US SAC 1" not in new.air

@@ -23,7 +23,7 @@ from ..core.hexgrid import Hex
 from .hearts_minds import svn_replacement_points
 from .politics import arvn_points_for_withdrawals
 from .state import NtndState
-from .units import LAOS_CAPITALS, POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
+from .units import AIR, LAOS_CAPITALS, POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
 
 HALF = Fraction(1, 2)
 SVN_POINTS_CAP = 2                                   # 4.2.2: "up to two"
@@ -507,6 +507,8 @@ def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = 
         counted = us
     else:
         counted = us + seato
+    if policy.partial_in_effect and not policy.peace_party:
+        _check_air_withdrawal(state, units, orders.required)
     pp = orders.points(len(counted)) if orders.maximum else 0
     new = state.copy()
     for uid in units:
@@ -522,6 +524,49 @@ def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = 
             + (f"; {arvn} ARVN point(s)" if arvn else ""), pp=pp, arvn=arvn, result=tuple(units))
     res.result = tuple(units)
     return new, res
+
+
+def _air_kind(state: NtndState, unit: str) -> str:
+    c = state.counter(unit)
+    return "usmc" if "usmc" in c.tags else c.type
+
+
+@implements("NT 24.3.6")
+def air_to_withdraw(state: NtndState) -> dict[str, int]:
+    """24.3.6: once no US ground combat unit is left in play, the US air units that must go, by kind (``sac``,
+    ``usmc``, ``fighter``, ...): all but one SAC and one USMC air unit; the gunships may stay. Empty while US
+    ground units remain."""
+    in_play = set(state.pieces) | set(state.purchased) | set(state.air)
+    if any(state.counter(u).nationality == "US" and state.counter(u).ground_combat for u in in_play):
+        return {}
+    air = [u for u in in_play if state.counter(u).nationality == "US" and state.counter(u).type in AIR["allied"]
+           and state.counter(u).type != "gunship"]
+    kinds: dict[str, int] = {}
+    for u in air:
+        kinds[_air_kind(state, u)] = kinds.get(_air_kind(state, u), 0) + 1
+    owed = {}
+    for kind, n in kinds.items():
+        n -= kind in ("sac", "usmc")                    # one of each may stay
+        if n:
+            owed[kind] = n
+    return owed
+
+
+def _check_air_withdrawal(state: NtndState, units: list[str], required: int) -> None:
+    """24.3.6: with the US ground units gone, the turn's withdrawals include the air units that must go, as many
+    as 24.3.1's minimum while any are left (our reading of "begin withdrawing")."""
+    owed = air_to_withdraw(state)
+    if not owed:
+        return
+    taken: dict[str, int] = {}
+    for u in units:
+        k = _air_kind(state, u)
+        if k in owed and state.counter(u).nationality == "US":
+            taken[k] = min(taken.get(k, 0) + 1, owed[k])
+    need = min(required, sum(owed.values()))
+    if sum(taken.values()) < need:
+        raise RuleViolation("NT 24.3.6", f"the US ground units are gone: withdraw {need} US air unit(s) of those "
+                                         f"that must go ({', '.join(f'{n} {k}' for k, n in sorted(owed.items()))})")
 
 
 # ------------------------------------------------------------------------------------------- 5.7 and 5.8

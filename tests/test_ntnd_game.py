@@ -851,3 +851,70 @@ def test_after_a_reversal_us_units_come_back_six_a_turn():
     g.book.us_entered = 5
     g.apply(enter)
     assert "US 3/82" in g.state.pieces and g.book.us_entered == 6
+
+
+@pytest.mark.rule("NT 3.1.1", "NT 3.1.2", "NT 3.1.3", "NT 3.1.6", "NT 3.2.1", "NT 3.2.2", "NT 3.2.3", "NT 3.2.5",
+                  "NT 3.2.7", "NT 6.1", "NT 7.2")
+def test_in_each_phase_of_a_turn_its_player_acts_as_the_rules_let_him():
+    """One turn of the Tet scenario, in which each phase's player takes an act of that phase (the first the game
+    offers), and the act is recorded in the history in that phase."""
+    from wargames.ntnd.air_play import FlyMissions
+    from wargames.ntnd.combat_play import Attack
+    from wargames.ntnd.game import Enter, Promote, RollEvent, SpendPoints
+    wanted = {"recruitment": Recruit, "communist_hearts_minds": Terror, "operations": Promote,
+              "communist_movement": Step, "communist_combat": Attack, "reinforcement": Enter,
+              "allied_hearts_minds": SpendPoints, "allied_movement": Step, "air_operations": FlyMissions,
+              "communist_politics": TallyPoints, "allied_politics": TallyPoints}
+    g = Game.new("tet", seed=4)
+    done = {}
+    while g.state.turn == 18 and g.book.ended is None:
+        if g.prompt.kind == "decision":
+            g.apply(next(iter(g.legal_actions)))
+            continue
+        phase = g.phase.id
+        if phase == "recruitment" and g.book.entitlement is None:
+            g.apply(Muster())
+        announce = next((a for a in g.legal_actions if isinstance(a, Announce)), None)
+        if phase == "communist_movement" and "announce" not in done and announce is not None:
+            g.apply(announce)
+            done["announce"] = announce
+            continue
+        kind = wanted.get(phase)
+        if kind is not None and phase not in done:
+            act = next((a for a in g.legal_actions if isinstance(a, kind)), None)
+            if phase == "communist_movement" and act is not None:
+                act = next(a for a in g.legal_actions if isinstance(a, Step) and g.state.side_of(a.unit) == "communist")
+            if act is not None:
+                g.apply(act)
+                done[phase] = act
+                continue
+        if phase == "random_events" and not g.book.event_rolled:
+            g.apply(RollEvent())
+            continue
+        g.apply(next(a for a in g.legal_actions if isinstance(a, EndPhase)))
+    assert set(done) == set(wanted) | {"announce"}, sorted(set(wanted) - set(done))
+    assert all(any(h.action == act for h in g.history) for act in done.values())
+
+
+@pytest.mark.rule("NT 8.10.2", "NT 8.10.1", "NT 8.10.1.2")
+def test_a_stack_over_the_limit_when_a_combat_phase_begins_loses_the_excess_as_its_owner_chooses():
+    from wargames.ntnd.combat_play import EliminateOverstack
+    g = Game.new("tet", seed=1)
+    to_phase(g, "communist_movement")
+    st = g.state
+    three = [u for u in st.units("communist") if st.counter(u).nationality == "NVA"
+             and st.counter(u).type == "division" and not st.in_zone(u)][:3]
+    for u in list(st.at("1110")):
+        st.remove(u, eliminated=False)
+    for u in three:
+        st.update(u, location="1110", face_up=True)           # three divisions in one Laotian hex: one too many
+    to_phase(g, "allied_reaction")
+    g.apply(EndPhase())                                        # the Communist combat phase begins
+    assert g.phase.id == "communist_combat" and g.prompt.side == "communist" and g.prompt.rule == "NT 8.10.2"
+    with pytest.raises(RuleViolation):
+        g.apply(EndPhase())
+    with pytest.raises(RuleViolation, match="NT 19.3.2"):
+        g.apply(EliminateOverstack(tuple(three[:2])))           # only the excess goes
+    g.apply(EliminateOverstack((three[2],)))
+    assert three[2] not in g.state.pieces and g.prompt.kind == "play"
+    g.apply(EndPhase())

@@ -118,6 +118,10 @@ class CombatPlay:
     def combat_decision(self) -> tuple[str, str, str] | None:
         b = self.cbook.battle
         if b is None:
+            stacks = self.overstacked() if self.phase.id in COMBAT_PHASES else ()
+            if stacks:
+                where, side = stacks[0]
+                return side, "NT 8.10.2", f"eliminate the units over the stacking limit at {where}"
             return None
         owed = b["owed"]
         if owed == "ground_support":
@@ -391,11 +395,34 @@ class CombatPlay:
     @handles(EliminateOverstack)
     def _eliminate_overstack(self, a: EliminateOverstack, dice, res: Resolution) -> None:
         b = self.cbook.battle
-        if b is None or b["owed"] != "overstack":
+        if b is None:
+            stacks = self.overstacked()
+            if not stacks:
+                raise RuleViolation("NT 8.10.2", "no hex is over the stacking limit")
+            where, side = stacks[0]
+            self.state = eng.eliminate_overstack(self.state, where, side, a.units, res=res)
+            return
+        if b["owed"] != "overstack":
             raise RuleViolation("NT 19.3.2", "no hex is over the stacking limit")
         self.state = eng.eliminate_overstack(self.state, b["over_at"], b["over_side"], a.units, res=res)
         b["owed"] = None
         self._next_retreat(res)
+
+    @implements("NT 8.10.2")
+    def overstacked(self) -> tuple[tuple[str, str], ...]:
+        """8.10.2: the (hex, side) stacks over the limit, which may stand during the reinforcement and movement
+        phases but not at the start or the end of a combat phase: their owner eliminates the excess before the
+        phase's first battle and before it ends."""
+        st = self.state
+
+        def compute():
+            out = []
+            for loc in sorted({p.location for p in st.pieces.values()}):
+                for side in ("communist", "allied"):
+                    if eng.overstack_choices(st, loc, side) != [()]:
+                        out.append((loc, side))
+            return tuple(out)
+        return st.derived(("overstacked",), compute)
 
     def _offer_advance(self, res: Resolution) -> None:
         b = self.cbook.battle
@@ -430,6 +457,12 @@ class CombatPlay:
     def _combat_candidates(self):
         import itertools
         b, st = self.cbook.battle, self.state
+        stacks = self.overstacked() if b is None else ()
+        if stacks:
+            where, side = stacks[0]
+            for pick in eng.overstack_choices(st, where, side)[:6]:
+                yield EliminateOverstack(pick)
+            return
         if b is not None:
             owed = b["owed"]
             if owed == "ground_support":

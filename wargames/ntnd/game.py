@@ -575,7 +575,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
         b = self.book
         if self.airbook.step is not None:
             return self.air_decision()
-        if self.cbook.battle is not None and self.cbook.battle["owed"] is not None:
+        if (self.cbook.battle is not None and self.cbook.battle["owed"] is not None) or (
+                self.phase.id in COMBAT_PHASES and self.cbook.battle is None and self.overstacked()):
             return self.combat_decision()
         if b.event_waiting is not None:
             return ALLIED, "NT 21.1", "choose the corps whose marker the event moves"
@@ -1439,7 +1440,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if ph.id in AIR_PHASES and (self.airbook.step is not None or self.airbook.flights):
             yield from self._air_candidates()
             return
-        if ph.id in COMBAT_PHASES and self.cbook.battle is not None:
+        if ph.id in COMBAT_PHASES and (self.cbook.battle is not None or self.overstacked()):
             yield from self._combat_candidates()
             return
         yield EndPhase()

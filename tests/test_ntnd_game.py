@@ -248,7 +248,7 @@ def ambush_game():
     return g
 
 
-@pytest.mark.rule("NT 20.2", "NT 20.3", "NT 20.5", "NT 20.6", "NT 22.3")
+@pytest.mark.rule("NT 20.1", "NT 20.2", "NT 20.3", "NT 20.5", "NT 20.6", "NT 22.3")
 def test_an_ambush_stops_the_move_in_its_hex_and_each_side_decides_what_follows():
     from wargames.ntnd.game import Ambush, AmbushAftermath, LetPass
     g = ambush_game()

@@ -85,14 +85,15 @@ def test_printed_example_built_from_the_map():
 
 
 # ------------------------------------------------------------------------------------------------ 19.1
-@pytest.mark.rule("NT 19.1", "NT 19.1.1")
+@pytest.mark.rule("NT 19.1", "NT 19.1.1", "NT 6.2.1")
 def test_attack_needs_face_up_adjacent_units_and_takes_the_whole_stack():
     s = printed_example()
     assert en.check_attack(s, ("USMC 1",), QUI_NHON, "allied") == ("NVA 304", "VC reg 1", "NVA art 45")
     s2 = s.copy()
     s2.update("USMC 1", face_up=False)
-    with pytest.raises(RuleViolation, match="face down"):
+    with pytest.raises(RuleViolation, match="face down") as e:
         en.check_attack(s2, ("USMC 1",), QUI_NHON, "allied")
+    assert e.value.rule == "NT 6.2.1"
     s3 = s.copy()
     s3.place("US 1/1", "2019")                      # two hexes away
     with pytest.raises(RuleViolation, match="not adjacent"):

@@ -181,7 +181,7 @@ def test_militia_abroad_do_not_hold_towns():
         assert hm.occupation_shift(s, d).hearts_minds["Laos"] == "neutral"
 
 
-@pytest.mark.rule("NT 22.4")
+@pytest.mark.rule("NT 22.4", "NT 6.2.1")
 def test_inverted_communists_do_not_hold_a_town_but_face_up_ones_do():
     s = position()
     s.place("VC cadre 1", "1610", face_up=False)

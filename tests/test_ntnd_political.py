@@ -43,7 +43,7 @@ def test_communist_phase_counts_only_the_triple_star_items():
     assert book.total == -34
 
 
-@pytest.mark.rule("NT 22.3", "NT 22.4", "NT 7.3.2")
+@pytest.mark.rule("NT 22.1", "NT 22.2", "NT 22.3", "NT 22.4", "NT 7.3.2")
 def test_allied_phase_counts_double_and_triple_star_items():
     book = pol.ledger(position(), "allied")
     assert book.by_item() == {"area_pro_allied": 1, "area_allied_control": 2, "all_towns_allied": 2,

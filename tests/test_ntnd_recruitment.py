@@ -264,7 +264,7 @@ def test_held_towns_may_raise_an_extra_cadre():
     assert s2.area_of(s2.piece(r.result).location) == "II"
 
 
-@pytest.mark.rule("NT 27.2", "NT 27.3", "NT 14.2.2", "NT 6.2")
+@pytest.mark.rule("NT 27.2", "NT 27.3", "NT 27.4", "NT 14.2.2", "NT 6.2")
 def test_foreign_aid():
     s = fresh(aid=frozenset({"China", "USSR"}))
     ent = entitlements(s)

@@ -241,7 +241,7 @@ def test_other_arrivals():
     assert not new.purchased
 
 
-@pytest.mark.rule("NT 4.3.1", "NT 4.3.3")
+@pytest.mark.rule("NT 4.3.1", "NT 4.3.2", "NT 4.3.3", "NT 23.7")
 def test_scheduled_withdrawals():
     s = fresh(turn=20)
     dead(s, "Thai QC")
@@ -256,6 +256,9 @@ def test_scheduled_withdrawals():
         withdraw_units(s, [])
     new, res = withdraw_units(s, ["US 2/9"])
     assert new.withdrawn == {"US 2/9"} and res.steps[0].inputs["pp"] == 0
+    new.replacement_points["US"] = F(5)
+    with pytest.raises(RuleViolation, match="NT 4.3.2"):
+        purchase(new, "US 2/9")                                 # withdrawn for good (4.3.2, 23.7)
     with pytest.raises(RuleViolation, match="NT 4.3.1"):
         withdraw_units(s, ["US 2/9", "US 1/9"])
     s.place("US F 2AD", "Vientiane")

@@ -103,7 +103,7 @@ def _attacker_problem(state: NtndState, unit: str, location: str, side: str, fou
     if c.side != side:
         return "NT 19.1", f"{unit} is not a {side} unit"
     if not p.face_up:
-        return "NT 19.1", f"{unit} is face down: only face-up units fight"
+        return "NT 6.2.1", f"{unit} is face down: only face-up units attack (an inverted unit fights by ambush)"
     if unit in fought:
         return "NT 19.1.3", f"{unit} has already fought this combat phase"
     if c.type == "vc_base":
@@ -136,7 +136,7 @@ def _attacker_problem(state: NtndState, unit: str, location: str, side: str, fou
 
 
 @implements("NT 19.1", "NT 19.1.1", "NT 19.1.2", "NT 19.1.3", "NT 9.3", "NT 10.2", "NT 10.3.1", "NT 8.9.1",
-            "NT 28.9.5")
+            "NT 28.9.5", "NT 6.2.1")
 def check_attack(state: NtndState, attackers: Iterable[str], defender_location: str, side: str, *,
                  fought: Iterable[str] = (), violate: Iterable[str] = ()) -> tuple[str, ...]:
     """Check that ``attackers`` (of the phasing ``side``) may attack the units at ``defender_location`` and

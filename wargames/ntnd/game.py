@@ -1145,7 +1145,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
             if u in used or a.attackers.count(u) > 1:
                 raise RuleViolation("NT 19.1.3", f"{u} attacks once a combat phase")
             if not st.piece(u).face_up:
-                raise RuleViolation("NT 19.1", f"{u} is inverted: only face-up units fight")
+                raise RuleViolation("NT 6.2.1", f"{u} is inverted: only face-up units attack")
             if not st.counter(u).ground_combat:
                 raise RuleViolation("NT 19.1", f"{u} is not a ground combat unit")
             if not self.state.geography.next_to(st.piece(u).location, a.target):

@@ -216,10 +216,10 @@ def _country(state: NtndState, location: str) -> str:
     return g.zone(location).country if location in g.zones else g.country(g.hex(location))
 
 
-@implements("NT 8.9.1")
+@implements("NT 8.9.1", "NT 6.2.1")
 def holder(state: NtndState, label: str, *, face_up_only: bool = True) -> str | None:
     """The side holding a town or city hex for political points and Hearts and Minds: the side of the units in
-    it, counting only face-up Communist units (22.4) and leaving out guerrillas and militia abroad (8.9.1)."""
+    it, counting only face-up Communist units (6.2.1, 22.4) and leaving out guerrillas and militia abroad (8.9.1)."""
     for unit in state.at(label):
         side = state.side_of(unit)
         if side == "communist" and face_up_only and not state.piece(unit).face_up:

@@ -283,7 +283,7 @@ _RULE = {"basic": "NT 4.1.1", "dummy": "NT 4.1.2", "nva": "NT 4.1.3", "supply": 
 
 
 @implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
-            "NT 26.8", "NT 27.2", "NT 27.3", "NT 14.2.2", "NT 6.2")
+            "NT 26.8", "NT 27.2", "NT 27.3", "NT 27.4", "NT 14.2.2", "NT 6.2")
 def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, location: str, *,
                   face_up: bool = True, nationality: str | None = None, unit: str | None = None,
                   country: str | None = None, dice: Dice | None = None, reach: Reach = in_allied_reach,

@@ -142,6 +142,7 @@ def unit_cost(state: NtndState, counter: Counter) -> tuple[tuple[str, Fraction],
     return tuple((pool, Fraction(n) * factor) for pool, n in counter.replacement_cost)
 
 
+@implements("NT 4.3.2", "NT 23.7")
 def _buyable(state: NtndState, counter: Counter) -> str:
     """Why this counter may be bought now ("dead", "built", "scheduled"), or RuleViolation."""
     uid = counter.id

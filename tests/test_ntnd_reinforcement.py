@@ -74,7 +74,7 @@ def dead(s, unit):
     return s
 
 
-@pytest.mark.rule("NT 4.2.3", "NT 4.2.5", "NT 4.2.7", "NT 24.2.4", "NT 23.4")
+@pytest.mark.rule("NT 4.2.3", "NT 4.2.5", "NT 4.2.7", "NT 24.2.4", "NT 23.4", "NT 21.1")
 def test_replacing_eliminated_units():
     s = dead(fresh(points={"SVN": 1, "US": 2, "SEATO": 1, "Indochinese": 1}), "ARVN 1")
     new, res = purchase(s, "ARVN 1", pay={"SVN": 1})
@@ -97,6 +97,8 @@ def test_replacing_eliminated_units():
     full = s.copy()
     full.policy = full.policy.declare_full(1)
     assert purchase(full, "US 1/1")[0].track.points == 100 and purchase(full, rok)[0].track.points == 99
+    # the random event that makes US replacements cost points again, for the turn after it (21)
+    assert purchase(full, "US 1/1", next_turn=("us_replacements_cost_pp",))[0].track.points == 98
     peace = s.copy()
     peace.policy = replace(peace.policy, peace_party=True)
     with pytest.raises(RuleViolation, match="NT 23.4"):

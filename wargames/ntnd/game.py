@@ -1181,7 +1181,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
             pay = {pool: Fraction(v) for pool, v in a.pay} or None
         except (ValueError, ZeroDivisionError):
             raise RuleViolation("NT 4.2.3", f"{a.pay!r}: each payment is a pool and a number of points") from None
-        self.state, _ = purchase(self.state, a.unit, pay=pay, location=a.at, res=res)
+        nxt = self._last_event()
+        self.state, _ = purchase(self.state, a.unit, pay=pay, location=a.at, next_turn=nxt.flags if nxt else (),
+                                 res=res)
 
     @handles(Withdraw)
     def _withdraw(self, a: Withdraw, dice, res: Resolution) -> None:

@@ -21,6 +21,7 @@ from ..core.errors import RuleViolation
 from ..core.log import Resolution
 from ..core.hexgrid import Hex
 from .hearts_minds import svn_replacement_points
+from .political import immediate_points
 from .politics import arvn_points_for_withdrawals
 from .state import NtndState
 from .units import AIR, LAOS_CAPITALS, POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
@@ -174,7 +175,8 @@ def _buyable(state: NtndState, counter: Counter) -> str:
 
 @implements("NT 4.2.3", "NT 4.2.5", "NT 4.2.6", "NT 4.2.7", "NT 23.4", "NT 24.2.4", "NT 5.6.1", "NT 5.6.2")
 def purchase(state: NtndState, unit: str, *, pay: Mapping[str, int | Fraction] | None = None,
-             location: str | None = None, res: Resolution | None = None) -> tuple[NtndState, Resolution]:
+             location: str | None = None, next_turn: Iterable[str] = (),
+             res: Resolution | None = None) -> tuple[NtndState, Resolution]:
     """Buy one counter with replacement points.
 
     Eliminated units (4.2.3), militia, Montagnards and firebases (4.2.3, 16.5), Phoenix units (28.4.1) and the
@@ -205,7 +207,8 @@ def purchase(state: NtndState, unit: str, *, pay: Mapping[str, int | Fraction] |
                                             f"not {n}")
     pp = 0
     if why == "dead":
-        pp = state.policy.replacement_pp(counter.nationality)      # raises for a US unit after a peace-party win
+        # 4.2.3 and 24.2.4, or a random event's charge (21); raises for a US unit after a peace-party win (23.4)
+        pp = -immediate_points("replaced", counter, policy=state.policy, next_turn=next_turn).points
         if counter.type in BUILT:
             pp = 0
     new = state.copy()

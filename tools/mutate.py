@@ -50,6 +50,13 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "wargames/citadel/fire.py": ("fire_strength", "terrain_shift", "_capacity"),
     # NTND: the political state every rule reads (NT 22-27).
     "wargames/ntnd/politics.py": ("Policy.declare_full", "Policy.declare_partial", "Policy._may_declare", "Policy.reverse", "Policy.declare_uprising", "Policy.election_dice", "Policy.hold_election", "Policy.partial_in_effect", "Policy.win_threshold", "Policy.basic_cadres", "Policy.viet_cong_basic_cadres", "Policy.uprising_turn", "Policy.nva_division_limit", "Policy.uprising_recruits", "Policy.aid_modifiers", "Policy.replacement_pp", "Policy.us_replacement_points", "Policy.attack_pp", "Policy.points_bounds", "Policy.withdrawals", "Policy.morale_rules", "Withdrawals.points", "PoliticalTrack.add", "PoliticalTrack.winner"),
+    # NTND combat: morale averaging, fire support, terrain, outnumbering, the other bonuses, desertion and the
+    # result (NT 19.2, 25.4.1, 28.7.2, 28.8, 28.9, 12.3); the terrain chart's reading and the AA hit rolls
+    # (NT 19.2.3, 12.1); which units fire AA, what a bombing needs and may destroy (NT 11.1.1, 12.1, 28.9.8).
+    "wargames/ntnd/combat.py": ("lone_morale", "desertion_rolls", "average_morale", "fire_support", "terrain_bonus",
+                                "outnumbering", "special_bonuses", "_retreat_fates", "outcome", "resolve"),
+    "wargames/ntnd/charts.py": ("aa_hit_rolls", "defence_modifier"),
+    "wargames/ntnd/air.py": ("aa_units", "bombing_need", "bombing_victims", "airmobile_near_aa"),
 }
 
 #: The tests, in stages of pytest arguments: a mutant the first stage catches never pays for the second, which
@@ -70,13 +77,28 @@ CITADEL_STAGES: tuple[tuple[str, ...], ...] = (
     ("tests/test_citadel_entrench.py", "tests/test_citadel_game.py", "tests/test_citadel_rules.py",
      "tests/test_citadel_air.py", "tests/test_citadel_supply.py", "tests/test_citadel_return.py"),
 )
-#: The stages of tests for each game's targets (the game is the package the target file is in).
 NTND_STAGES: tuple[tuple[str, ...], ...] = (("tests/test_ntnd_politics.py",),)
-STAGES: dict[str, tuple[tuple[str, ...], ...]] = {"fte": FTE_STAGES, "citadel": CITADEL_STAGES, "ntnd": NTND_STAGES}
+#: NTND combat, terrain, AA and bombing: the fast combat, air and chart tests, then the game's.
+NTND_COMBAT_STAGES: tuple[tuple[str, ...], ...] = (
+    ("tests/test_ntnd_combat.py", "tests/test_ntnd_combat_modifiers.py", "tests/test_ntnd_engagement.py",
+     "tests/test_ntnd_air.py", "tests/test_ntnd_ambush.py", "tests/test_ntnd_charts.py"),
+    ("tests/test_ntnd_game.py",),
+)
+#: The stages of tests for each game's targets (the game is the package the target file is in), or for one
+#: target file where its game's tests do not fit it.
+STAGES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "fte": FTE_STAGES, "citadel": CITADEL_STAGES, "ntnd": NTND_STAGES,
+    "wargames/ntnd/combat.py": NTND_COMBAT_STAGES, "wargames/ntnd/charts.py": NTND_COMBAT_STAGES,
+    "wargames/ntnd/air.py": NTND_COMBAT_STAGES}
 
 
 def game_of(file: str) -> str:
     return Path(file).parts[1]
+
+
+def stages_key(file: str) -> str:
+    """The key of :data:`STAGES` whose tests a target file's mutants run: the file's own, else its game's."""
+    return file if file in STAGES else game_of(file)
 
 #: Mutants that cannot change behaviour: (file, source line, mutation) -> why.
 _CROWD = 'crowd = len([u for u in state.units_at(hex_) if not (u.kind == "helicopter" and u.destroyed)]) - 4'
@@ -387,9 +409,9 @@ def run(chosen: list[Mutant], workers: int = 2, stages: tuple[tuple[str, ...], .
     """Check every chosen mutant on ``workers`` sandboxes; the unmutated tests must pass first. ``stages``:
     the tests, by default those of the mutants' game (all the mutants of one run are of one game)."""
     if stages is None:
-        games = {game_of(m.file) for m in chosen}
+        games = {stages_key(m.file) for m in chosen}
         if len(games) != 1:
-            raise ValueError(f"one game's mutants at a time, not {sorted(games)}")
+            raise ValueError(f"one set of stages at a time, not {sorted(games)}")
         stages = STAGES[games.pop()]
     base = Path(tempfile.mkdtemp(prefix="wargames-mutate-"))
     STOP.clear()
@@ -453,9 +475,9 @@ def main() -> int:
         return 0
     t0 = time.perf_counter()
     verdicts = []
-    for game in dict.fromkeys(game_of(m.file) for m in chosen):
-        stages = STAGES[game]
-        verdicts += run([m for m in chosen if game_of(m.file) == game], args.workers,
+    for key in dict.fromkeys(stages_key(m.file) for m in chosen):
+        stages = STAGES[key]
+        verdicts += run([m for m in chosen if stages_key(m.file) == key], args.workers,
                         stages[:1] if args.quick else stages)
     seconds = time.perf_counter() - t0
     survivors = [v for v in verdicts if v.status == "survived" and v.mutant.key() not in EQUIVALENT]

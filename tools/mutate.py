@@ -103,6 +103,10 @@ def stages_key(file: str) -> str:
 #: Mutants that cannot change behaviour: (file, source line, mutation) -> why.
 _CROWD = 'crowd = len([u for u in state.units_at(hex_) if not (u.kind == "helicopter" and u.destroyed)]) - 4'
 _CROWD_WHY = "units_at already leaves destroyed helicopters out, so this filter never drops a unit"
+_NT_NONE = ("a side with no unit to count stops the battle in resolve before its average is read "
+            "(NT 19.2.1, 13.3), so the 0 returned is never used")
+_TRIPLE = 'triple = base and winner == "allied" and winner == att and W >= 3 * L and any('
+_TRIPLE_WHY = "with a VC Base defending, the Communist side defends, so the attacker is the Allied side"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/fte/fire.py", 'return u.kind == "helicopter" and u.altitude == "high" and not u.destroyed',
      "drop `u.kind == 'helicopter'` from the `and`"):
@@ -128,6 +132,35 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/citadel/fire.py", "return 1 - min(state.phase_losses.get(u.id, 0), 1)", "`1` -> `2`"):
         "min(n, 2) is min(n, 1) here: only a Vietminh battalion (the branch above) ever has 2 losses in a phase "
         "(this cap gates every fire loss; desertion takes one point a unit a day); `2 - min` shares the key and dies",
+    # NTND combat. Types tied to a side: tanks, sappers and VC Bases are Communist counters only (counters.yaml).
+    ("wargames/ntnd/combat.py", "return Fraction(0), []", "`0` -> `1`"): _NT_NONE,
+    ("wargames/ntnd/combat.py", "return Fraction(0), []", "`0` -> `-1`"): _NT_NONE,
+    ("wargames/ntnd/combat.py", 'sapper = b.attacker == "communist" and any(u.type == "sapper" for u in b.attackers)',
+     "drop `b.attacker == 'communist'` from the `and`"):
+        "a sapper is a VC unit (28.7.1), so only a Communist attack includes one",
+    ("wargames/ntnd/combat.py", 'alone = base_engaged and all(u.type == "vc_base" for u in b.defenders)',
+     "drop `base_engaged` from the `and`"):
+        "the defenders are never empty (19.1 check), so all of them VC Bases means one is engaged; and a VC Base "
+        "is Communist, so Allied defenders are never all bases",
+    ("wargames/ntnd/combat.py",
+     'if b.armour_shock and b.attacker == "communist" and any(u.type == "tank" for u in b.attackers):',
+     "drop `b.attacker == 'communist'` from the `and`"):
+        "tanks are NVA units: an Allied attack never includes one",
+    ("wargames/ntnd/combat.py", 'if u.in_zone or (base_holds and u.side == "communist"):',
+     "drop `u.side == 'communist'` from the `and`"):
+        "the caller passes base_holds only for the Communist side's units (outcome's fates)",
+    ("wargames/ntnd/combat.py",
+     'base = b.defender == "communist" and any(u.type == "vc_base" for u in b.defenders)',
+     "drop `b.defender == 'communist'` from the `and`"):
+        "a VC Base is Communist, so it is among the defenders only when the Communist side defends",
+    ("wargames/ntnd/combat.py",
+     'return _retreat_fates(eng[side], enemy_of[side], enemy_support, base and side == "communist")',
+     "drop `side == 'communist'` from the `and`"):
+        "_retreat_fates holds in place only Communist units under base_holds, whichever side is passed",
+    ("wargames/ntnd/combat.py", "winner, loser = (att, dfd) if A > D else (dfd, att)", "`>` -> `>=` in `A > D`"):
+        "a tie (A == D) has returned just above",
+    ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == 'allied'` from the `and`"): _TRIPLE_WHY,
+    ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == att` from the `and`"): _TRIPLE_WHY,
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")

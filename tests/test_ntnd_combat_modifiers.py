@@ -143,15 +143,18 @@ def test_who_keeps_units_in_place_is_named():
     base = Engaged("base", "vc_base", "VC", 1)
     held = Battle("allied", (Engaged("a", "infantry", "US", 3),), (Engaged("r", "regiment", "VC", 2), base))
     res = play(held, 6, 1)
-    assert res.result.defender.stay == ("r",) and res.find("NT 28.9.5") and not res.find("NT 19.3.9")
+    assert res.result.defender.stay == ("r",) and not res.find("NT 19.3.9")
+    assert texts(res, "NT 28.9.5") == ["r do not retreat: a VC Base holds them (28.9.5)"]
     # An Allied attack out of a zone on a VC Base hex that fails: the attacker stays because of its zone.
     zone = Battle("allied", (Engaged("a", "infantry", "US", 1, in_zone=True),), held.defenders)
     res = play(zone, 1, 6)
-    assert res.result.attacker.stay == ("a",) and res.find("NT 19.3.9") and not res.find("NT 28.9.5")
+    assert res.result.attacker.stay == ("a",) and not res.find("NT 28.9.5")
+    assert texts(res, "NT 19.3.9") == ["a do not retreat: they are in a zone (19.3.9)"]
     nva = Battle("allied", (Engaged("a", "infantry", "US", 4),),
                  (Engaged("n", "division", "NVA", 2, in_zone=True),), defender_hex=Hex("zone"))
     res = play(nva, 6, 1)
-    assert res.result.defender.stay == ("n",) and res.find("NT 19.3.9") and not res.find("NT 28.9.5")
+    assert res.result.defender.stay == ("n",) and not res.find("NT 28.9.5")
+    assert texts(res, "NT 19.3.9") == ["n do not retreat: they are in a zone (19.3.9)"]
 
 
 @pytest.mark.rule("NT 13.3")

@@ -179,3 +179,12 @@ def test_no_battle_without_a_unit_that_can_fight():
     res = play(Battle("communist", VC2, (ARVN,), desertion=Desertion()), 2)
     assert "every unit deserted" in texts(res, "NT 19.2.1")[-1]
     assert res.result.double is False and res.result.attacker.total == 0 == res.result.defender.total
+
+
+@pytest.mark.rule("NT 28.7.2", "NT 19.2.3")
+def test_the_chart_reading_with_a_sapper_records_a_zero_bonus():
+    from wargames.ntnd.charts import defence_modifier
+    res = Resolution()
+    assert defence_modifier("mountain", {"city"}, sapper=True, res=res) == 0      # mountain 2 + city 2, cancelled
+    step, = res.steps
+    assert (step.rule, step.result) == ("NT 28.7.2", 0) and "would be +4" in step.text

@@ -329,6 +329,7 @@ def test_communist_chooses_victim():
     s.remove(SUP)
     assert DUMMY in air.bombing_victims(s, "1916", roll=5)
     assert BASE not in air.bombing_victims(s, "1916", roll=5)
+    assert air.bombing_victims(s, "1916", exclude=[REG]) == [DUMMY, BASE]  # a unit already gone is not offered
     new, r = one_bombing(10, "1916", (SAC,), pieces, [6], victims=[DUMMY, SUP])
     assert r.destroyed == (SUP,)
     with pytest.raises(RuleViolation) as e:
@@ -446,6 +447,8 @@ def test_aa_combat_bonus():
     assert not air.aa_combat_bonus(s, {"US 1/1 Cav": "1916"}, ["US 1/1 Cav"])   # face up only
     s.place(SAM, "1915")
     assert air.airmobile_near_aa(s, {"US 1/1 Cav": "1916"}, ["US 1/1 Cav"]) == ("US 1/1 Cav",)
+    # 12.3 reads hexes next to the AA: a unit that flew into a zone (even one bordering the AA) gains nothing.
+    assert air.airmobile_near_aa(s, {"US 1/1 Cav": "Hanoi"}, ["US 1/1 Cav"]) == ()
 
 
 # ------------------------------------------------------------------------------------------------ exact odds

@@ -161,6 +161,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a tie (A == D) has returned just above",
     ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == 'allied'` from the `and`"): _TRIPLE_WHY,
     ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == att` from the `and`"): _TRIPLE_WHY,
+    ("wargames/ntnd/air.py",
+     'if linebacker(state.turn) and any(state.counter(u).type == "sac" and state.counter(u).nationality == "US"',
+     "drop `state.counter(u).nationality == 'US'` from the `and`"):
+        "the only SAC counter is US (counters.yaml): every SAC is a US SAC (11.9.1)",
+    ("wargames/ntnd/air.py", 'and state.side_of(x) == "communist" for x in state.at(g.label(n))):',
+     "drop `state.side_of(x) == 'communist'` from the `and`"):
+        "every artillery and SAM counter is Communist (counters.yaml; the Allied guns are firebases)",
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")

@@ -1,10 +1,13 @@
-"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault, and of Citadel melee and fire.
+"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault, of Citadel melee and fire, and of
+No Trumpets No Drums politics, combat (morale average, fire support, terrain, outnumbering, the VC Base, armour
+shock and airmobile AA bonuses, ARVN desertion, the result), AA fire and bombing.
 
 Each mutant changes one thing in one of the procedures listed in :data:`TARGETS`: a die roll modifier or
 another statement deleted, a modifier's sign inverted, a condition negated or one of its parts dropped, a
 comparison shifted (``>`` to ``>=``, ``==`` to ``!=``), a number moved by one, a flag flipped. The mutant is
 made with :mod:`ast` (parse, change one node, unparse) and written into a temporary copy of the package and
-the tests, never into the real files; the tests of its game's :data:`STAGES` then run there with ``-x`` and a timeout.
+the tests, never into the real files; the tests of its file's or game's :data:`STAGES` then run there with ``-x``
+and a timeout.
 A mutant the tests do not notice survives and is printed with its file, line, mutation and source line.
 :data:`EQUIVALENT` lists the few mutants that cannot change behaviour, each with its reason.
 
@@ -12,6 +15,7 @@ A mutant the tests do not notice survives and is printed with its file, line, mu
     .venv/bin/python tools/mutate.py --list          # only list the mutants
     .venv/bin/python tools/mutate.py --match sapper  # the mutants whose line or mutation mentions "sapper"
     .venv/bin/python tools/mutate.py --quick         # the first, fast stage of tests only
+    .venv/bin/python tools/mutate.py --file ntnd/combat.py --workers 1   # one target file
 
 Exit status 1 if a mutant survived that is not in :data:`EQUIVALENT`.
 """

@@ -54,13 +54,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "wargames/citadel/fire.py": ("fire_strength", "terrain_shift", "_capacity"),
     # NTND: the political state every rule reads (NT 22-27).
     "wargames/ntnd/politics.py": ("Policy.declare_full", "Policy.declare_partial", "Policy._may_declare", "Policy.reverse", "Policy.declare_uprising", "Policy.election_dice", "Policy.hold_election", "Policy.partial_in_effect", "Policy.win_threshold", "Policy.basic_cadres", "Policy.viet_cong_basic_cadres", "Policy.uprising_turn", "Policy.nva_division_limit", "Policy.uprising_recruits", "Policy.aid_modifiers", "Policy.replacement_pp", "Policy.us_replacement_points", "Policy.attack_pp", "Policy.points_bounds", "Policy.withdrawals", "Policy.morale_rules", "Withdrawals.points", "PoliticalTrack.add", "PoliticalTrack.winner"),
-    # NTND combat: morale averaging, fire support, terrain, outnumbering, the other bonuses, desertion and the
-    # result (NT 19.2, 25.4.1, 28.7.2, 28.8, 28.9, 12.3); the terrain chart's reading and the AA hit rolls
-    # (NT 19.2.3, 12.1); which units fire AA, what a bombing needs and may destroy (NT 11.1.1, 12.1, 28.9.8).
-    "wargames/ntnd/combat.py": ("lone_morale", "desertion_rolls", "average_morale", "fire_support", "terrain_bonus",
-                                "outnumbering", "special_bonuses", "_retreat_fates", "outcome", "resolve"),
+    # NTND combat: the battle's checks, morale averaging, fire support, terrain, outnumbering, the other bonuses,
+    # desertion and the result (NT 19, 25.4.1, 28.7.2, 28.8, 28.9, 12.3); the terrain chart's reading and the AA
+    # hit rolls (NT 19.2.3, 12.1); which units fire AA, their rolls, what a bombing needs and may destroy
+    # (NT 11.1.1, 12.1, 28.9.8).
+    "wargames/ntnd/combat.py": ("_check", "lone_morale", "desertion_rolls", "average_morale", "fire_support",
+                                "terrain_bonus", "outnumbering", "special_bonuses", "_retreat_fates", "outcome",
+                                "resolve"),
     "wargames/ntnd/charts.py": ("aa_hit_rolls", "defence_modifier"),
-    "wargames/ntnd/air.py": ("aa_units", "bombing_need", "bombing_victims", "airmobile_near_aa"),
+    "wargames/ntnd/air.py": ("aa_units", "roll_aa", "bombing_need", "bombing_victims", "resolve_bombing",
+                             "airmobile_near_aa"),
 }
 
 #: The tests, in stages of pytest arguments: a mutant the first stage catches never pays for the second, which

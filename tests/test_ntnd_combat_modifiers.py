@@ -188,3 +188,30 @@ def test_the_chart_reading_with_a_sapper_records_a_zero_bonus():
     assert defence_modifier("mountain", {"city"}, sapper=True, res=res) == 0      # mountain 2 + city 2, cancelled
     step, = res.steps
     assert (step.rule, step.result) == ("NT 28.7.2", 0) and "would be +4" in step.text
+
+
+@pytest.mark.rule("NT 11.1.2")
+def test_ground_support_lowers_one_ground_combat_unit_by_exactly_one():
+    from wargames.core.errors import RuleViolation
+    from wargames.ntnd.combat import Adjustment
+    ally = (Engaged("a", "infantry", "US", 3),)
+    for bad in (Engaged("n", "division", "NVA", 4, (Adjustment(-2, "NT 11.1.2", "ground support"),)),
+                Engaged("art", "artillery", "NVA", 1, (Adjustment(-1, "NT 11.1.2", "ground support"),))):
+        with pytest.raises(RuleViolation, match="11.1.2"):
+            play(Battle("allied", ally, (bad,)), 1, 1)
+
+
+@pytest.mark.rule("NT 19.1", "NT 19.1.3", "NT 19.2.2")
+def test_a_battle_is_described_sensibly():
+    from wargames.core.errors import DataError, RuleViolation
+    a, c = Engaged("a", "infantry", "US", 3), Engaged("c", "regiment", "VC", 3)
+    with pytest.raises(RuleViolation, match="19.1"):
+        play(Battle("allied", (), (c,)))                       # no attacker
+    with pytest.raises(RuleViolation, match="19.1"):
+        play(Battle("allied", (a,), ()))                       # no defender
+    with pytest.raises(DataError, match="twice"):               # a unit fights once in a battle (19.1.3)
+        play(Battle("allied", (a, a), (c,)), 1, 1)
+    with pytest.raises(DataError, match="twice"):
+        play(Battle("allied", (a,), (c, Engaged("a", "regiment", "VC", 3))), 1, 1)
+    with pytest.raises(RuleViolation, match="19.2.2"):         # a distance is never negative
+        play(Battle("allied", (a,), (c,), (Support("fb", "firebase", -1),)), 1, 1)

@@ -356,6 +356,23 @@ def test_bombing_a_town_names_the_area():
     assert r.town_area == "I"
     _, r = one_bombing(10, "1916", (SAC,), [(REG, "1916")], [1])
     assert r.town_area is None
+    # 12.2: a SAC shot down over the town (the SAM's 6) never bombs it, so no marker moves.
+    _, r = one_bombing(10, "1310", (SAC,), [(SAM, "1310"), (REG, "1310")], [6])
+    assert r.lost == {SAC} and r.rolls == () and r.town_area is None
+
+
+@pytest.mark.rule("NT 28.9.8", "NT 11.1.1.1")
+def test_a_base_falls_only_to_a_sac_on_a_six():
+    # In the mission's own procedure: a SAC's 6 may take the base, two fighters' 6 may not.
+    _, r = one_bombing(10, "1916", (SAC,), [(BASE, "1916")], [6])
+    assert r.destroyed == (BASE,)
+    _, r = one_bombing(10, "1916", (F1, F2), [(BASE, "1916")], [6])
+    assert r.rolls == (6,) and r.destroyed == ()
+    # Exactly: over a clear hex a 5 destroys the regiment, and only a 6 may take the base (the Communist
+    # player prefers to lose the base first here).
+    s = fresh(pieces=[(BASE, "1915"), (REG, "1915")])
+    d = air.bombing_odds(s, bomb("1915", SAC), victims=(BASE, REG))
+    assert d.prob(lambda o: o[1] == (BASE,)) == F(1, 6) and d.prob(lambda o: o[1] == (REG,)) == F(1, 6)
 
 
 # ------------------------------------------------------------------------------------------------ 11.5 dogfights

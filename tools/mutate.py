@@ -113,6 +113,8 @@ _CROWD_WHY = "units_at already leaves destroyed helicopters out, so this filter 
 _NT_NONE = ("a side with no unit to count stops the battle in resolve before its average is read "
             "(NT 19.2.1, 13.3), so the 0 returned is never used")
 _TRIPLE = 'triple = base and winner == "allied" and winner == att and W >= 3 * L and any('
+_CLASSES = "classes=lambda r: (r in need, r == 6))"
+_SAME_CLASSES = "a classes key only groups the faces: negating one part of it groups them the same way"
 _TRIPLE_WHY = "with a VC Base defending, the Communist side defends, so the attacker is the Allied side"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/fte/fire.py", 'return u.kind == "helicopter" and u.altitude == "high" and not u.destroyed',
@@ -175,6 +177,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/ntnd/air.py", 'and state.side_of(x) == "communist" for x in state.at(g.label(n))):',
      "drop `state.side_of(x) == 'communist'` from the `and`"):
         "every artillery and SAM counter is Communist (counters.yaml; the Allied guns are firebases)",
+    ("wargames/ntnd/air.py", _CLASSES, "`in` -> `not in` in `r in need`"): _SAME_CLASSES,
+    ("wargames/ntnd/air.py", _CLASSES, "`==` -> `!=` in `r == 6`"): _SAME_CLASSES,
+    ("wargames/ntnd/air.py", _CLASSES, "`6` -> `5`"):
+        "the key still parts 5 from 6; it joins 4 with 6 only when 4-6 all succeed (a US SAC over a zone under "
+        "Linebacker, 11.9.1), and no VC Base, the one unit a 6 alone reaches (28.9.8), stands in a zone (28.9.3)",
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")

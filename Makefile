@@ -121,7 +121,8 @@ FUZZ_ACTIONS ?= 10000
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/fuzz.py --actions $(FUZZ_ACTIONS)
 
-# One mistake at a time in every FTE fire, opportunity-fire and assault modifier and exception, each run
+# One mistake at a time in every FTE fire, opportunity-fire and assault modifier and exception, Citadel melee
+# and fire, and NTND politics, combat (19.2 modifiers, desertion, results), AA fire and bombing, each run
 # against the tests in a temporary copy; lists every mistake the tests miss. Not part of `make test`.
 MUTATE_WORKERS ?= 2
 mutate: $(STAMP)

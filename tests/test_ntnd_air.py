@@ -329,6 +329,7 @@ def test_communist_chooses_victim():
     s.remove(SUP)
     assert DUMMY in air.bombing_victims(s, "1916", roll=5)
     assert BASE not in air.bombing_victims(s, "1916", roll=5)
+    assert air.bombing_victims(s, "1916", exclude=[REG]) == [DUMMY, BASE]  # a unit already gone is not offered
     new, r = one_bombing(10, "1916", (SAC,), pieces, [6], victims=[DUMMY, SUP])
     assert r.destroyed == (SUP,)
     with pytest.raises(RuleViolation) as e:
@@ -355,6 +356,23 @@ def test_bombing_a_town_names_the_area():
     assert r.town_area == "I"
     _, r = one_bombing(10, "1916", (SAC,), [(REG, "1916")], [1])
     assert r.town_area is None
+    # 12.2: a SAC shot down over the town (the SAM's 6) never bombs it, so no marker moves.
+    _, r = one_bombing(10, "1310", (SAC,), [(SAM, "1310"), (REG, "1310")], [6])
+    assert r.lost == {SAC} and r.rolls == () and r.town_area is None
+
+
+@pytest.mark.rule("NT 28.9.8", "NT 11.1.1.1")
+def test_a_base_falls_only_to_a_sac_on_a_six():
+    # In the mission's own procedure: a SAC's 6 may take the base, two fighters' 6 may not.
+    _, r = one_bombing(10, "1916", (SAC,), [(BASE, "1916")], [6])
+    assert r.destroyed == (BASE,)
+    _, r = one_bombing(10, "1916", (F1, F2), [(BASE, "1916")], [6])
+    assert r.rolls == (6,) and r.destroyed == ()
+    # Exactly: over a clear hex a 5 destroys the regiment, and only a 6 may take the base (the Communist
+    # player prefers to lose the base first here).
+    s = fresh(pieces=[(BASE, "1915"), (REG, "1915")])
+    d = air.bombing_odds(s, bomb("1915", SAC), victims=(BASE, REG))
+    assert d.prob(lambda o: o[1] == (BASE,)) == F(1, 6) and d.prob(lambda o: o[1] == (REG,)) == F(1, 6)
 
 
 # ------------------------------------------------------------------------------------------------ 11.5 dogfights
@@ -446,6 +464,8 @@ def test_aa_combat_bonus():
     assert not air.aa_combat_bonus(s, {"US 1/1 Cav": "1916"}, ["US 1/1 Cav"])   # face up only
     s.place(SAM, "1915")
     assert air.airmobile_near_aa(s, {"US 1/1 Cav": "1916"}, ["US 1/1 Cav"]) == ("US 1/1 Cav",)
+    # 12.3 reads hexes next to the AA: a unit that flew into a zone (even one bordering the AA) gains nothing.
+    assert air.airmobile_near_aa(s, {"US 1/1 Cav": "Hanoi"}, ["US 1/1 Cav"]) == ()
 
 
 # ------------------------------------------------------------------------------------------------ exact odds

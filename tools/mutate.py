@@ -1,10 +1,13 @@
-"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault, and of Citadel melee and fire.
+"""`make mutate`: a mutation check of FTE fire, opportunity fire and assault, of Citadel melee and fire, and of
+No Trumpets No Drums politics, combat (morale average, fire support, terrain, outnumbering, the VC Base, armour
+shock and airmobile AA bonuses, ARVN desertion, the result), AA fire and bombing.
 
 Each mutant changes one thing in one of the procedures listed in :data:`TARGETS`: a die roll modifier or
 another statement deleted, a modifier's sign inverted, a condition negated or one of its parts dropped, a
 comparison shifted (``>`` to ``>=``, ``==`` to ``!=``), a number moved by one, a flag flipped. The mutant is
 made with :mod:`ast` (parse, change one node, unparse) and written into a temporary copy of the package and
-the tests, never into the real files; the tests of its game's :data:`STAGES` then run there with ``-x`` and a timeout.
+the tests, never into the real files; the tests of its file's or game's :data:`STAGES` then run there with ``-x``
+and a timeout.
 A mutant the tests do not notice survives and is printed with its file, line, mutation and source line.
 :data:`EQUIVALENT` lists the few mutants that cannot change behaviour, each with its reason.
 
@@ -12,6 +15,7 @@ A mutant the tests do not notice survives and is printed with its file, line, mu
     .venv/bin/python tools/mutate.py --list          # only list the mutants
     .venv/bin/python tools/mutate.py --match sapper  # the mutants whose line or mutation mentions "sapper"
     .venv/bin/python tools/mutate.py --quick         # the first, fast stage of tests only
+    .venv/bin/python tools/mutate.py --file ntnd/combat.py --workers 1   # one target file
 
 Exit status 1 if a mutant survived that is not in :data:`EQUIVALENT`.
 """
@@ -50,6 +54,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "wargames/citadel/fire.py": ("fire_strength", "terrain_shift", "_capacity"),
     # NTND: the political state every rule reads (NT 22-27).
     "wargames/ntnd/politics.py": ("Policy.declare_full", "Policy.declare_partial", "Policy._may_declare", "Policy.reverse", "Policy.declare_uprising", "Policy.election_dice", "Policy.hold_election", "Policy.partial_in_effect", "Policy.win_threshold", "Policy.basic_cadres", "Policy.viet_cong_basic_cadres", "Policy.uprising_turn", "Policy.nva_division_limit", "Policy.uprising_recruits", "Policy.aid_modifiers", "Policy.replacement_pp", "Policy.us_replacement_points", "Policy.attack_pp", "Policy.points_bounds", "Policy.withdrawals", "Policy.morale_rules", "Withdrawals.points", "PoliticalTrack.add", "PoliticalTrack.winner"),
+    # NTND combat: the battle's checks, morale averaging, fire support, terrain, outnumbering, the other bonuses,
+    # desertion and the result (NT 19, 25.4.1, 28.7.2, 28.8, 28.9, 12.3); the terrain chart's reading and the AA
+    # hit rolls (NT 19.2.3, 12.1); which units fire AA, their rolls, what a bombing needs and may destroy
+    # (NT 11.1.1, 12.1, 28.9.8).
+    "wargames/ntnd/combat.py": ("_check", "lone_morale", "desertion_rolls", "average_morale", "fire_support",
+                                "terrain_bonus", "outnumbering", "special_bonuses", "_retreat_fates", "outcome",
+                                "resolve"),
+    "wargames/ntnd/charts.py": ("aa_hit_rolls", "defence_modifier"),
+    "wargames/ntnd/air.py": ("aa_units", "roll_aa", "bombing_need", "bombing_victims", "resolve_bombing",
+                             "airmobile_near_aa"),
 }
 
 #: The tests, in stages of pytest arguments: a mutant the first stage catches never pays for the second, which
@@ -70,17 +84,38 @@ CITADEL_STAGES: tuple[tuple[str, ...], ...] = (
     ("tests/test_citadel_entrench.py", "tests/test_citadel_game.py", "tests/test_citadel_rules.py",
      "tests/test_citadel_air.py", "tests/test_citadel_supply.py", "tests/test_citadel_return.py"),
 )
-#: The stages of tests for each game's targets (the game is the package the target file is in).
 NTND_STAGES: tuple[tuple[str, ...], ...] = (("tests/test_ntnd_politics.py",),)
-STAGES: dict[str, tuple[tuple[str, ...], ...]] = {"fte": FTE_STAGES, "citadel": CITADEL_STAGES, "ntnd": NTND_STAGES}
+#: NTND combat, terrain, AA and bombing: the fast combat, air and chart tests, then the game's.
+NTND_COMBAT_STAGES: tuple[tuple[str, ...], ...] = (
+    ("tests/test_ntnd_combat.py", "tests/test_ntnd_combat_modifiers.py", "tests/test_ntnd_engagement.py",
+     "tests/test_ntnd_air.py", "tests/test_ntnd_ambush.py", "tests/test_ntnd_charts.py"),
+    ("tests/test_ntnd_game.py",),
+)
+#: The stages of tests for each game's targets (the game is the package the target file is in), or for one
+#: target file where its game's tests do not fit it.
+STAGES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "fte": FTE_STAGES, "citadel": CITADEL_STAGES, "ntnd": NTND_STAGES,
+    "wargames/ntnd/combat.py": NTND_COMBAT_STAGES, "wargames/ntnd/charts.py": NTND_COMBAT_STAGES,
+    "wargames/ntnd/air.py": NTND_COMBAT_STAGES}
 
 
 def game_of(file: str) -> str:
     return Path(file).parts[1]
 
+
+def stages_key(file: str) -> str:
+    """The key of :data:`STAGES` whose tests a target file's mutants run: the file's own, else its game's."""
+    return file if file in STAGES else game_of(file)
+
 #: Mutants that cannot change behaviour: (file, source line, mutation) -> why.
 _CROWD = 'crowd = len([u for u in state.units_at(hex_) if not (u.kind == "helicopter" and u.destroyed)]) - 4'
 _CROWD_WHY = "units_at already leaves destroyed helicopters out, so this filter never drops a unit"
+_NT_NONE = ("a side with no unit to count stops the battle in resolve before its average is read "
+            "(NT 19.2.1, 13.3), so the 0 returned is never used")
+_TRIPLE = 'triple = base and winner == "allied" and winner == att and W >= 3 * L and any('
+_CLASSES = "classes=lambda r: (r in need, r == 6))"
+_SAME_CLASSES = "a classes key only groups the faces: negating one part of it groups them the same way"
+_TRIPLE_WHY = "with a VC Base defending, the Communist side defends, so the attacker is the Allied side"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/fte/fire.py", 'return u.kind == "helicopter" and u.altitude == "high" and not u.destroyed',
      "drop `u.kind == 'helicopter'` from the `and`"):
@@ -106,6 +141,47 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("wargames/citadel/fire.py", "return 1 - min(state.phase_losses.get(u.id, 0), 1)", "`1` -> `2`"):
         "min(n, 2) is min(n, 1) here: only a Vietminh battalion (the branch above) ever has 2 losses in a phase "
         "(this cap gates every fire loss; desertion takes one point a unit a day); `2 - min` shares the key and dies",
+    # NTND combat. Types tied to a side: tanks, sappers and VC Bases are Communist counters only (counters.yaml).
+    ("wargames/ntnd/combat.py", "return Fraction(0), []", "`0` -> `1`"): _NT_NONE,
+    ("wargames/ntnd/combat.py", "return Fraction(0), []", "`0` -> `-1`"): _NT_NONE,
+    ("wargames/ntnd/combat.py", 'sapper = b.attacker == "communist" and any(u.type == "sapper" for u in b.attackers)',
+     "drop `b.attacker == 'communist'` from the `and`"):
+        "a sapper is a VC unit (28.7.1), so only a Communist attack includes one",
+    ("wargames/ntnd/combat.py", 'alone = base_engaged and all(u.type == "vc_base" for u in b.defenders)',
+     "drop `base_engaged` from the `and`"):
+        "the defenders are never empty (19.1 check), so all of them VC Bases means one is engaged; and a VC Base "
+        "is Communist, so Allied defenders are never all bases",
+    ("wargames/ntnd/combat.py",
+     'if b.armour_shock and b.attacker == "communist" and any(u.type == "tank" for u in b.attackers):',
+     "drop `b.attacker == 'communist'` from the `and`"):
+        "tanks are NVA units: an Allied attack never includes one",
+    ("wargames/ntnd/combat.py", 'if u.in_zone or (base_holds and u.side == "communist"):',
+     "drop `u.side == 'communist'` from the `and`"):
+        "the caller passes base_holds only for the Communist side's units (outcome's fates)",
+    ("wargames/ntnd/combat.py",
+     'base = b.defender == "communist" and any(u.type == "vc_base" for u in b.defenders)',
+     "drop `b.defender == 'communist'` from the `and`"):
+        "a VC Base is Communist, so it is among the defenders only when the Communist side defends",
+    ("wargames/ntnd/combat.py",
+     'return _retreat_fates(eng[side], enemy_of[side], enemy_support, base and side == "communist")',
+     "drop `side == 'communist'` from the `and`"):
+        "_retreat_fates holds in place only Communist units under base_holds, whichever side is passed",
+    ("wargames/ntnd/combat.py", "winner, loser = (att, dfd) if A > D else (dfd, att)", "`>` -> `>=` in `A > D`"):
+        "a tie (A == D) has returned just above",
+    ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == 'allied'` from the `and`"): _TRIPLE_WHY,
+    ("wargames/ntnd/combat.py", _TRIPLE, "drop `winner == att` from the `and`"): _TRIPLE_WHY,
+    ("wargames/ntnd/air.py",
+     'if linebacker(state.turn) and any(state.counter(u).type == "sac" and state.counter(u).nationality == "US"',
+     "drop `state.counter(u).nationality == 'US'` from the `and`"):
+        "the only SAC counter is US (counters.yaml): every SAC is a US SAC (11.9.1)",
+    ("wargames/ntnd/air.py", 'and state.side_of(x) == "communist" for x in state.at(g.label(n))):',
+     "drop `state.side_of(x) == 'communist'` from the `and`"):
+        "every artillery and SAM counter is Communist (counters.yaml; the Allied guns are firebases)",
+    ("wargames/ntnd/air.py", _CLASSES, "`in` -> `not in` in `r in need`"): _SAME_CLASSES,
+    ("wargames/ntnd/air.py", _CLASSES, "`==` -> `!=` in `r == 6`"): _SAME_CLASSES,
+    ("wargames/ntnd/air.py", _CLASSES, "`6` -> `5`"):
+        "the key still parts 5 from 6; it joins 4 with 6 only when 4-6 all succeed (a US SAC over a zone under "
+        "Linebacker, 11.9.1), and no VC Base, the one unit a 6 alone reaches (28.9.8), stands in a zone (28.9.3)",
 }
 
 PYTEST = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:nbval", "-p", "no:anyio")
@@ -387,9 +463,9 @@ def run(chosen: list[Mutant], workers: int = 2, stages: tuple[tuple[str, ...], .
     """Check every chosen mutant on ``workers`` sandboxes; the unmutated tests must pass first. ``stages``:
     the tests, by default those of the mutants' game (all the mutants of one run are of one game)."""
     if stages is None:
-        games = {game_of(m.file) for m in chosen}
+        games = {stages_key(m.file) for m in chosen}
         if len(games) != 1:
-            raise ValueError(f"one game's mutants at a time, not {sorted(games)}")
+            raise ValueError(f"one set of stages at a time, not {sorted(games)}")
         stages = STAGES[games.pop()]
     base = Path(tempfile.mkdtemp(prefix="wargames-mutate-"))
     STOP.clear()
@@ -453,9 +529,9 @@ def main() -> int:
         return 0
     t0 = time.perf_counter()
     verdicts = []
-    for game in dict.fromkeys(game_of(m.file) for m in chosen):
-        stages = STAGES[game]
-        verdicts += run([m for m in chosen if game_of(m.file) == game], args.workers,
+    for key in dict.fromkeys(stages_key(m.file) for m in chosen):
+        stages = STAGES[key]
+        verdicts += run([m for m in chosen if stages_key(m.file) == key], args.workers,
                         stages[:1] if args.quick else stages)
     seconds = time.perf_counter() - t0
     survivors = [v for v in verdicts if v.status == "survived" and v.mutant.key() not in EQUIVALENT]

@@ -169,12 +169,17 @@ def test_sams_are_eliminated_only_when_attacked_alone():
 
 @pytest.mark.rule("NT 19.2.1", "NT 18.6.1")
 def test_no_battle_without_a_unit_that_can_fight():
-    # A supply unit alone has no morale: resolve fights no battle (its elimination, 18.6.1, is the supply
-    # rules' procedure, wargames/ntnd/supply_effects.py).
+    # A supply unit attacked alone has no morale and no defence: it is eliminated without a roll (18.6.1).
     res = play(Battle("allied", (Engaged("a", "infantry", "US", 3),), (Engaged("x", "supply", "VC", 0),)))
     r = res.result
-    assert (r.winner, r.double, r.fought, r.defender.eliminated) == (None, False, False, ())
-    assert r.attacker.total == 0 == r.defender.total
+    assert (r.winner, r.double, r.fought, r.defender.eliminated) == ("allied", False, False, ("x",))
+    assert r.attacker.total == 0 == r.defender.total and texts(res, "NT 18.6.1") and not texts(res, "NT 13.3")
+    # a dummy alone is neither: no battle, and nothing is eliminated by the combat procedure
+    res = play(Battle("allied", (Engaged("a", "infantry", "US", 3),), (Engaged("d", "dummy", "VC", 0),)))
+    assert res.result.winner is None and res.result.defender.eliminated == ()
+    # SAMs attacking alone have no unit that can fight: no battle at all
+    res = play(Battle("communist", (Engaged("s", "sam", "NVA", 0),), (Engaged("a", "infantry", "US", 3),)))
+    assert res.result.winner is None and res.result.defender.eliminated == ()
     assert "no unit that can fight" in texts(res, "NT 19.2.1")[-1]
     res = play(Battle("communist", VC2, (ARVN,), desertion=Desertion()), 2)
     assert "every unit deserted" in texts(res, "NT 19.2.1")[-1]

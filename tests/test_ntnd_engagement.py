@@ -350,7 +350,7 @@ def test_losses_are_the_owners_choice_and_refusals_change_nothing():
     assert snapshot(s) == before
 
 
-@pytest.mark.rule("NT 19.3.7", "NT 14.1.2", "NT 15.2.3.1", "NT 15.2.3.2")
+@pytest.mark.rule("NT 19.3.7", "NT 14.1.2", "NT 15.2.3.1", "NT 15.2.3.2", "NT 13.1", "NT 13.1.2")
 def test_units_destroyed_by_a_forced_retreat():
     s = fresh()
     s.place("ARVN 1", "2018")

@@ -7,7 +7,8 @@ import pytest
 from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.ntnd.game import (SEQUENCE, Announce, DeclareUprising, DeclareVietnamization, Draft, EndPhase, Enter,
-                                Game, Muster, Purchase, Recruit, RollAid, RollElection, Step, TallyPoints, Terror, build_state)
+                                Game, Muster, Purchase, Recruit, RollAid, RollElection, Step, TallyPoints, Terror,
+                                build_state)
 from wargames.ntnd.politics import ELECTIONS
 from wargames.ntnd.scenarios import SCENARIOS, scenario
 
@@ -128,7 +129,8 @@ def test_movement_is_hex_by_hex_and_another_unit_ends_a_move():
     assert g.book.moving.path == (first.to,) and g.book.moving.spent > 0
     other = next(u for u in g.state.units("communist") if u != mover and any(
         g.why_illegal(Step(u, to)) is None for to in g.state.geography.neighbours(g.state.piece(u).location)))
-    to = next(t for t in g.state.geography.neighbours(g.state.piece(other).location) if g.why_illegal(Step(other, t)) is None)
+    to = next(t for t in g.state.geography.neighbours(g.state.piece(other).location)
+              if g.why_illegal(Step(other, t)) is None)
     g.apply(Step(other, to))
     assert mover in g.book.moved
     back = Step(mover, start)
@@ -432,7 +434,7 @@ def test_defensive_ground_support_slows_only_attackers_in_the_hex_it_flew_over()
     assert lowered(res) == ["NVA 304", "VC reg 1"]
 
 
-@pytest.mark.rule("NT 3.2.6", "NT 19.2", "NT 19.2.6", "NT 19.3", "NT 19.4", "NT 11.1.2", "NT 22.3")
+@pytest.mark.rule("NT 3.2.6", "NT 19.2", "NT 19.2.6", "NT 19.3", "NT 19.4", "NT 11.1.2", "NT 22.3", "NT 13.2")
 def test_the_printed_battle_through_the_game_with_each_decision_its_owners():
     """The 19.2 example on the map (tests/test_ntnd_engagement.py's position at Qui Nhon), fought in the Allied
     combat phase with two ground-support aircraft through: 9.75 against 9.5, then the Communist player picks his

@@ -304,8 +304,8 @@ def us_ground_in_svn(state: NtndState) -> bool:
     return False
 
 
-@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 11.3", "NT 18.2.1.4", "NT 15.2.2", "NT 16.3", "NT 28.2.1", "NT 7.3.3", "NT 25.2",
-            "NT 25.4.1", "NT 19.2.3", "NT 9.2", "NT 28.9.4", "NT 28.8", "NT 12.3")
+@implements("NT 19.2", "NT 19.2.1", "NT 11.1.2", "NT 11.3", "NT 18.2.1.4", "NT 15.2.2", "NT 16.3", "NT 28.2.1",
+            "NT 7.3.3", "NT 25.2", "NT 25.4.1", "NT 19.2.3", "NT 9.2", "NT 28.9.4", "NT 28.8", "NT 12.3")
 def battle_from_state(state: NtndState, attackers: Iterable[str], defender_location: str, *,
                       side: str | None = None, fought: Iterable[str] = (), violate: Iterable[str] = (),
                       ground_support: Iterable[str] = (), airmobile_near_aa: Iterable[str] = (),
@@ -464,7 +464,7 @@ def loss_choices(result: CombatResult, side: str) -> list[tuple[str, ...]]:
     return [tuple(c) for c in combinations(out.eligible, out.losses)]
 
 
-@implements("NT 19.2.6", "NT 25.3", "NT 25.4.2", "NT 19.3.7", "NT 14.1.2", "NT 15.2.3.1")
+@implements("NT 19.2.6", "NT 25.3", "NT 25.4.2", "NT 19.3.7", "NT 14.1.2", "NT 15.2.3.1", "NT 13.1", "NT 13.1.2")
 def apply_losses(state: NtndState, result: CombatResult, chosen: Mapping[str, Iterable[str]], *,
                  res: Resolution | None = None) -> NtndState:
     """Apply a battle's eliminations: for each side, the ``chosen`` ground combat units (one of
@@ -541,7 +541,7 @@ def _enemy_at(state: NtndState, location: str, side: str) -> bool:
     return any(state.side_of(u) != side for u in state.at(location))
 
 
-@implements("NT 19.3", "NT 19.3.3", "NT 19.3.4", "NT 19.3.5", "NT 19.3.9", "NT 8.7", "NT 8.6.2")
+@implements("NT 19.3", "NT 19.3.3", "NT 19.3.4", "NT 19.3.5", "NT 19.3.9", "NT 8.7", "NT 8.6.2", "NT 13.2")
 def retreat_options(state: NtndState, unit: str) -> list[str]:
     """Where ``unit`` may retreat (19.3): each adjacent hex free of enemy units that its type may enter (no
     all-sea hex or all-sea/all-lake hexside for land units; patrol boats stay on sea, coastal or major-river

@@ -8,7 +8,7 @@ from wargames.core import ScriptedDice
 from wargames.core.errors import RuleViolation
 from wargames.ntnd.game import (SEQUENCE, Announce, DeclareUprising, DeclareVietnamization, Draft, EndPhase, Enter,
                                 Game, Muster, Purchase, Recruit, RollAid, RollElection, Step, TallyPoints, Terror,
-                                build_state)
+                                Withdraw, build_state)
 from wargames.ntnd.politics import ELECTIONS
 from wargames.ntnd.scenarios import SCENARIOS, scenario
 
@@ -34,6 +34,10 @@ def to_phase(g: Game, phase: str) -> None:
         if g.phase.id == "random_events" and not g.book.event_rolled:
             from wargames.ntnd.game import RollEvent
             g.apply(RollEvent())
+        if g.phase.id == "reinforcement" and not g.book.withdrawn_this_turn:
+            withdraw = next((a for a in g.legal_actions if isinstance(a, Withdraw)), None)
+            if withdraw is not None:                     # 4.3.1, 23.3, 24.3.1: owed before the phase ends
+                g.apply(withdraw)
         g.apply(EndPhase())
 
 
@@ -920,3 +924,170 @@ def test_a_stack_over_the_limit_when_a_combat_phase_begins_loses_the_excess_as_i
     g.apply(EliminateOverstack((three[2],)))
     assert three[2] not in g.state.pieces and g.prompt.kind == "play"
     g.apply(EndPhase())
+
+
+def _withdrawal_points(res) -> int:
+    """The political points the withdrawal step of an action moved the track by (the phase's first act, the
+    replacement points and any desertion, comes in the same action)."""
+    return next(st.inputs["pp"] for st in res.steps if st.rule == "NT 4.3.1" and "pp" in st.inputs)
+
+
+def _at_reinforcement(name: str, seed: int = 1, **policy) -> Game:
+    """A game of scenario ``name`` just before its first Allied reinforcement phase (optionally with the policy
+    changed first), so that entering the phase is the next EndPhase."""
+    import dataclasses
+    g = Game.new(name, seed=seed)
+    to_phase(g, "communist_politics")
+    if policy:
+        g.state.policy = dataclasses.replace(g.state.policy, **policy)
+    if not g.book.tallied:
+        g.apply(TallyPoints())
+    return g
+
+
+@pytest.mark.rule("NT 24.3.1", "NT 24.3.2", "NT 24.3.3", "NT 4.3.1")
+def test_partial_vietnamization_withdraws_two_to_ten_units_each_turn_before_the_phase_ends():
+    from wargames.ntnd.reinforcement import withdrawal_pool
+    g = _at_reinforcement("year_of_the_rat")             # Partial Vietnamization in force since 1969
+    g.apply(EndPhase())
+    assert g.phase.id == "reinforcement"
+    with pytest.raises(RuleViolation, match="NT 4.3.1.*withdrawals are made first"):
+        g.apply(EndPhase())
+    offered = [a for a in g.legal_actions if isinstance(a, Withdraw)]
+    assert offered and all(len(a.units) >= 2 for a in offered)
+    us = [u for u in withdrawal_pool(g.state) if g.state.counter(u).nationality == "US"]
+    with pytest.raises(RuleViolation, match="NT 24.3.1.*at least 2"):
+        g.apply(Withdraw(tuple(us[:1])))
+    res = g.apply(Withdraw(tuple(us[:4])))
+    assert _withdrawal_points(res) == 4                           # 24.3.2: a point a unit
+    assert next(st.inputs["arvn"] for st in res.steps if "arvn" in st.inputs) == 1    # 24.3.3: four US units
+    assert all(u in g.state.withdrawn for u in us[:4])
+    g.apply(EndPhase())                                           # owed no longer
+    assert g.phase.id != "reinforcement"
+
+
+@pytest.mark.rule("NT 23.3", "NT 23.3.1", "NT 23.3.2")
+def test_the_peace_partys_die_is_rolled_as_the_phase_opens_and_a_short_withdrawal_costs_two_points_a_unit():
+    from wargames.ntnd.reinforcement import withdrawal_pool
+    g = _at_reinforcement("tet", peace_party=True, elections=((1968, True),))
+    res = g.apply(EndPhase(), ScriptedDice([3]))
+    assert g.book.withdrawal_die == 3 and "NT 23.3" in res.rules()
+    with pytest.raises(RuleViolation, match="withdrawals are made first"):
+        g.apply(EndPhase())
+    us = [u for u in withdrawal_pool(g.state) if g.state.counter(u).nationality == "US"]
+    assert _withdrawal_points(g.apply(Withdraw(tuple(us[:1])))) == -4    # two short of the die
+    g.apply(EndPhase())
+
+
+@pytest.mark.rule("NT 23.3.2")
+def test_withdrawing_beyond_the_peace_partys_die_earns_a_point_a_unit():
+    from wargames.ntnd.reinforcement import withdrawal_pool
+    g = _at_reinforcement("tet", peace_party=True, elections=((1968, True),))
+    g.apply(EndPhase(), ScriptedDice([1]))
+    us = [u for u in withdrawal_pool(g.state) if g.state.counter(u).nationality == "US"]
+    assert _withdrawal_points(g.apply(Withdraw(tuple(us[:3])))) == 2
+
+
+@pytest.mark.rule("NT 4.3.1")
+def test_a_scheduled_withdrawal_cannot_be_skipped_by_ending_the_phase():
+    from wargames.ntnd.reinforcement import due_withdrawals, may_leave_from
+    g = _at_reinforcement("tet")
+    g.state.turn = 27                                  # Jul/Aug 1969: the first US and USMC units are due to leave
+    g.apply(EndPhase())
+    due = [u for u in due_withdrawals(g.state) if may_leave_from(g.state, u)]
+    assert due
+    with pytest.raises(RuleViolation, match="withdrawals are made first"):
+        g.apply(EndPhase())
+    g.apply(next(a for a in g.legal_actions if isinstance(a, Withdraw)))
+    assert all(u in g.state.withdrawn for u in due)
+
+
+@pytest.mark.rule("NT 16.6")
+def test_the_communist_player_never_raises_montagnards():
+    g = Game.new("campaign", seed=16)
+    g.apply(Muster())
+    montagnard = next(c.id for c in g.state.mix if c.type == "montagnard")
+    place = next(a.at for a in g.legal_actions if isinstance(a, Recruit))
+    for bad in (Recruit("basic", "montagnard", place), Recruit("basic", "cadre", place, unit=montagnard)):
+        with pytest.raises(RuleViolation, match="NT 16.6"):
+            g.apply(bad)
+    assert not any(isinstance(a, Recruit) and a.kind == "montagnard" for a in g.legal_actions)
+
+
+@pytest.mark.rule("NT 24.2.1", "NT 24.2.2", "NT 24.2.3")
+def test_full_vietnamization_calls_us_ground_units_forward_but_not_support_air_or_seato():
+    import dataclasses
+    from wargames.ntnd.reinforcement import arrivals
+    from wargames.ntnd.units import schedule
+    g = Game.new("campaign", seed=24)
+    st = g.state
+    later = [u for u in schedule().counters("arrive") if schedule().turn_of(u, "arrive") > st.turn]
+    kinds = {u: st.counter(u) for u in later}
+    before = set(arrivals(st))
+    st.policy = st.policy.declare_full(st.turn)
+    called = set(arrivals(st)) - before
+    us_ground = {u for u, c in kinds.items() if c.nationality == "US" and c.ground_combat}
+    support = {u for u, c in kinds.items() if c.nationality == "US" and not c.ground_combat}
+    seato = {u for u, c in kinds.items() if c.seato}
+    assert us_ground and called == us_ground                       # 24.2.1: any of them, at once
+    assert {st.counter(u).type for u in support} >= {"patrol_boat", "fighter", "sac"}
+    assert not called & support                                    # 24.2.2: the schedule's turns
+    assert seato and not called & seato                            # 24.2.3
+
+
+@pytest.mark.rule("NT 26.4", "NT 26.2")
+def test_during_the_uprising_control_and_town_cadres_still_come_though_the_basic_ones_do_not():
+    import dataclasses
+    from wargames.ntnd.recruitment import entitlements, town_points
+    g = Game.new("tet", seed=26)
+    st = g.state.copy()
+    st.policy = dataclasses.replace(st.policy, uprising=st.turn)
+    st.hearts_minds["I"] = "communist_control"
+    geo = st.geography
+    towns = [geo.label(h) for h in geo.settlements("II").values() if not st.at(geo.label(h))][:2]
+    regiments = [u for u in st.units("communist") if st.counter(u).type == "regiment" and not st.in_zone(u)]
+    for vc, town in zip(regiments, towns):
+        st.update(vc, location=town, face_up=True)
+    assert town_points(st, "II") >= 2
+    ent = entitlements(st, ScriptedDice([1] * 6))          # a 1 is under two town points
+    assert ("basic", None) not in ent.left                  # 26.2: no basic cadres in an uprising turn
+    assert ("control", "I") in ent.left                     # 26.4: Communist Control still recruits
+    assert ("extra", "II") in ent.left                      # 26.4: so do the held towns
+
+
+@pytest.mark.rule("NT 24.3.5")
+def test_under_partial_vietnamization_us_gunships_and_firebases_pass_to_the_arvn():
+    from wargames.ntnd.game import TransferToArvn
+    from wargames.ntnd.recruitment import us_units_in_play
+    from wargames.ntnd.reinforcement import move_firebase, withdrawal_pool
+    from wargames.ntnd.units import pools_that_may_replace
+    g = _at_reinforcement("tet")
+    g.apply(EndPhase())
+    st = g.state
+    gunship = next(u for u in sorted(st.air) if st.counter(u).type == "gunship")
+    with pytest.raises(RuleViolation, match="only under Partial"):
+        g.apply(TransferToArvn(gunship))
+    g.apply(DeclareVietnamization("partial"))
+    heli = next(u for u in sorted(st.air) if st.counter(u).type == "gunship" and st.counter(u).nationality == "US")
+    fb = next(u for u in sorted(st.pieces) if st.counter(u).type == "firebase" and st.counter(u).nationality == "US")
+    infantry = next(u for u in sorted(st.pieces) if st.counter(u).nationality == "US" and st.counter(u).ground_combat)
+    with pytest.raises(RuleViolation, match="NT 24.3.5"):
+        g.apply(TransferToArvn(infantry))
+    for u in (heli, fb):
+        american = us_units_in_play(g.state)
+        g.apply(TransferToArvn(u))
+        assert us_units_in_play(g.state) == american - 1                 # 24.3.4 counts it no longer
+        assert g.state.counter(u).nationality == "SVN"
+        assert pools_that_may_replace(g.state.counter(u)) == {"US"}      # replaced only with a US point
+        assert u not in withdrawal_pool(g.state)                          # no longer an American unit to withdraw
+    with pytest.raises(RuleViolation, match="ARVN already"):
+        g.apply(TransferToArvn(fb))
+    arvn = next(u for u in sorted(g.state.pieces) if g.state.counter(u).nationality == "SVN"
+                and g.state.counter(u).ground_combat and g.state.counter(u).type not in ("militia", "montagnard")
+                and not g.state.in_zone(u))
+    us = next(u for u in sorted(g.state.pieces) if g.state.counter(u).nationality == "US"
+              and g.state.counter(u).ground_combat and not g.state.in_zone(u))
+    with pytest.raises(RuleViolation):
+        move_firebase(g.state, fb, g.state.piece(us).location)            # 5.8: now an ARVN firebase
+    new, _ = move_firebase(g.state, fb, g.state.piece(arvn).location)
+    assert new.piece(fb).location == g.state.piece(arvn).location

@@ -219,9 +219,10 @@ def test_edges_of_elections_and_withdrawals():
     lost_low = BASE.hold_election(1968, 15, 90)
     assert lost_low.peace_party and not lost_low.forced and not lost_low.vietnamized
     assert BASE.viet_cong_basic_cadres(40) == 3
-    for die in (0, 7):
+    for die in (None, -1, 7):                 # 0 is the turn no American unit is left, so none is rolled (23.3)
         with pytest.raises(RuleViolation, match="NT 23.3"):
             PEACE.withdrawals(die=die)
+    assert PEACE.withdrawals(die=0).required == 0
     assert PEACE.withdrawals(die=1).required == 1 and PEACE.withdrawals(die=6).required == 6
     assert PEACE.withdrawals(die=3).seato == 0
     assert PARTIAL.withdrawals() == Withdrawals(required=2, maximum=10, seato=0, credit_beyond=False)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core.actions import Action, field_problem
-from ..core.dice import Preceded, RecordingDice
+from ..core.dice import Preceded, RecordingDice, roll_die
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Game as CoreGame, Outcome, Prompt, handles
 from ..core.log import Resolution
@@ -44,7 +44,9 @@ from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, 
 from .recruitment import AID_KINDS, H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
 from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, rally, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
                             close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
-                            reassign_corps, reassign_ranger, receive_replacements, withdraw_units)
+                            reassign_corps, reassign_ranger, receive_replacements, withdraw_units,
+                            air_to_withdraw, american_units_in_play, transfer_to_arvn, may_leave_from, withdrawal_pool,
+                            withdrawals_owed)
 from .desertion import city_desertion
 from .events import apply_event, roll_event
 from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
@@ -206,6 +208,13 @@ class Withdraw(Action):
     """NT 4.3, 23.3, 24.3: the phase's withdrawals, all at once."""
 
     units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TransferToArvn(Action):
+    """NT 24.3.5: hand a US helicopter gunship or firebase to the ARVN (Partial Vietnamization)."""
+
+    unit: str
 
 
 @dataclass(frozen=True)
@@ -383,7 +392,7 @@ ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (
     MineHaiphong, Interdict, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
     AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection,
     Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter, Purchase,
-    Withdraw, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
+    Withdraw, TransferToArvn, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
 
 
 # --------------------------------------------------------------------------- the turn's bookkeeping
@@ -416,6 +425,7 @@ class TurnBook:
     received: bool = False                        # NT 4.2.2: this turn's replacement points are in the pools
     election_held: bool = False                   # NT 23.1
     withdrawn_this_turn: bool = False
+    withdrawal_die: int | None = None             # NT 23.3: the peace party's die for this phase's withdrawals
     drafted: bool = False                         # NT 4.5.2: a draft "for that turn" (our reading: one a turn)
     ended: Outcome | None = None
     ambush_chance: tuple[str, tuple[str, ...]] | None = None   # NT 20.2: (mover, inverted units that may ambush)
@@ -648,9 +658,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.book.moving = None
 
     @handles(EndPhase)
-    @implements("NT 3")
+    @implements("NT 3", "NT 3.1", "NT 3.2")
     def _end_phase(self, a: EndPhase, dice, res: Resolution) -> None:
-        """NT 3: a phase ends and the next begins; after the random events, the next turn."""
+        """NT 3, 3.1-3.2: a phase ends, once what it owes is done, and the next begins; after the random events,
+        the next turn."""
         self._no_decision()
         ph = self.phase
         if ph.kind == "politics" and not self.book.tallied:
@@ -663,6 +674,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
             raise RuleViolation("NT 23.1", "the American election is rolled at the end of this phase (roll_election)")
         if ph.id == "allied_movement":
             self._corps_change_done(res)
+        if ph.id == "reinforcement" and not self.book.withdrawn_this_turn and \
+                withdrawals_owed(self.state, self.book.withdrawal_die):
+            raise RuleViolation("NT 4.3.1", "this phase's withdrawals are made first (withdraw): units are due to "
+                                            "leave, or the policy orders withdrawals")
         if ph.id == "random_events" and not self.book.event_rolled:
             raise RuleViolation("NT 3.2.8", "each player rolls for the random event first (roll_event)")
         self._leave_phase(res, dice)
@@ -745,6 +760,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
             self.book.spent_points = False
             self.book.withdrawn_this_turn = False
             self.book.drafted = False
+            self._withdrawal_die(res, dice)
         elif ph.id == "recruitment":
             self.book.aid_rolled = False
         elif ph.kind == "movement":
@@ -1185,14 +1201,55 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self.state, _ = purchase(self.state, a.unit, pay=pay, location=a.at, next_turn=nxt.flags if nxt else (),
                                  res=res)
 
+    @handles(TransferToArvn)
+    def _transfer(self, a: TransferToArvn, dice, res: Resolution) -> None:
+        """24.3.5, our reading of when: in the Allied reinforcement phase, after its first act."""
+        self._require("reinforcement", rule="NT 24.3.5")
+        self._receive(res, dice)
+        self.state, _ = transfer_to_arvn(self.state, a.unit, res=res)
+
+    @implements("NT 23.3")
+    def _withdrawal_die(self, res: Resolution, dice) -> None:
+        """23.3: once the peace party has won, the Allied reinforcement phase opens with one die, the number of
+        American units to withdraw in it, on every turn that any American unit is left in play (our reading:
+        rolled as the phase opens, so the Allied player knows it before he chooses)."""
+        self.book.withdrawal_die = None
+        if self.state.policy.peace_party and american_units_in_play(self.state):
+            die = roll_die(dice, 6, "NT 23.3 withdrawal die")
+            self.book.withdrawal_die = die
+            res.add("NT 23.3", f"the peace party's die: {die} American unit(s) to withdraw this phase", die=die)
+
     @handles(Withdraw)
     def _withdraw(self, a: Withdraw, dice, res: Resolution) -> None:
         self._require("reinforcement", rule="NT 4.3.1")
         self._receive(res, dice)
         if self.book.withdrawn_this_turn:
             raise RuleViolation("NT 4.3.1", "the withdrawals of this phase are made at once, and they are made")
-        self.state, _ = withdraw_units(self.state, a.units, res=res)
+        die = self.book.withdrawal_die or 0 if self.state.policy.peace_party else None
+        self.state, _ = withdraw_units(self.state, a.units, die=die, res=res)
         self.book.withdrawn_this_turn = True
+
+    def _withdrawal_choices(self):
+        """A few ways to make the phase's withdrawals: the scheduled units that can leave, with none, the
+        fewest and a few more of the units the policy may take (the owed US air units first, 24.3.6)."""
+        st = self.state
+        due = [u for u in due_withdrawals(st) if "thai_qc" in st.counter(u).tags or may_leave_from(st, u)]
+        pool = list(withdrawal_pool(st))
+        owed = air_to_withdraw(st)
+        pool.sort(key=lambda u: not (owed and u in st.air and st.counter(u).type != "gunship"))
+        seato = [u for u in pool if st.counter(u).seato]
+        us = [u for u in pool if u not in seato]
+        policy = st.policy
+        if policy.peace_party:
+            need = policy.withdrawals(self.book.withdrawal_die or 0, st.track.points)
+            extra = seato[:need.seato]
+            for n in sorted({0, need.required, need.required + 1}):
+                yield Withdraw(tuple(due + extra + self._sample(us, n)))
+        elif policy.partial_in_effect:
+            for n in (2, 3, 4):
+                yield Withdraw(tuple(due + pool[:1] + self._sample(pool[1:], n - 1)))
+        else:
+            yield Withdraw(tuple(due))
 
     @handles(Draft)
     def _draft(self, a: Draft, dice, res: Resolution) -> None:
@@ -1505,7 +1562,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 for to in self.state.geography.neighbours(mv.location):
                     yield Step(mv.unit, to)
             movers = [u for u in st.units(ph.side) if u not in book.moved and (mv is None or u != mv.unit)]
-            for u in self._sample(movers, 8):
+            # 5.7: a unit still owed its move to its new corps is always listed, so the phase can end
+            owing = [u for u in corps_change.stragglers(st) if u in movers] if ph.side == ALLIED else []
+            for u in owing + [u for u in self._sample(movers, 8) if u not in owing]:
                 for to in self.state.geography.neighbours(st.piece(u).location):
                     yield Step(u, to)
             if ph.side == COMMUNIST:
@@ -1532,9 +1591,13 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 yield Purchase(u)
             for u in sorted(st.bought_anytime | {"USMC III"}):       # 28.3.1-28.3.2: bought on any turn
                 yield Purchase(u)
-            due = due_withdrawals(st)
-            if due and not book.withdrawn_this_turn:
-                yield Withdraw(tuple(due))
+            if not book.withdrawn_this_turn and withdrawals_owed(st, book.withdrawal_die):
+                yield from self._withdrawal_choices()
+            if st.policy.partial_in_effect:
+                us = [u for u in list(st.air) + list(st.pieces) if u not in st.transferred
+                      and st.counter(u).nationality == "US" and st.counter(u).type in ("gunship", "firebase")]
+                for u in self._sample(sorted(us), 2):
+                    yield TransferToArvn(u)
             if not book.drafted:
                 yield Draft()
             for u in self._sample([u for u in st.units(ALLIED) if st.counter(u).type == "green_beret"], 2):

@@ -317,10 +317,12 @@ class Policy:
     def withdrawals(self, die: int | None = None, points: int | None = None) -> "Withdrawals":
         """What the Allied reinforcement phase must withdraw: the peace party's die of US units (23.3), one
         SEATO unit a turn below 100 points (23.6); under Partial Vietnamization 2 to 10 US or SEATO units
-        (24.3.1). Never more than 10 a turn (23.3.3)."""
+        (24.3.1). Never more than 10 a turn (23.3.3). The peace party's ``die`` is 0 on a turn no American unit is
+        left in play, when no die is rolled."""
         if self.peace_party:
-            if die is None or not 1 <= die <= 6:
-                raise RuleViolation("NT 23.3", "the peace party's withdrawals need one die, 1-6")
+            if die is None or not 0 <= die <= 6:
+                raise RuleViolation("NT 23.3", "the peace party's withdrawals need one die, 1-6 (0 once no "
+                                               "American unit is left to withdraw)")
             seato = int(points is not None and points < SEATO_WITHDRAWAL_BELOW)
             return Withdrawals(required=die, maximum=MAX_WITHDRAWALS, seato=seato, credit_beyond=True)
         if self.partial_in_effect:

@@ -282,6 +282,14 @@ _RULE = {"basic": "NT 4.1.1", "dummy": "NT 4.1.2", "nva": "NT 4.1.3", "supply": 
          "event": "NT 21.1"}
 
 
+@implements("NT 16.6")
+def no_montagnards(state: NtndState, kind: str, unit: str | None) -> None:
+    """16.6: Montagnards are raised only by the Allies (16.2-16.5); no Communist recruit may be one."""
+    if kind == "montagnard" or (unit is not None and unit in state.mix
+                                and state.counter(unit).type == "montagnard"):
+        raise RuleViolation("NT 16.6", "the Communist player never raises Montagnards")
+
+
 @implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
             "NT 26.8", "NT 27.2", "NT 27.3", "NT 27.4", "NT 14.2.2", "NT 6.2")
 def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, location: str, *,
@@ -300,6 +308,7 @@ def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, lo
     """
     if source not in SOURCES:
         raise RuleViolation("NT 4.1", f"unknown recruitment source {source!r}; one of {', '.join(SOURCES)}")
+    no_montagnards(state, kind, unit)
     res = res if res is not None else Resolution()
     rule = _RULE[source]
     geo, policy = state.geography, state.policy

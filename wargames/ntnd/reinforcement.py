@@ -12,6 +12,7 @@ next (4.2.6): :func:`close_replacements` forfeits the rest.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Iterable, Mapping
 
@@ -24,7 +25,7 @@ from .hearts_minds import svn_replacement_points
 from .political import immediate_points
 from .politics import arvn_points_for_withdrawals
 from .state import NtndState
-from .units import AIR, LAOS_CAPITALS, POOLS, SVN_CORPS, Counter, check_corps_assignment, pools_that_may_replace, schedule
+from .units import AIR, LAOS_CAPITALS, POOLS, SVN_CORPS, TRANSFERABLE_TYPES, Counter, check_corps_assignment, pools_that_may_replace, schedule
 
 HALF = Fraction(1, 2)
 SVN_POINTS_CAP = 2                                   # 4.2.2: "up to two"
@@ -330,12 +331,13 @@ def entry_points(state: NtndState, corps: str) -> tuple[str, ...]:
     return () if enemy(saigon) else (saigon,)
 
 
-@implements("NT 4.2.1", "NT 4.2.7", "NT 24.2.1")
+@implements("NT 4.2.1", "NT 4.2.7", "NT 24.2.1", "NT 24.2.2", "NT 24.2.3")
 def arrivals(state: NtndState) -> tuple[str, ...]:
     """Units that may enter now: scheduled reinforcements whose turn has come, delayed ones included (4.2.1; not
     the brigades the 28.3.2 option makes bought instead), and purchases whose Turn Record turn has come (4.2.7).
     Under Full Vietnamization every US ground combat unit of the schedule may be called forward at once, within
-    the six on the board (24.2.1)."""
+    the six on the board (24.2.1); the US fleet, patrol boats, air units and firebases (24.2.2) and every SEATO
+    unit (24.2.3) still keep the schedule's turns."""
     out = []
     sched = schedule()
     full = state.policy.full_in_effect
@@ -504,14 +506,15 @@ def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = 
     if policy.peace_party:
         if len(seato) > orders.seato:
             raise RuleViolation("NT 23.6", f"{orders.seato} SEATO unit(s) are to leave this turn, not {len(seato)}")
-        seato_left = any(state.counter(u).seato for u in list(state.pieces) + list(state.purchased)
-                         if u not in units)
+        seato_left = any(state.counter(u).seato for u in withdrawal_pool(state) if u not in units)
         if len(seato) < orders.seato and seato_left:
             raise RuleViolation("NT 23.6", f"{orders.seato} SEATO unit(s) must be withdrawn this turn")
         counted = us
     else:
         counted = us + seato
     if policy.partial_in_effect and not policy.peace_party:
+        # 24.3.1: at least two a turn, or every unit that can leave if fewer can (our reading)
+        orders = replace(orders, required=min(orders.required, len(withdrawal_pool(state))))
         _check_air_withdrawal(state, units, orders.required)
     pp = orders.points(len(counted)) if orders.maximum else 0
     new = state.copy()
@@ -528,6 +531,62 @@ def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = 
             + (f"; {arvn} ARVN point(s)" if arvn else ""), pp=pp, arvn=arvn, result=tuple(units))
     res.result = tuple(units)
     return new, res
+
+
+@implements("NT 24.3.5")
+def transfer_to_arvn(state: NtndState, unit: str, res: Resolution | None = None) -> tuple[NtndState, Resolution]:
+    """24.3.5: under Partial Vietnamization the Allied player may hand a US helicopter gunship (in the air box)
+    or a US firebase (on the map) to the ARVN. From then on it is a South Vietnamese counter for every rule (it
+    no longer counts among the American units to withdraw, 23.3 and 24.3), and if it is eliminated only a US
+    replacement point brings it back (our reading: with no US replacement's political cost, since it is ARVN)."""
+    res = res if res is not None else Resolution()
+    if not state.policy.partial_in_effect:
+        raise RuleViolation("NT 24.3.5", "US gunships and firebases go to the ARVN only under Partial "
+                                         "Vietnamization")
+    c = state.mix.get(unit)
+    if c.nationality != "US" or c.type not in TRANSFERABLE_TYPES:
+        raise RuleViolation("NT 24.3.5", f"{unit} is not a US helicopter gunship or firebase")
+    if unit in state.transferred:
+        raise RuleViolation("NT 24.3.5", f"{unit} is ARVN already")
+    in_box = c.type == "gunship" and unit in state.air
+    if not (in_box or (c.type == "firebase" and unit in state.pieces)):
+        raise RuleViolation("NT 24.3.5", f"{unit} is handed over from the air box (a gunship) or the map "
+                                         f"(a firebase)")
+    new = state.copy()
+    new.transferred = state.transferred | {unit}
+    res.add("NT 24.3.5", f"{unit} is handed to the ARVN", unit=unit, result=unit)
+    res.result = unit
+    return new, res
+
+
+def american_units_in_play(state: NtndState) -> bool:
+    """23.3: whether any American unit is on the map (or in a zone) or paid for as a replacement."""
+    return any(state.counter(u).nationality == "US" for u in list(state.pieces) + list(state.purchased))
+
+
+@implements("NT 4.3.1", "NT 23.3", "NT 23.6", "NT 24.3.1")
+def withdrawal_pool(state: NtndState) -> tuple[str, ...]:
+    """The units the policy's withdrawals may take this turn: US and SEATO units in play (on the map, paid for,
+    or in the air box) that are not scheduled to leave and are where a unit may leave from (4.3.1)."""
+    due = set(due_withdrawals(state))
+    in_play = list(state.pieces) + list(state.purchased) + list(state.air)
+    return tuple(sorted(u for u in dict.fromkeys(in_play) if u not in due and (
+        state.counter(u).nationality == "US" or state.counter(u).seato) and may_leave_from(state, u)))
+
+
+@implements("NT 4.3.1", "NT 4.3.3", "NT 23.3", "NT 23.6", "NT 24.3.1")
+def withdrawals_owed(state: NtndState, die: int | None = None) -> bool:
+    """Whether the reinforcement phase owes a withdrawal decision before it ends: a scheduled unit due and able
+    to leave (4.3.1, the QC always, 4.3.3), the peace party's die or SEATO unit (23.3, 23.6), or Partial
+    Vietnamization's two units while any can leave (24.3.1)."""
+    due = due_withdrawals(state)
+    if any("thai_qc" in state.counter(u).tags or may_leave_from(state, u) for u in due):
+        return True
+    policy = state.policy
+    if policy.peace_party:
+        orders = policy.withdrawals(die or 0, state.track.points)
+        return bool(orders.required or orders.seato)
+    return policy.partial_in_effect and bool(withdrawal_pool(state))
 
 
 def _air_kind(state: NtndState, unit: str) -> str:

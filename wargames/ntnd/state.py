@@ -22,7 +22,7 @@ from ..core.errors import DataError, RuleViolation
 from ..core.hexgrid import Hex
 from .geography import Geography, shipped_map
 from .politics import Policy, PoliticalTrack
-from .units import POOLS, Counter, CounterMix, counter_mix
+from .units import POOLS, Counter, CounterMix, as_arvn, counter_mix
 
 SIDES = ("communist", "allied")
 NEUTRAL_STATES = ("Laos", "Cambodia")
@@ -70,6 +70,7 @@ class NtndState:
     drafts_this_year: int = 0                                   # 4.5.3
     armour_shock_turn: int | None = None                        # 28.8: the turn of the NVA armour shock, once come
     bought_anytime: frozenset[str] = frozenset()   # 28.3.2 (an option): brigades bought, not scheduled arrivals
+    transferred: frozenset[str] = frozenset()      # 24.3.5: US gunships and firebases handed to the ARVN
     next_turn: object | None = None     # what the last random event leaves to the next turn (events.NextTurn)
     geography: Geography = field(default_factory=shipped_map, repr=False, compare=False)
     mix: CounterMix = field(default_factory=counter_mix, repr=False, compare=False)
@@ -109,7 +110,10 @@ class NtndState:
 
     # --- counters ----------------------------------------------------------------------------------------------
     def counter(self, unit: str) -> Counter:
-        return self.mix.get(unit)
+        """The counter as the rules read it now: a US gunship or firebase handed to the ARVN reads as South
+        Vietnamese (24.3.5)."""
+        c = self.mix.get(unit)
+        return as_arvn(c) if unit in self.transferred else c
 
     def side_of(self, unit: str) -> str:
         return self.counter(unit).side

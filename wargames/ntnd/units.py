@@ -15,7 +15,8 @@ Bad data raises :class:`~wargames.core.errors.DataError` naming the file, the fi
 from __future__ import annotations
 
 from collections import Counter as _Tally
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -72,6 +73,9 @@ ZOI_RADIUS = 2
 #: the tags a row may carry (facts about one counter that other rules look up)
 TAGS = ("usmc", "laotian_guard", "thai_qc", "thai_333", "para_commando", "5sfm", "usmc_iii", "organic_helicopters",
         "vc_formed")
+#: NT 24.3.5: the US counters that may be handed to the ARVN, and the tag a handed-over counter carries in play
+TRANSFERABLE_TYPES = ("gunship", "firebase")
+TRANSFERRED = "transferred"
 NVA_DIVISION_CAP = 10                   # NT 4.1.7 / 28.10: NVA divisions on the map before a National Uprising
 
 
@@ -189,6 +193,13 @@ def default_replacement_cost(side: str, nationality: str, type_: str) -> tuple[t
     return ((pool, 1),)
 
 
+@lru_cache(maxsize=None)
+def as_arvn(counter: Counter) -> Counter:
+    """NT 24.3.5: a US gunship or firebase handed to the ARVN is a South Vietnamese counter from then on, for
+    every rule, but only a US replacement point replaces it."""
+    return replace(counter, nationality="SVN", replacement_cost=(("US", 1),), tags=counter.tags | {TRANSFERRED})
+
+
 @implements("NT 8.5.1")
 def has_zoc(counter: Counter, face_up: bool = True) -> bool:
     """NT 8.5.1: a face-up ground combat unit whose printed morale is 3 or 4 has a zone of control (one hex
@@ -208,7 +219,8 @@ def pools_that_may_replace(counter: Counter) -> frozenset[str]:
     if counter.side != "allied":
         return frozenset()
     pools = {p for p, _ in counter.replacement_cost}
-    if counter.nationality in ("SVN",) + INDOCHINESE and counter.type != "montagnard" and len(pools) == 1:
+    if counter.nationality in ("SVN",) + INDOCHINESE and counter.type != "montagnard" and len(pools) == 1 \
+            and TRANSFERRED not in counter.tags:
         pools |= {"US", "SEATO"}
     return frozenset(pools)
 

@@ -34,7 +34,7 @@ from .charts import NtndCharts, roll_aid
 from .hearts_minds import (check_allocation, corruption_loss, expend_phoenix, occupation_shift,
                            spend_replacement_points, terror_and_bribes)
 from .movement import Move, begin_move, check_step, step as move_step
-from .naval import HAIPHONG, fleet_in_haiphong, interdict, interdiction_problem, may_mine, mine_haiphong
+from .naval import HAIPHONG, fleet_in_haiphong, interdict, interdiction_problem, mine_haiphong
 from .operations import MARK_BASE_DIVISION, OPERATIONS, break_down, build_division, build_vc_base, promote, set_face
 from . import corps_change
 from . import neutrality as nt10
@@ -924,13 +924,14 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if a.amphibious and len(self.book.landings) >= LANDINGS_A_TURN:
             raise RuleViolation("NT 8.6.4", f"two units a turn land from the sea: {', '.join(self.book.landings)}")
         corps_change.check_step(self.state, a.unit, a.to)
-        before = self.state
-        fleet = [u for u in before.at(a.to) if before.side_of(u) != side and before.counter(u).type == "fleet"]
-        broken = nt10.violations_by_move(before, a.unit, a.to)
-        ends = nt10.ends_neutrality_by_move(before, a.unit, a.to)
+        before, known = self.state, len(mv.consequences)
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, amphibious=a.amphibious,
                                       charts=self._charts(), res=res)
         self.book.moving = mv
+        arrived = mv.consequences[known:]             # what this step set off (none if it did not arrive)
+        broken = tuple(q.detail for q in arrived if q.kind in ("neutrality_violation", "nv_invasion"))
+        ends = next((q.detail for q in arrived if q.kind == "joins_allies"), None)
+        fleet = [q.unit for q in arrived if q.kind == "fleet_displaced"]
         if a.amphibious:                               # 8.6.4.2: the fleet stays where the landing is
             self.book.landings = self.book.landings + (a.unit,)
             self.book.moved = self.book.moved | {u for u in self.state.at(a.to)
@@ -975,9 +976,6 @@ class Game(CombatPlay, AirPlay, CoreGame):
         of "at the end of" it: the Allied player lays them when he says, and the fleet moves no more that
         phase)."""
         self._require("allied_movement", rule="NT 14.2.2")
-        why = may_mine(self.state, self.book.haiphong_entry)
-        if why:
-            raise RuleViolation("NT 14.2.2", why)
         fleet = fleet_in_haiphong(self.state)
         self.state = mine_haiphong(self.state, dice, entered_turn=self.book.haiphong_entry, res=res)
         self.book.moved = self.book.moved | {fleet}

@@ -31,7 +31,7 @@ Readings (each also stated where the code applies it):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Iterable
 
@@ -120,6 +120,7 @@ class Consequence:
     country: str | None
     unit: str
     where: str
+    detail: object = field(default=None, compare=False)   # the neutrality module's own record, to charge it by
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.kind.replace('_', ' ')} ({self.unit} at {self.where})"
@@ -446,10 +447,10 @@ def _neutrality(state: NtndState, unit: str, to_loc: str) -> tuple[Consequence, 
     limits of 10.2.3 refuse)."""
     side = state.side_of(unit)
     found = [Consequence(v.rule, "nv_invasion" if v.country == "NV" else "neutrality_violation", side, v.country,
-                         unit, to_loc) for v in violations_by_move(state, unit, to_loc)]
+                         unit, to_loc, v) for v in violations_by_move(state, unit, to_loc)]
     ends = ends_neutrality_by_move(state, unit, to_loc)
     if ends is not None:
-        found.append(Consequence("NT 10.5.1", "joins_allies", side, ends[0], unit, to_loc))
+        found.append(Consequence("NT 10.5.1", "joins_allies", side, ends[0], unit, to_loc, ends))
     return tuple(found)
 
 

@@ -49,12 +49,13 @@ def unsupplied_morale(state: NtndState, units: Iterable[str], side: str, *, air_
     return tuple(out)
 
 
-def _supplied_without_dumps(state: NtndState, unit: str, charts: NtndCharts | None) -> bool:
+def _without_dumps(state: NtndState) -> NtndState:
+    """The position with every supply unit taken off (what an attacker's supply is without them)."""
     bare = state.copy()
     for u in list(bare.pieces):
-        if bare.counter(u).type == SUPPLY and u != unit:
+        if bare.counter(u).type == SUPPLY:
             bare.remove(u)
-    return in_supply(bare, unit, charts=charts)
+    return bare
 
 
 @implements("NT 18.6.2", "NT 18.7.3")
@@ -63,11 +64,13 @@ def supply_used_by_attack(state: NtndState, attackers: Iterable[str], *,
     """The supply units an NVA attack by ``attackers`` uses up (18.6.2, 18.7.3; see the module's readings):
     for each NVA attacker that is in supply only thanks to a supply unit, that supply unit, each named once."""
     used: list[str] = []
+    bare = None
     for u in attackers:
         c = state.counter(u)
         if c.side != "communist" or c.nationality != "NVA":
             continue
-        if _supplied_without_dumps(state, u, charts):
+        bare = bare or _without_dumps(state)            # one position without supply units for the whole attack
+        if in_supply(bare, u, charts=charts):
             continue
         where = state.piece(u).location
         if state.in_zone(u):

@@ -1091,3 +1091,23 @@ def test_under_partial_vietnamization_us_gunships_and_firebases_pass_to_the_arvn
         move_firebase(g.state, fb, g.state.piece(us).location)            # 5.8: now an ARVN firebase
     new, _ = move_firebase(g.state, fb, g.state.piece(arvn).location)
     assert new.piece(fb).location == g.state.piece(arvn).location
+
+
+@pytest.mark.rule("NT 27.1", "NT 27.1.1", "NT 26.1", "NT 26.2", "NT 26.3")
+def test_in_jan_feb_1967_the_communist_player_rolls_for_aid_then_declares_the_uprising():
+    from wargames.ntnd.calendar import Turn
+    from wargames.ntnd.game import RollAid
+    g = Game.new("campaign", seed=67)
+    g.state.turn = 12                                  # the campaign moved on to Jan/Feb 1967
+    assert Turn(12).months == "Jan/Feb" and not g.state.policy.aid
+    res = g.apply(RollAid(), ScriptedDice([6, 6]))     # one die for each of China and the USSR
+    assert [s.rule for s in res.steps].count("NT 27.1") >= 2 or len(res.find("NT 27.1")) >= 1
+    with pytest.raises(RuleViolation, match="once"):
+        g.apply(RollAid())
+    g.apply(DeclareUprising())
+    assert g.state.policy.uprising == 12
+    res = g.apply(Muster())
+    assert ("basic", None) not in g.book.entitlement.left                          # 26.2
+    assert all(("uprising", c) in g.book.entitlement.left for c in ("I", "II", "III", "IV"))   # 26.3
+    with pytest.raises(RuleViolation, match="NT 26.1"):
+        g.apply(DeclareUprising())                   # after the recruits are worked out, and only once

@@ -290,7 +290,7 @@ def no_montagnards(state: NtndState, kind: str, unit: str | None) -> None:
         raise RuleViolation("NT 16.6", "the Communist player never raises Montagnards")
 
 
-@implements("NT 4.1.1", "NT 4.1.2", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
+@implements("NT 4.1.1", "NT 4.1.2", "NT 17.1", "NT 4.1.3", "NT 4.1.4", "NT 4.1.6", "NT 4.1.7", "NT 7.3.4", "NT 7.4.1",
             "NT 26.8", "NT 27.2", "NT 27.3", "NT 27.4", "NT 14.2.2", "NT 6.2")
 def place_recruit(state: NtndState, ent: Entitlement, source: str, kind: str, location: str, *,
                   face_up: bool = True, nationality: str | None = None, unit: str | None = None,

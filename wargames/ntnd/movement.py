@@ -42,7 +42,7 @@ from .charts import Allowance, NtndCharts, default_charts, movement_allowance, m
 from .geography import CORPS, Geography
 from .neutrality import ends_neutrality_by_move, violations_by_move
 from .state import NtndState
-from .units import LAOS_CAPITALS
+from .units import LAOS_CAPITALS, airmobile_symbol
 from .zones import enemy_zoc, enemy_zoi, in_green_beret_zoi, neutral_to
 
 #: 8.4: the first turn of the improved Ho Chi Minh Trail (Jan/Feb 1971)
@@ -232,7 +232,8 @@ def _local_vc(state: NtndState, area: str | None, charts: NtndCharts) -> bool:
     return b.side == "communist" and b.level == 2
 
 
-@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
+@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1",
+            "NT 28.6")
 def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea: bool = False,
               charts: NtndCharts | None = None, res: Resolution | None = None) -> Fraction | None:
     """Movement points for ``unit`` to step from ``from_loc`` into the adjacent ``to_loc`` (exact). None: a zone
@@ -272,7 +273,8 @@ def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea
         return Fraction(1)
     if g.is_all_sea(b):
         raise RuleViolation("NT 8.2.3", f"ground units never enter the all-sea hex {to_loc}")
-    flies = c.type == "airmobile" or state.helicopter_of(unit) is not None       # 11.1.4
+    flies = airmobile_symbol(c) or state.helicopter_of(unit) is not None       # 11.1.4 and its note, 28.2
+    # 8.2.2: rangers (the Thai 333 among them, 28.6) pay no terrain
     pays_terrain = piece.face_up and not (flies or c.type in ("ranger", "supply") or is_guerrilla(state, unit))
     local_vc = (c.side == "allied" and not flies and c.type not in ("patrol_boat", "fleet")
                 and _local_vc(state, g.area(b), charts))

@@ -189,6 +189,33 @@ def default_replacement_cost(side: str, nationality: str, type_: str) -> tuple[t
     return ((pool, 1),)
 
 
+PIECE_KINDS = ("ground combat", "support", "air")
+
+
+@implements("NT 2.2")
+def piece_kind(counter: Counter) -> str:
+    """NT 2.2: which of the three kinds of playing piece a counter is (ground combat, support or air unit), read
+    from its side's lists of types. Stacking (8.10.1) counts the ground combat kind."""
+    for kind, table in zip(PIECE_KINDS, (GROUND_COMBAT, SUPPORT, AIR)):
+        if counter.type in table[counter.side]:
+            return kind
+    raise DataError(str(COUNTERS), f"{counter.id}.type", f"{counter.type!r} is no {counter.side} piece of NT 2.2")
+
+
+@implements("NT 2.2 Note")
+def artillery_dot(counter: Counter) -> bool:
+    """NT 2.2 note: the small circle of a counter that gives fire support (artillery, firebases, patrol boats
+    and the fleet, 19.2.2)."""
+    return counter.type in ARTILLERY_TYPES
+
+
+@implements("NT 2.2 Note", "NT 11.1.4 Note")
+def airmobile_symbol(counter: Counter) -> bool:
+    """NT 2.2 note: the box-and-triangle of an airmobile counter (1st Cav brigades, the 5SFM, the Laotian
+    Para-Commando). Such a unit carries its own helicopters: it needs none attached (11.1.4 note)."""
+    return counter.type == "airmobile"
+
+
 @implements("NT 8.5.1")
 def has_zoc(counter: Counter, face_up: bool = True) -> bool:
     """NT 8.5.1: a face-up ground combat unit whose printed morale is 3 or 4 has a zone of control (one hex

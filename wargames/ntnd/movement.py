@@ -40,6 +40,7 @@ from ..core.errors import RuleViolation
 from .calendar import Turn
 from .charts import Allowance, NtndCharts, default_charts, movement_allowance, movement_class, terrain_cost
 from .geography import CORPS, Geography
+from .naval import is_naval
 from .neutrality import ends_neutrality_by_move, violations_by_move
 from .state import NtndState
 from .units import LAOS_CAPITALS, airmobile_symbol
@@ -276,7 +277,7 @@ def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea
     flies = airmobile_symbol(c) or state.helicopter_of(unit) is not None       # 11.1.4 and its note, 28.2
     # 8.2.2: rangers (the Thai 333 among them, 28.6) pay no terrain
     pays_terrain = piece.face_up and not (flies or c.type in ("ranger", "supply") or is_guerrilla(state, unit))
-    local_vc = (c.side == "allied" and not flies and c.type not in ("patrol_boat", "fleet")
+    local_vc = (c.side == "allied" and not flies and not is_naval(state, unit)       # 8.3, 7.4.3, 14 preamble
                 and _local_vc(state, g.area(b), charts))
     zoi = c.side == "communist" and piece.face_up and b in enemy_zoi(state, c.side)
     features = [f for f in ("road", "trail", "town", "city", "minor_river", "major_river", "coastal") if g.has(b, f)]

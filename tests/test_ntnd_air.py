@@ -183,8 +183,9 @@ def test_transport():
     assert HELI not in new.air and new.piece(HELI).location == "1916"
     assert air.helicopter_of(new, "US 1/1") == HELI and air.lost_with(new, ["US 1/1", "ARVN 1"]) == [HELI]
     assert air.helicopter_of(s, "US 1/1") is None
-    for ground in ("US 11 ACR", "US 1/5 Mech", "US 1/1 Cav", "US FB 1"):
+    for ground in ("US 11 ACR", "US 1/5 Mech", "US FB 1"):
         refused("NT 11.1.4", air.assign_missions, s, [Mission("transport", ground, (HELI,))])
+    refused("NT 11.1.4 Note", air.assign_missions, s, [Mission("transport", "US 1/1 Cav", (HELI,))])
     refused("NT 11.1.4", air.assign_missions, s, [Mission("transport", "US 1/1", (F1,))])
     refused("NT 11.1.4", air.assign_missions, s, [Mission("transport", "US 1/1", (HELI, VHELI))])
     air.assign_missions(s, [Mission("transport", "ARVN 1", (SOA,))])

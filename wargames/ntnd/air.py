@@ -55,6 +55,7 @@ from .engagement import eliminate
 from .movement import is_monsoon
 from .political import score_loss
 from .state import TRANSPORT_MARK, NtndState
+from .units import airmobile_symbol
 
 #: the phase names this module reads from ``NtndState.phase`` (3.1.5, 3.2.5)
 REACTION_PHASE = "allied_reaction"
@@ -63,7 +64,8 @@ MISSIONS = ("bombing", "ground_support", "supply", "transport")
 ALLIED_AIR = ("gunship", "fighter", "carrier", "sac", "soa")
 FIGHTERS = ("fighter", "carrier")                     # 11.6: carrier wings count as US fighters
 BOMBERS = ("sac", "soa")                              # 28.1.2: the SOA bombs as a strategic bomber
-#: 11.1.1-11.1.4 and 28.1: the air types that may fly each mission
+#: 11.1.1-11.1.4 and 28.1: the air types that may fly each mission (the SOA flies every helicopter mission, 28.1,
+#: and bombs as a strategic bomber, 28.1.2)
 MISSION_TYPES = {"bombing": FIGHTERS + BOMBERS, "ground_support": FIGHTERS + ("gunship", "soa"),
                  "supply": ALLIED_AIR, "transport": ("gunship", "soa")}
 #: 11.3: the phases in which each mission may be flown
@@ -152,8 +154,8 @@ def _check_bombing(state: NtndState, m: Mission) -> None:
           f"{len(m.units)} units given")
 
 
-@implements("NT 11.1.1", "NT 11.1.2", "NT 11.1.3", "NT 11.1.4", "NT 11.3", "NT 11.3.1", "NT 11.4",
-            "NT 11.6", "NT 11.7", "NT 11.8", "NT 28.1.1", "NT 28.1.2", "NT 28.1.3", "NT 28.9.8")
+@implements("NT 11.1.1", "NT 11.1.2", "NT 11.1.3", "NT 11.1.4", "NT 11.1.4 Note", "NT 11.3", "NT 11.3.1", "NT 11.4",
+            "NT 11.6", "NT 11.7", "NT 11.8", "NT 28.1", "NT 28.1.1", "NT 28.1.2", "NT 28.1.3", "NT 28.9.8")
 def check_missions(state: NtndState, missions: Sequence[Mission], *, already_bombed: Iterable[str] = (),
                    combat_hexes: Iterable[str] | None = None) -> None:
     """Raise :class:`RuleViolation` for the first mission of a phase's batch that the rules forbid.
@@ -173,6 +175,8 @@ def check_missions(state: NtndState, missions: Sequence[Mission], *, already_bom
             _fail("NT 11.1", f"a {m.kind} mission needs at least one air unit")
         for u in m.units:
             c = state.counter(u)
+            if airmobile_symbol(c):
+                _fail("NT 11.1.4 Note", f"{u}'s own helicopters belong to it: they fly no missions")
             if c.side != "allied" or c.type not in ALLIED_AIR:
                 _fail("NT 11.1", f"{u} is not an Allied air unit")
             if u in seen:
@@ -250,7 +254,7 @@ def _carrier_target(state: NtndState, location: str) -> bool:
     return False
 
 
-@implements("NT 11.1.4", "NT 28.1.1")
+@implements("NT 11.1.4", "NT 11.1.4 Note", "NT 28.1.1")
 def _check_transport(state: NtndState, m: Mission) -> None:
     if len(m.units) != 1:
         _fail("NT 11.1.4", "one helicopter is attached to one ground unit")
@@ -263,8 +267,9 @@ def _check_transport(state: NtndState, m: Mission) -> None:
         _fail("NT 11.1.4", f"{ground} is not a ground combat unit")
     if c.mechanized:
         _fail("NT 11.1.4", f"{ground}: armoured, armoured cavalry and mechanized units cannot take helicopters")
-    if c.airmobile or c.type == "airmobile":
-        _fail("NT 11.1.4", f"{ground} is airmobile already; its own helicopters fly no missions (11.1.4 note)")
+    if airmobile_symbol(c):
+        _fail("NT 11.1.4 Note", f"{ground} is airmobile already (its own helicopters): it takes no helicopter, "
+                                f"and its helicopters fly no missions")
     if helicopter_of(state, ground) is not None:
         _fail("NT 11.1.4", f"{ground} already has a helicopter attached")
     if heli.type == "soa" and not (c.nationality in ("SVN", "Laotian") or (c.nationality == "Thai"

@@ -209,7 +209,11 @@ class CombatPlay:
         1965-1968 it comes by itself, the first turn a tank attacks; in later ones never (nor with the rule off)."""
         return self.scenario_data.key == "campaign"
 
+    @implements("NT 28 Preamble", "NT 28.8")
     def _shock_possible(self) -> bool:
+        """28 preamble (our reading, see the ambiguities appendix): of the optional rules of 28 only the armour
+        shock (28.8) and the bought brigades (28.3.2) are switches of the ruleset; the special units are always
+        in play. 28.8 also needs a scenario starting from 1965 to 1968."""
         return bool(self.ruleset.readings["armour_shock"]) and self.scenario_data.armor_shock
 
     @implements("NT 28.8")

@@ -36,6 +36,7 @@ from .movement import GUERRILLA_HOMES, MILITIA_HOMES, is_guerrilla, is_monsoon
 from .political import score_loss
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
+from .units import artillery_dot, piece_kind
 from .zones import in_green_beret_zoi, neutral_border, zoi_hexes
 
 SIDES = ("communist", "allied")
@@ -261,7 +262,7 @@ def _distance(state: NtndState, unit: str, target: str) -> int | None:
     return state.hex_of(unit).distance(state.geography.hex(target))
 
 
-@implements("NT 19.2.2", "NT 13.1.1", "NT 13.2.1", "NT 13.4", "NT 14.1", "NT 14.2", "NT 19.3.8")
+@implements("NT 19.2.2", "NT 13.1.1", "NT 13.2.1", "NT 13.4", "NT 14.1", "NT 14.2", "NT 19.3.8", "NT 2.2 Note")
 def fire_support_in_range(state: NtndState, defender_location: str, attacker: str, *,
                           out_of_supply: Iterable[str] = ()) -> tuple[Support, ...]:
     """Every face-up fire-support unit in range of the hex under attack (19.2.2): Communist artillery in or next
@@ -276,8 +277,8 @@ def fire_support_in_range(state: NtndState, defender_location: str, attacker: st
     out = []
     for u, piece in state.pieces.items():
         t = _type(state, u)
-        if t not in combat.FIRE_SUPPORT or not piece.face_up:
-            continue
+        if not artillery_dot(state.counter(u)) or not piece.face_up:
+            continue                                 # 2.2 note: only counters with the dot give fire support
         side, reach = combat.FIRE_SUPPORT[t]
         if state.side_of(u) != side:
             continue
@@ -638,10 +639,12 @@ def _stack_excess(state: NtndState, location: str, side: str) -> list[tuple[list
     slots = ALLIED_SLOTS if side == "allied" else COMMUNIST_SLOTS
     groups: dict[str, list[str]] = {}
     for u in units:
+        if state.carries(u) is not None:
+            continue                                 # 8.10.1.1: one unit with the ground unit it carries
         c = state.counter(u)
         if c.type in slots:
             groups.setdefault(slots[c.type], []).append(u)
-        elif c.ground_combat or c.type == "dummy":
+        elif piece_kind(c) == "ground combat" or c.type == "dummy":
             groups.setdefault("ground", []).append(u)
     g = state.geography
     saigon = g.name(g.hex(location)) == SAIGON
@@ -653,7 +656,7 @@ def _stack_excess(state: NtndState, location: str, side: str) -> list[tuple[list
     return out
 
 
-@implements("NT 19.3.2", "NT 8.10.1", "NT 8.10.1.2", "NT 8.10.1.3")
+@implements("NT 19.3.2", "NT 8.10.1", "NT 8.10.1.1", "NT 8.10.1.2", "NT 8.10.1.3", "NT 2.2")
 def overstack_choices(state: NtndState, location: str, side: str) -> list[tuple[str, ...]]:
     """The sets of ``side``'s units at ``location`` the owner may eliminate to end an overstack there (19.3.2);
     ``[()]`` when the stack is legal."""
@@ -663,9 +666,11 @@ def overstack_choices(state: NtndState, location: str, side: str) -> list[tuple[
     return choice
 
 
+@implements("NT 19.3.2", "NT 8.10.1.1")
 def eliminate_overstack(state: NtndState, location: str, side: str, chosen: Iterable[str], *,
                         res: Resolution | None = None) -> NtndState:
-    """Eliminate the ``chosen`` units (one of :func:`overstack_choices`) of an overstacked hex (19.3.2)."""
+    """Eliminate the ``chosen`` units (one of :func:`overstack_choices`) of an overstacked hex (19.3.2). A unit
+    with a helicopter attached is one unit with it (8.10.1.1): the helicopter goes too (11.1.4)."""
     chosen = tuple(chosen)
     if sorted(chosen) not in [sorted(c) for c in overstack_choices(state, location, side)]:
         raise RuleViolation("NT 19.3.2", f"at {location} the {side} player must eliminate exactly the units over "
@@ -674,7 +679,12 @@ def eliminate_overstack(state: NtndState, location: str, side: str, chosen: Iter
     for u in chosen:
         if res is not None:
             res.add("NT 19.3.2", f"{u} is over the stacking limit at {location}", unit=u)
+        heli = new.helicopter_of(u)
         eliminate(new, u, res=res)
+        if heli is not None:
+            if res is not None:
+                res.add("NT 8.10.1.1", f"{heli} is one unit with {u}: it goes too", unit=heli)
+            eliminate(new, heli, res=res)
     return new
 
 

@@ -40,9 +40,10 @@ from ..core.errors import RuleViolation
 from .calendar import Turn
 from .charts import Allowance, NtndCharts, default_charts, movement_allowance, movement_class, terrain_cost
 from .geography import CORPS, Geography
+from .naval import is_naval
 from .neutrality import ends_neutrality_by_move, violations_by_move
 from .state import NtndState
-from .units import LAOS_CAPITALS
+from .units import LAOS_CAPITALS, airmobile_symbol
 from .zones import enemy_zoc, enemy_zoi, in_green_beret_zoi, neutral_to
 
 #: 8.4: the first turn of the improved Ho Chi Minh Trail (Jan/Feb 1971)
@@ -233,7 +234,8 @@ def _local_vc(state: NtndState, area: str | None, charts: NtndCharts) -> bool:
     return b.side == "communist" and b.level == 2
 
 
-@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1")
+@implements("NT 8.1", "NT 8.2.2", "NT 8.2.4", "NT 8.2.6", "NT 8.2.7", "NT 8.3", "NT 7.4.3", "NT 8.5.3", "NT 8.6.1",
+            "NT 28.6")
 def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea: bool = False,
               charts: NtndCharts | None = None, res: Resolution | None = None) -> Fraction | None:
     """Movement points for ``unit`` to step from ``from_loc`` into the adjacent ``to_loc`` (exact). None: a zone
@@ -273,9 +275,10 @@ def step_cost(state: NtndState, unit: str, from_loc: str, to_loc: str, *, by_sea
         return Fraction(1)
     if g.is_all_sea(b):
         raise RuleViolation("NT 8.2.3", f"ground units never enter the all-sea hex {to_loc}")
-    flies = c.type == "airmobile" or state.helicopter_of(unit) is not None       # 11.1.4
+    flies = airmobile_symbol(c) or state.helicopter_of(unit) is not None       # 11.1.4 and its note, 28.2
+    # 8.2.2: rangers (the Thai 333 among them, 28.6) pay no terrain
     pays_terrain = piece.face_up and not (flies or c.type in ("ranger", "supply") or is_guerrilla(state, unit))
-    local_vc = (c.side == "allied" and not flies and c.type not in ("patrol_boat", "fleet")
+    local_vc = (c.side == "allied" and not flies and not is_naval(state, unit)       # 8.3, 7.4.3, 14 preamble
                 and _local_vc(state, g.area(b), charts))
     zoi = c.side == "communist" and piece.face_up and b in enemy_zoi(state, c.side)
     features = [f for f in ("road", "trail", "town", "city", "minor_river", "major_river", "coastal") if g.has(b, f)]

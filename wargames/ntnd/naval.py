@@ -18,8 +18,17 @@ from ..core.errors import RuleViolation
 from .state import NtndState
 
 RULE = "NT 14.2.2"
+#: NT 14 preamble: the two kinds of Allied naval unit, the patrol boats (14.1) and the US fleet (14.2)
+NAVAL_TYPES = ("patrol_boat", "fleet")
 HAIPHONG = "Haiphong"
 MINING_PHASE = "allied_movement"
+
+
+@implements("NT 14 Preamble")
+def is_naval(state: NtndState, unit: str) -> bool:
+    """NT 14 preamble: whether a unit is an Allied naval unit, a patrol boat or the US fleet."""
+    c = state.counter(unit)
+    return c.side == "allied" and c.type in NAVAL_TYPES
 
 
 def fleet_in_haiphong(state: NtndState) -> str | None:
@@ -67,15 +76,14 @@ def mine_haiphong(state: NtndState, dice: Dice, *, entered_turn: int | None,
 INTERDICTION_HITS = (4, 5, 6)
 
 
-@implements("NT 8.6.3")
+@implements("NT 8.6.3", "NT 14 Preamble")
 def interdiction_problem(state: NtndState, boat: str, target: str) -> str | None:
     """Why ``boat`` may not try to destroy the supply unit ``target`` now, or None: it must be an Allied patrol
     boat or the fleet next to (or with) a face-up Communist supply unit (our reading: an inverted counter is not
     known for one) in a coastal or major river hex that no Communist ground combat unit accompanies."""
     g = state.geography
-    if boat not in state.pieces or state.counter(boat).type not in ("patrol_boat", "fleet") \
-            or state.side_of(boat) != "allied":
-        return f"{boat} is not an Allied patrol boat or the fleet on the map"
+    if boat not in state.pieces or not is_naval(state, boat):
+        return f"{boat} is not an Allied naval unit (a patrol boat or the fleet) on the map"
     if target not in state.pieces or state.side_of(target) != "communist":
         return f"{target} is not a Communist unit on the map"
     if not state.piece(target).face_up:
@@ -114,5 +122,5 @@ def interdict(state: NtndState, boat: str, target: str, dice: Dice, *,
     return new
 
 
-__all__ = ["HAIPHONG", "INTERDICTION_HITS", "MINING_PHASE", "RULE", "fleet_in_haiphong", "interdict",
-           "interdiction_problem", "may_mine", "mine_haiphong"]
+__all__ = ["HAIPHONG", "INTERDICTION_HITS", "MINING_PHASE", "NAVAL_TYPES", "RULE", "fleet_in_haiphong", "interdict",
+           "interdiction_problem", "is_naval", "may_mine", "mine_haiphong"]

@@ -144,7 +144,7 @@ def _intervention(state: NtndState) -> bool:
     return nxt is not None and getattr(nxt, "turn", None) == state.turn and INTERVENTION_FLAG in nxt.flags
 
 
-@implements("NT 10.2.3.1", "NT 28.11.1", "NT 15.1", "NT 8.9.4", "NT 28.6.1", "NT 10.3.2", "NT 10.3.3")
+@implements("NT 10.2.3.1", "NT 28.11", "NT 28.11.1", "NT 15.1", "NT 8.9.4", "NT 28.6.1", "NT 10.3.2", "NT 10.3.3")
 def exempt(state: NtndState, unit: str, country: str) -> str | None:
     """The rule under which ``unit`` may be in ``country`` without violating it, or None: its own country (10.3),
     a Communist supply unit (8.9.4), a Green Beret (15.1), and in Laos the SOA, Montagnards and the Thai 333
@@ -170,7 +170,7 @@ def _ground(state: NtndState, unit: str) -> bool:
 
 # ------------------------------------------------------------------------------------------- 10.3 limits
 
-@implements("NT 10.3.1", "NT 10.3.2", "NT 10.3.3", "NT 10.4", "NT 28.11.2")
+@implements("NT 10.3.1", "NT 10.3.2", "NT 10.3.3", "NT 10.4", "NT 28.11", "NT 28.11.2")
 def check_move_or_attack(state: NtndState, unit: str, action: str, *, to_location: str | None = None,
                          defenders: Iterable[str] = (), record: Violations | None = None) -> None:
     """Refuse what a neutral state's own forces may not do (raises RuleViolation; other units pass).
@@ -281,7 +281,7 @@ def violations_by_attack(state: NtndState, record: Violations, attackers: Iterab
     return tuple(out)
 
 
-@implements("NT 10.2", "NT 8.5.1", "NT 10.8")
+@implements("NT 10.2", "NT 10.2 Note", "NT 8.5.1", "NT 10.8")
 def declare_zoc(state: NtndState, record: Violations, side: str, country: str) -> Violations:
     """A player announces that his zones of control reach across the border of ``country`` this turn (10.2,
     8.5.1): a violation (for the Allies and North Vietnam, an invasion, 10.8). Refused where nothing is neutral

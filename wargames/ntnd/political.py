@@ -111,7 +111,7 @@ def _count(state: NtndState, area: str, item: PoliticalItem, saigon_item: str | 
 
 # ------------------------------------------------------------------------------------------- the ledger
 
-@implements("NT 22.1", "NT 22.2", "NT 22.3", "NT 22.4", "NT 7.3.2", "NT 7.4.2", "NT 8.9.1")
+@implements("NT 22.1", "NT 22.2", "NT 22.3", "NT 22.4", "NT 22.4 Note", "NT 7.3.2", "NT 7.4.2", "NT 8.9.1")
 def ledger(state: NtndState, phase: str, *, charts: NtndCharts | None = None) -> Ledger:
     """Every award of a political phase for this position: ``phase`` is ``"communist"`` (only *** items) or
     ``"allied"`` (** and *** items), per 22.3 and 3.1.7/3.2.7. Items marked ^ skip a state that is still

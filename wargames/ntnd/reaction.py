@@ -41,6 +41,7 @@ from .geography import CORPS
 from .movement import is_monsoon
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
+from .units import airmobile_symbol, piece_kind
 from .zones import in_green_beret_zoi, neutral_to
 
 #: 11.1.4: the mark the Game puts on a ground unit carried by an attached helicopter
@@ -60,12 +61,13 @@ def _note(res: Resolution | None):
 
 
 # --------------------------------------------------------------------------------------------- stacking
-@implements("NT 8.10.1", "NT 8.10.1.2", "NT 8.10.1.3")
+@implements("NT 8.10.1", "NT 8.10.1.1", "NT 8.10.1.2", "NT 8.10.1.3", "NT 2.2")
 def stacking_breach(state: NtndState, location: str, side: str, adding: Iterable[str] = ()) -> str | None:
     """What would break 8.10.1 if ``adding`` joined ``side``'s units at ``location`` (None: nothing). Two ground
     combat units a hex (a dummy counts as one, catalog A5.19), three Allied ones in Saigon (8.10.1.2); besides them
     one artillery, one SAM, one VC Base and any supply units (Communist) or one firebase, one Green Beret, one
-    militia and one patrol boat (Allied); air units and the fleet do not count; zones hold any number (8.10.1.3)."""
+    militia and one patrol boat (Allied); air units and the fleet do not count; zones hold any number (8.10.1.3).
+    A ground unit and the helicopter attached to it are one unit (8.10.1.1)."""
     g = state.geography
     if location in g.zones:
         return None
@@ -73,10 +75,12 @@ def stacking_breach(state: NtndState, location: str, side: str, adding: Iterable
     slots_of = ALLIED_SLOTS if side == "allied" else COMMUNIST_SLOTS
     ground, slots = 0, {}
     for u in dict.fromkeys(units):
+        if u in state.pieces and state.carries(u) is not None:
+            continue                                 # 8.10.1.1: counted once, with the unit it carries
         c = state.counter(u)
         if c.type in slots_of:
             slots[slots_of[c.type]] = slots.get(slots_of[c.type], 0) + 1
-        elif c.ground_combat or c.type == "dummy":
+        elif piece_kind(c) == "ground combat" or c.type == "dummy":
             ground += 1
     saigon = _saigon(state)
     limit = 3 if side == "allied" and saigon is not None and g.hex(location) == saigon else 2
@@ -96,13 +100,13 @@ def _saigon(state: NtndState) -> Hex | None:
 
 
 # --------------------------------------------------------------------------------------------- Allied reaction
-@implements("NT 11.1.4")
+@implements("NT 11.1.4", "NT 11.1.4 Note", "NT 2.2 Note", "NT 28.2")
 def is_airmobile(state: NtndState, unit: str) -> bool:
     """An airmobile unit: the counter's symbol (2.2, 1st Cav, 5SFM, Lao Para-Commando), or a ground unit an
     attached helicopter carries (11.1.4; helicopters are attached in the Allied air operations phase, so from
     the next player turn on, as the rule says)."""
     c = state.counter(unit)
-    return c.side == "allied" and (c.airmobile or c.type == "airmobile" or state.helicopter_of(unit) is not None)
+    return c.side == "allied" and (airmobile_symbol(c) or state.helicopter_of(unit) is not None)
 
 
 def _attacked(announced_attacks: Iterable[str]) -> frozenset[str]:

@@ -156,6 +156,11 @@ class NtndState:
         mark = TRANSPORT_MARK + unit
         return next((u for u, p in self.pieces.items() if mark in p.marks), None)
 
+    def carries(self, unit: str) -> str | None:
+        """11.1.4: the ground unit a helicopter is attached to (None: it carries none)."""
+        mark = next((m for m in self.piece(unit).marks if m.startswith(TRANSPORT_MARK)), None)
+        return None if mark is None else mark[len(TRANSPORT_MARK):]
+
     @implements("NT 4.1.2", "NT 4.2.3")
     def remove(self, unit: str, *, eliminated: bool = True) -> None:
         """Take a counter out of play. An eliminated Allied unit goes to the dead pile (4.2.3); a Communist one

@@ -92,8 +92,6 @@ class Counter:
     size: str
     morale: int | None
     movement_class: str                 # NT 8.2
-    artillery: bool                     # NT 2.2: the small circle (fire support; 19.2.1)
-    airmobile: bool                     # NT 2.2: the box-and-triangle symbol (organic airmobility, 11.1.4 note)
     ground_combat: bool                 # NT 2.2: listed among the ground combat units
     mechanized: bool                    # NT 2.2: the mechanized ground combat units
     division: str | None                # the division a brigade or regiment belongs to (NT 5.2.2), if any
@@ -102,6 +100,16 @@ class Counter:
     name: str = ""                      # the historical designation
     tags: frozenset[str] = frozenset()
     provenance: Provenance = field(default=Provenance("reconstructed", ""), compare=False)
+
+    @property
+    def artillery(self) -> bool:
+        """NT 2.2 note: the small circle of fire support (19.2.1), as :func:`artillery_dot` reads it."""
+        return artillery_dot(self)
+
+    @property
+    def airmobile(self) -> bool:
+        """NT 2.2 note: the box-and-triangle of organic airmobility (11.1.4 note), as :func:`airmobile_symbol`."""
+        return airmobile_symbol(self)
 
     @property
     def seato(self) -> bool:
@@ -198,6 +206,33 @@ def as_arvn(counter: Counter) -> Counter:
     """NT 24.3.5: a US gunship or firebase handed to the ARVN is a South Vietnamese counter from then on, for
     every rule, but only a US replacement point replaces it."""
     return replace(counter, nationality="SVN", replacement_cost=(("US", 1),), tags=counter.tags | {TRANSFERRED})
+
+
+PIECE_KINDS = ("ground combat", "support", "air")
+
+
+@implements("NT 2.2")
+def piece_kind(counter: Counter) -> str:
+    """NT 2.2: which of the three kinds of playing piece a counter is (ground combat, support or air unit), read
+    from its side's lists of types. Stacking (8.10.1) counts the ground combat kind."""
+    for kind, table in zip(PIECE_KINDS, (GROUND_COMBAT, SUPPORT, AIR)):
+        if counter.type in table[counter.side]:
+            return kind
+    raise DataError(str(COUNTERS), f"{counter.id}.type", f"{counter.type!r} is no {counter.side} piece of NT 2.2")
+
+
+@implements("NT 2.2 Note")
+def artillery_dot(counter: Counter) -> bool:
+    """NT 2.2 note: the small circle of a counter that gives fire support (artillery, firebases, patrol boats
+    and the fleet, 19.2.2)."""
+    return counter.type in ARTILLERY_TYPES
+
+
+@implements("NT 2.2 Note", "NT 11.1.4 Note")
+def airmobile_symbol(counter: Counter) -> bool:
+    """NT 2.2 note: the box-and-triangle of an airmobile counter (1st Cav brigades, the 5SFM, the Laotian
+    Para-Commando). Such a unit carries its own helicopters: it needs none attached (11.1.4 note)."""
+    return counter.type == "airmobile"
 
 
 @implements("NT 8.5.1")
@@ -376,8 +411,8 @@ def _expand(v: dict) -> list[Counter]:
     cost = tuple((c["pool"], c["points"]) for c in v["cost"]) if v["cost"] else \
         default_replacement_cost(side, nat, type_)
     ids = [v["id"]] if v["count"] == 1 else [f"{v['id']} {i}" for i in range(1, v["count"] + 1)]
-    return [Counter(i, side, nat, type_, size, v["morale"], movement_class(side, type_), type_ in ARTILLERY_TYPES,
-                    type_ == "airmobile", type_ in GROUND_COMBAT[side], type_ in MECHANIZED, v["division"],
+    return [Counter(i, side, nat, type_, size, v["morale"], movement_class(side, type_),
+                    type_ in GROUND_COMBAT[side], type_ in MECHANIZED, v["division"],
                     attachment, cost, v["name"], frozenset(v["tags"]), v["provenance"]) for i in ids]
 
 

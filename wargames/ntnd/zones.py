@@ -54,7 +54,7 @@ def exerts_zoc(state: NtndState, unit: str) -> bool:
     return not (counter.nationality == "SVN" and state.policy.demoralized(state.track.points))
 
 
-@implements("NT 8.5.1", "NT 8.5.4", "NT 10.2", "NT 10.8")
+@implements("NT 8.5.1", "NT 8.5.4", "NT 10.2", "NT 10.2 Note", "NT 10.8")
 def zoc_hexes(state: NtndState, unit: str, *, declared: Iterable[str] = ()) -> frozenset[Hex]:
     """The hexes of a unit's zone of control (empty if it has none): its hex and each land neighbour not behind
     an all-sea hexside, nor behind a neutral border unless its owner has declared that country in ``declared``."""

@@ -1111,3 +1111,39 @@ def test_in_jan_feb_1967_the_communist_player_rolls_for_aid_then_declares_the_up
     assert all(("uprising", c) in g.book.entitlement.left for c in ("I", "II", "III", "IV"))   # 26.3
     with pytest.raises(RuleViolation, match="NT 26.1"):
         g.apply(DeclareUprising())                   # after the recruits are worked out, and only once
+
+
+@pytest.mark.rule("NT 10.2", "NT 10.2 Note", "NT 10.2.1", "NT 10.2.3")
+def test_an_announced_zone_of_control_reaches_across_the_border_is_charged_each_turn_until_taken_back():
+    from wargames.ntnd.game import DeclareZoc, RevokeZoc
+    from wargames.ntnd.state import NtndState
+    g = Game.new("campaign", seed=10)
+    to_phase(g, "communist_movement")
+    assert DeclareZoc("Laos") in g.legal_actions
+    before = g.state.track.points
+    res = g.apply(DeclareZoc("Laos"), ScriptedDice([2]))
+    assert g.state.track.points == before + 2 and "NT 10.2.1" in res.rules()       # a Communist violation
+    with pytest.raises(RuleViolation, match="already announced"):
+        g.apply(DeclareZoc("Laos"))
+    to_phase(g, "allied_movement")
+
+    def stopped_at_border(game) -> str | None:
+        """US 1/1 steps from 1512 to 1411, next to a face-up NVA division across the Laotian border at 1311."""
+        s = NtndState(turn=game.state.turn, phase="allied_movement", track=game.state.track,
+                      policy=game.state.policy, hearts_minds=dict(game.state.hearts_minds))
+        s.place("US 1/1", "1512", corps="I")
+        s.place("NVA 304", "1311", face_up=True)
+        game.state = s
+        game.book.moved = frozenset()
+        res = game.apply(Step("US 1/1", "1411"))
+        return "NT 8.5.2" in res.rules()
+
+    assert stopped_at_border(g)                                  # the announced zone of control stops it
+    to_phase(g, "communist_movement")                            # the next turn: charged again as it begins
+    step = next(s for r in g.resolutions[-12:] for s in r.steps if s.rule == "NT 10.2.1")
+    assert step.inputs["country"] == "Laos" and step.inputs["side"] == "communist"
+    g.apply(RevokeZoc("Laos"))
+    with pytest.raises(RuleViolation, match="no zone of control"):
+        g.apply(RevokeZoc("Laos"))
+    to_phase(g, "allied_movement")
+    assert not stopped_at_border(g)                              # the border stops the zone again

@@ -278,14 +278,17 @@ class CombatPlay:
         a = b["attack"]
         side = self.phase.side
         by_air = self.airbook.supplied_from if side == "allied" else ()          # NT 11.1.3
+        against = self._declared_against(side)                                   # NT 10.2 note
         out_of_supply = tuple(u for u in st.units(side) if st.counter(u).type in SUPPORT_TYPES
-                              and not in_supply(st, u, air_sources=by_air, charts=self._charts()))
+                              and not in_supply(st, u, air_sources=by_air, enemy_declared=against,
+                                                charts=self._charts()))
         entries = {u: p.location for u, p in st.pieces.items() if REACTED_MARK in p.marks}
         engaged = list(a.attackers) + [u for u in st.at(a.target)]
         start = self.cbook.start if self.cbook.start is not None else st
         unsupplied = unsupplied_morale(start, [u for u in a.attackers if u in start.pieces], side,
-                                       air_sources=by_air, charts=self._charts())
-        b["uses"] = supply_used_by_attack(st, a.attackers, charts=self._charts()) if side == "communist" else ()
+                                       air_sources=by_air, enemy_declared=against, charts=self._charts())
+        b["uses"] = supply_used_by_attack(st, a.attackers, enemy_declared=against, charts=self._charts()) \
+            if side == "communist" else ()
         battle = eng.battle_from_state(st, a.attackers, a.target, side=side, fought=self.cbook.fought,
                                        violate=a.violate, ground_support=b["gs"], unsupplied=unsupplied,
                                        airmobile_near_aa=air.airmobile_near_aa(st, entries, engaged),

@@ -324,6 +324,21 @@ class Occupy(Action):
 
 
 @dataclass(frozen=True)
+class DeclareZoc(Action):
+    """NT 10.2: the phasing player announces that his zones of control reach across the border of ``country``
+    (a violation, charged at once and in every turn the announcement stands)."""
+
+    country: str
+
+
+@dataclass(frozen=True)
+class RevokeZoc(Action):
+    """NT 10.2 note: the phasing player takes back his announcement into ``country``."""
+
+    country: str
+
+
+@dataclass(frozen=True)
 class Coup(Action):
     """NT 10.5.2: at the start of his reinforcement phase the Allied player launches a coup in a neutral state."""
 
@@ -389,7 +404,7 @@ class WithdrawGreenBeret(Action):
 
 
 ACTIONS = AIR_ACTIONS + COMBAT_ACTIONS + (
-    MineHaiphong, Interdict, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
+    MineHaiphong, Interdict, DeclareZoc, RevokeZoc, WithdrawGreenBeret, MoveFleet, MoveFirebase, ReassignCorps, ReassignRanger, Phoenix, EndPhase, Coup, Ambush, LetPass, ChooseLosses,
     AmbushAftermath, React, Occupy, RollAid, DeclareUprising, DeclareVietnamization, Recommit, RollElection,
     Muster, Recruit, Terror, Promote, BreakDown, BuildBase, BuildDivision, Flip, Step, Announce, Enter, Purchase,
     Withdraw, TransferToArvn, Draft, SpendPoints, ChooseCorruption, TallyPoints, RollEvent, ChooseCorps)
@@ -683,7 +698,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self._leave_phase(res, dice)
         nxt, new_turn = SEQUENCE.after(self.book.phase_index)
         if new_turn:
-            self._new_turn(res)
+            self._new_turn(res, dice)
             if self.book.ended is not None:
                 return
         self.book.phase_index = nxt
@@ -709,9 +724,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
         try:
             corps_change.check_start(self.state, unit)
             corps_change.check_step(self.state, unit, to)
-            mv = begin_move(self.state, unit, in_supply=in_supply(self.state, unit, charts=self._charts()),
-                            charts=self._charts())
-            check_step(self.state, mv, to, charts=self._charts())
+            against = self._declared_against(self.state.side_of(unit))
+            mv = begin_move(self.state, unit, in_supply=in_supply(self.state, unit, enemy_declared=against,
+                                                                   charts=self._charts()), charts=self._charts())
+            check_step(self.state, mv, to, enemy_declared=against, charts=self._charts())
         except RuleViolation:
             return False
         return True
@@ -772,7 +788,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         elif ph.id == "random_events":
             self.book.event_rolled = False
 
-    def _new_turn(self, res: Resolution) -> None:
+    def _new_turn(self, res: Resolution, dice) -> None:
         """After the random events: the next turn, or the end of the scenario (its victory reading)."""
         sc = self.scenario_data
         if self.state.turn >= sc.end_turn:
@@ -790,13 +806,17 @@ class Game(CombatPlay, AirPlay, CoreGame):
         if Turn(self.state.turn).year != old.year:
             self.state.drafts_this_year = 0
         self.violations = self.violations.next_turn(self.state.turn)
+        res.add("NT 3", f"turn {self.state.turn} begins")
+        self.violations = nt10.renew_declarations(self.state, self.violations)      # 10.2.3: charged again
+        if self.violations.uncharged():
+            self.state, self.violations = nt10.charge_violations(self.state, self.violations, dice,
+                                                                 charts=self._charts(), res=res)
         self.book.points_at_turn_start = self.state.track.points
         self.book.invasion_aid_rolled = False
         self.book.landings = ()
         self.book.hunted = frozenset()
         self.book.us_entered = 0
         self.airbook = AirBook(politics=frozenset())          # 11.4, 11.1.2-11.1.3, 24.2.8: a turn's records
-        res.add("NT 3", f"turn {self.state.turn} begins")
 
     # ------------------------------------------------------------------ NT 4.1 recruitment
     @handles(Muster)
@@ -915,7 +935,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 raise RuleViolation("NT 8", f"{a.unit} has finished its move this phase")
             corps_change.check_start(self.state, a.unit)
             self._finish_move()
-            supplied = in_supply(self.state, a.unit, charts=self._charts())
+            supplied = in_supply(self.state, a.unit, enemy_declared=self._declared_against(side),
+                                 charts=self._charts())
             mv = begin_move(self.state, a.unit, in_supply=supplied, by_sea=a.by_sea, charts=self._charts(), res=res)
         elif a.by_sea != mv.by_sea:
             raise RuleViolation("NT 8.6.1", f"{a.unit}'s move is {'by sea' if mv.by_sea else 'by land'} throughout")
@@ -926,7 +947,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         corps_change.check_step(self.state, a.unit, a.to)
         before, known = self.state, len(mv.consequences)
         self.state, mv, _ = move_step(self.state, mv, a.to, dice=dice, amphibious=a.amphibious,
-                                      charts=self._charts(), res=res)
+                                      enemy_declared=self._declared_against(side), charts=self._charts(), res=res)
         self.book.moving = mv
         arrived = mv.consequences[known:]             # what this step set off (none if it did not arrive)
         broken = tuple(q.detail for q in arrived if q.kind in ("neutrality_violation", "nv_invasion"))
@@ -1029,6 +1050,33 @@ class Game(CombatPlay, AirPlay, CoreGame):
             if nt10.conquered(self.state, country):
                 self.state = nt10.conquer(self.state, country, res=res)
 
+    @handles(DeclareZoc)
+    @implements("NT 10.2", "NT 10.2 Note", "NT 10.2.1")
+    def _declare_zoc(self, a: DeclareZoc, dice, res: Resolution) -> None:
+        """10.2: at any time of his own player turn (our reading of "any time in the turn": the player with the
+        move announces), the phasing player extends his zones of control across a neutral border; it is charged
+        at once (10.2.1) and stands until he takes it back."""
+        self._no_decision()
+        side = self.phase.side
+        self.violations = nt10.declare_zoc(self.state, self.violations, side, a.country)
+        res.add("NT 10.2", f"the {side} player announces that his zones of control reach into {a.country}",
+                side=side, country=a.country)
+        self.state, self.violations = nt10.charge_violations(self.state, self.violations, dice,
+                                                             charts=self._charts(), res=res)
+        if a.country == "NV" and not self.book.invasion_aid_rolled:
+            self._aid_roll(dice, res, rule="NT 27.1.2")
+            self.book.invasion_aid_rolled = True
+
+    @handles(RevokeZoc)
+    def _revoke_zoc(self, a: RevokeZoc, dice, res: Resolution) -> None:
+        self._no_decision()
+        self.violations = nt10.revoke_zoc(self.violations, self.phase.side, a.country)
+        res.add("NT 10.2", f"the {self.phase.side} player's zones of control stop at the border of {a.country} again")
+
+    def _declared_against(self, side: str) -> tuple[str, ...]:
+        """The neutral countries into which ``side``'s enemy has announced its zones of control (10.2 note)."""
+        return self.violations.declared_by(ALLIED if side == COMMUNIST else COMMUNIST)
+
     @handles(Coup)
     def _coup(self, a: Coup, dice, res: Resolution) -> None:
         self._declaration_time("NT 10.5.2")
@@ -1054,7 +1102,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
             raise RuleViolation("NT 20.3", f"the ambushers are some of {', '.join(may)}, each named once")
         st = self.state
         supplied = tuple(u for u in a.ambushers if (st.counter(u).nationality == "NVA" or st.counter(u).type ==
-                                                    "artillery") and in_supply(st, u, charts=self._charts()))
+                                                    "artillery") and in_supply(
+            st, u, enemy_declared=self._declared_against(COMMUNIST), charts=self._charts()))
         self.state, fought = resolve_ambush(self.state, mover, a.ambushers, dice, supplied=supplied,
                                             armour_shock=self.armour_shock(a.ambushers, res), charts=self._charts())
         res.extend(fought)
@@ -1565,6 +1614,10 @@ class Game(CombatPlay, AirPlay, CoreGame):
             for u in owing + [u for u in self._sample(movers, 8) if u not in owing]:
                 for to in self.state.geography.neighbours(st.piece(u).location):
                     yield Step(u, to)
+            for country in nt10.declare_zoc_choices(st, self.violations, ph.side):
+                yield DeclareZoc(country)
+            for country in self.violations.declared_by(ph.side):
+                yield RevokeZoc(country)
             if ph.side == COMMUNIST:
                 yield from self._announce_candidates()
             else:

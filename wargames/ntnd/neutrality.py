@@ -128,8 +128,9 @@ class Violations:
                                                if u in state.pieces and state.side_of(u) != side))
 
     def next_turn(self, turn: int) -> "Violations":
-        """A new turn: nothing violated or charged yet (10.2.3), the excuses carried over."""
-        return Violations(turn, excused=self.excused)
+        """A new turn: nothing violated or charged yet (10.2.3), the excuses and the announced zones of control
+        carried over (:func:`renew_declarations` charges the announcements again)."""
+        return Violations(turn, excused=self.excused, declared=self.declared)
 
 
 # ------------------------------------------------------------------------------------------- who is exempt
@@ -293,6 +294,26 @@ def declare_zoc(state: NtndState, record: Violations, side: str, country: str) -
     rule = "NT 10.8" if country == "NV" else "NT 10.2"
     v = Violation(side, country, None, country, rule, "zones of control announced across the border")
     return replace(record.add(v), declared=record.declared | {(side, country)})
+
+
+@implements("NT 10.2 Note")
+def revoke_zoc(record: Violations, side: str, country: str) -> Violations:
+    """A player takes back his announcement: from now on his zones of control stop at that border again. What
+    the announcement cost this turn stays paid."""
+    if (side, country) not in record.declared:
+        raise RuleViolation("NT 10.2", f"the {side} player has announced no zone of control into {country}")
+    return replace(record, declared=record.declared - {(side, country)})
+
+
+@implements("NT 10.2.3", "NT 10.2 Note")
+def renew_declarations(state: NtndState, record: Violations) -> Violations:
+    """A new turn: an announcement stands until its owner takes it back (our reading), and like any violation
+    it is charged again in every turn it lasts (10.2.3). One made into a country that is no longer neutral
+    toward its owner lapses (nothing is left to violate)."""
+    kept = frozenset((side, c) for side, c in record.declared if neutral_to(state, c, side))
+    items = tuple(Violation(side, c, None, c, "NT 10.8" if c == "NV" else "NT 10.2",
+                            "zones of control still announced across the border") for side, c in sorted(kept))
+    return replace(record, declared=kept, items=record.items + items)
 
 
 def declare_zoc_choices(state: NtndState, record: Violations, side: str) -> tuple[str, ...]:

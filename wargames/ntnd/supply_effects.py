@@ -37,14 +37,15 @@ SUPPLY = "supply"
 
 @implements("NT 18.2.1.4")
 def unsupplied_morale(state: NtndState, units: Iterable[str], side: str, *, air_sources: Iterable[str] = (),
-                      charts: NtndCharts | None = None) -> tuple[str, ...]:
+                      enemy_declared: Iterable[str] = (), charts: NtndCharts | None = None) -> tuple[str, ...]:
     """The ground combat units of ``side`` (the phasing side) among ``units`` that are out of supply in ``state``,
     the position at the start of the combat phase: each fights with one morale point less (18.2.1.4, applied by
     :func:`.engagement.battle_from_state`). ``air_sources``: this turn's air supply missions (11.1.3)."""
     out = []
     for u in units:
         c = state.counter(u)
-        if c.side == side and c.ground_combat and not in_supply(state, u, air_sources=air_sources, charts=charts):
+        if c.side == side and c.ground_combat and not in_supply(state, u, air_sources=air_sources,
+                                                               enemy_declared=enemy_declared, charts=charts):
             out.append(u)
     return tuple(out)
 
@@ -59,7 +60,7 @@ def _without_dumps(state: NtndState) -> NtndState:
 
 
 @implements("NT 18.6.2", "NT 18.7.3")
-def supply_used_by_attack(state: NtndState, attackers: Iterable[str], *,
+def supply_used_by_attack(state: NtndState, attackers: Iterable[str], *, enemy_declared: Iterable[str] = (),
                           charts: NtndCharts | None = None) -> tuple[str, ...]:
     """The supply units an NVA attack by ``attackers`` uses up (18.6.2, 18.7.3; see the module's readings):
     for each NVA attacker that is in supply only thanks to a supply unit, that supply unit, each named once."""
@@ -70,14 +71,14 @@ def supply_used_by_attack(state: NtndState, attackers: Iterable[str], *,
         if c.side != "communist" or c.nationality != "NVA":
             continue
         bare = bare or _without_dumps(state)            # one position without supply units for the whole attack
-        if in_supply(bare, u, charts=charts):
+        if in_supply(bare, u, enemy_declared=enemy_declared, charts=charts):
             continue
         where = state.piece(u).location
         if state.in_zone(u):
             dumps = [v for v in state.at(where) if state.counter(v).type == SUPPLY and state.side_of(v) == "communist"]
             source = dumps[0] if dumps else None
         else:
-            line = supply_line(state, u, charts=charts)
+            line = supply_line(state, u, enemy_declared=enemy_declared, charts=charts)
             source = line.source if line is not None and line.source in state.pieces else None
         if source is not None and source not in used:
             used.append(source)

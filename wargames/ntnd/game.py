@@ -500,6 +500,11 @@ class Game(CombatPlay, AirPlay, CoreGame):
                      "short scenario holds an election turn",
         "NT 8.6.4": "a landing needs the fleet moved to a coastal hex first, which random play seldom does; "
                     "tests/test_ntnd_game.py lands marines through Game.apply",
+        "NT 8.6.3": "a patrol boat must meet a face-up Communist supply unit by its river or coast, which random "
+                    "play seldom brings about; tests/test_ntnd_game.py plays the hunt through Game.apply",
+        "NT 26.1": "the uprising may be declared from Jan/Feb 1967 (turn 12) of the campaign, which random play of "
+                   "the campaign seldom reaches before the political track collapses, and the short scenarios "
+                   "start after it; tests/test_ntnd_game.py declares it through Game.apply",
         "NT 14.2.2": "the fleet must sail to Haiphong and wait a whole turn there, which random play seldom does; "
                      "tests/test_ntnd_game.py mines it through Game.apply",
         "NT 24": "Vietnamization is declared in the campaign's early turns or never; random play seldom declares "

@@ -255,7 +255,7 @@ def test_who_has_a_zone_of_control():
     ranger = MIX.get("ARVN ranger 1")
     assert has_zoc(ranger) and not has_zoc(dataclasses.replace(ranger, morale=2))
     assert has_zoc(dataclasses.replace(ranger, morale=4))
-    assert not has_zoc(dataclasses.replace(ranger, ground_combat=False))
+    assert not has_zoc(dataclasses.replace(ranger, type="firebase"))
     assert MIX.get("NVA 304").zoc and not MIX.get("ARVN 1").zoc
 
 

@@ -36,7 +36,7 @@ from .movement import GUERRILLA_HOMES, MILITIA_HOMES, is_guerrilla, is_monsoon
 from .political import score_loss
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
-from .units import artillery_dot, piece_kind
+from .units import artillery_dot
 from .zones import in_green_beret_zoi, neutral_border, zoi_hexes
 
 SIDES = ("communist", "allied")
@@ -644,7 +644,7 @@ def _stack_excess(state: NtndState, location: str, side: str) -> list[tuple[list
         c = state.counter(u)
         if c.type in slots:
             groups.setdefault(slots[c.type], []).append(u)
-        elif piece_kind(c) == "ground combat" or c.type == "dummy":
+        elif c.ground_combat or c.type == "dummy":
             groups.setdefault("ground", []).append(u)
     g = state.geography
     saigon = g.name(g.hex(location)) == SAIGON

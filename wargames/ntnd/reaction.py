@@ -41,7 +41,7 @@ from .geography import CORPS
 from .movement import is_monsoon
 from .scenarios import ALLIED_SLOTS, COMMUNIST_SLOTS
 from .state import NtndState
-from .units import airmobile_symbol, piece_kind
+from .units import airmobile_symbol
 from .zones import in_green_beret_zoi, neutral_to
 
 #: 11.1.4: the mark the Game puts on a ground unit carried by an attached helicopter
@@ -80,7 +80,7 @@ def stacking_breach(state: NtndState, location: str, side: str, adding: Iterable
         c = state.counter(u)
         if c.type in slots_of:
             slots[slots_of[c.type]] = slots.get(slots_of[c.type], 0) + 1
-        elif piece_kind(c) == "ground combat" or c.type == "dummy":
+        elif c.ground_combat or c.type == "dummy":
             ground += 1
     saigon = _saigon(state)
     limit = 3 if side == "allied" and saigon is not None and g.hex(location) == saigon else 2

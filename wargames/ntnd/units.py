@@ -92,7 +92,6 @@ class Counter:
     size: str
     morale: int | None
     movement_class: str                 # NT 8.2
-    ground_combat: bool                 # NT 2.2: listed among the ground combat units
     mechanized: bool                    # NT 2.2: the mechanized ground combat units
     division: str | None                # the division a brigade or regiment belongs to (NT 5.2.2), if any
     attachment: str                     # NT 5.2-5.6: "attached", "unattached" or "none"
@@ -100,6 +99,11 @@ class Counter:
     name: str = ""                      # the historical designation
     tags: frozenset[str] = frozenset()
     provenance: Provenance = field(default=Provenance("reconstructed", ""), compare=False)
+
+    @property
+    def ground_combat(self) -> bool:
+        """NT 2.2: listed among the ground combat units (:func:`piece_kind`)."""
+        return piece_kind(self) == "ground combat"
 
     @property
     def artillery(self) -> bool:
@@ -411,8 +415,7 @@ def _expand(v: dict) -> list[Counter]:
     cost = tuple((c["pool"], c["points"]) for c in v["cost"]) if v["cost"] else \
         default_replacement_cost(side, nat, type_)
     ids = [v["id"]] if v["count"] == 1 else [f"{v['id']} {i}" for i in range(1, v["count"] + 1)]
-    return [Counter(i, side, nat, type_, size, v["morale"], movement_class(side, type_),
-                    type_ in GROUND_COMBAT[side], type_ in MECHANIZED, v["division"],
+    return [Counter(i, side, nat, type_, size, v["morale"], movement_class(side, type_), type_ in MECHANIZED, v["division"],
                     attachment, cost, v["name"], frozenset(v["tags"]), v["provenance"]) for i in ids]
 
 

@@ -366,6 +366,7 @@ def test_the_fleet_goes_out_to_the_nearest_open_sea_where_the_allied_player_says
     st.update("NVA 320", location="1911")            # an enemy unit closes one of the four sea hexes next to it
     g.apply(Step("NVA 304", "1811"))
     assert g.prompt.side == "allied" and g.prompt.rule == "NT 14.2.1"
+    assert g.invariants() == []                      # the fleet shares the hex only while its way out is chosen
     offered = sorted(a.to for a in g.legal_actions if isinstance(a, MoveFleet))
     assert offered == ["1711", "1810", "1912"]
     with pytest.raises(RuleViolation, match="NT 14.2.1"):
@@ -1147,3 +1148,35 @@ def test_an_announced_zone_of_control_reaches_across_the_border_is_charged_each_
         g.apply(RevokeZoc("Laos"))
     to_phase(g, "allied_movement")
     assert not stopped_at_border(g)                              # the border stops the zone again
+
+
+@pytest.mark.rule("NT 20.5", "NT 19.3.2")
+def test_ambushers_whose_only_retreat_over_stacks_are_offered_the_units_to_remove():
+    """Found by random play: the ambushers' one retreat hex held a third unit, and no offered answer named the
+    unit to remove, so the game had no legal action."""
+    import json
+    from pathlib import Path
+    from wargames.ntnd.game import AmbushAftermath
+    g = Game.load(json.loads((Path(__file__).parent / "data" / "ntnd_ambush_overstack_save.json").read_text()))
+    assert g.prompt.side == "communist" and g.prompt.rule == "NT 20.5"
+    answers = [a for a in g.legal_actions if isinstance(a, AmbushAftermath)]
+    assert answers and all(a.overstack for a in answers)
+    g.apply(answers[0])
+    assert g.invariants() == [] and g.decision() is None
+
+
+@pytest.mark.rule("NT 9.1", "NT 8.5")
+def test_a_unit_leaving_a_zone_may_not_enter_a_hex_the_enemy_holds():
+    from wargames.ntnd.movement import begin_move, check_step
+    g = Game.new("year_of_the_rat", seed=1)
+    st = g.state
+    border = "0104"                                    # a hex on the Vientiane zone's edge
+    assert st.geography.hex(border) in st.geography.zone("Vientiane").border_hexes
+    assert st.piece("Lao ranger 1").location == "Vientiane"
+    mv = begin_move(st, "Lao ranger 1", in_supply=True)
+    check_step(st, mv, border)                         # open while it is empty
+    for u in list(st.at(border)):
+        st.remove(u, eliminated=False)
+    st.update("PL reg 1", location=border, face_up=False)
+    with pytest.raises(RuleViolation, match=r"NT 8\.5: 0104 holds enemy units"):
+        check_step(st, mv, border)

@@ -7,6 +7,7 @@ is its inverse for a given set of action classes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from typing import Any, Iterable
@@ -83,12 +84,18 @@ def parse_action(text: str, classes: Iterable[type], source: str = "action text"
         raise DataError(source, text, str(e)) from None
 
 
+@functools.lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    """An action class's field annotations, resolved once."""
+    import typing
+    return typing.get_type_hints(cls)
+
+
 def field_problem(action: Action) -> str | None:
     """Why a field of ``action`` does not hold a value of its annotated type (str, int, bool, None, unions of
     them, ``tuple[X, ...]`` and fixed tuples, nested), or None. Actions built by hand or mutated by a fuzzer
     are checked with it before any rule reads them; ``bool`` is not taken for ``int``."""
-    import typing
-    hints = typing.get_type_hints(type(action))
+    hints = _hints(type(action))
     for f in dataclasses.fields(action):
         value = getattr(action, f.name)
         if not _fits(value, hints[f.name]):

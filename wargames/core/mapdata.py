@@ -54,15 +54,25 @@ class MapData:
 
     # -- labels
     def hex(self, label: str) -> Hex:
-        """The hex with this printed label; malformed or off-map labels raise DataError."""
-        h = self.layout.parse(label, source=self.name if self.source == "<memory>" else self.source)
+        """The hex with this printed label; malformed or off-map labels raise DataError. Parsed labels are
+        remembered (the layout never changes), so play that names hexes by label pays the parse once."""
+        parsed = self.__dict__.setdefault("_parsed", {})
+        h = parsed.get(label) if isinstance(label, str) else None
+        if h is None:
+            h = self.layout.parse(label, source=self.name if self.source == "<memory>" else self.source)
+            if isinstance(label, str):
+                parsed[label] = h
         if h not in self.hexes:
             raise DataError(self.name if self.source == "<memory>" else self.source, repr(label),
                             f"hex {label} is not on this map ({self.name}, {self.sheet} sheet)")
         return h
 
     def label(self, h: Hex) -> str:
-        return self.layout.label(h)
+        labels = self.__dict__.setdefault("_labels", {})
+        text = labels.get(h)
+        if text is None:
+            text = labels[h] = self.layout.label(h)
+        return text
 
     def key(self, h: Hex) -> str:
         """A label that includes the sheet, e.g. ``"north:1316"``."""

@@ -28,6 +28,7 @@ from ..core.rules import implements
 from ..core.sequence import Phase, Sequence
 from .air_play import AIR_ACTIONS, AIR_PHASES, AirBook, AirPlay
 from .combat_play import COMBAT_ACTIONS, COMBAT_PHASES, ChooseLosses, CombatBook, CombatPlay
+from .engagement import overstack_choices
 from .ambush import AmbushOutcome, ambush_opportunities, ambush_retreat_hexes, resolve_ambush, settle_ambush
 from .calendar import Turn
 from .charts import NtndCharts, roll_aid
@@ -457,6 +458,18 @@ class TurnBook:
         return new
 
 
+def _plain(value):
+    """JSON-able data in an order that does not depend on the process (sets sorted): the same position gives
+    the same digest in every process, whatever its string hashing."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
     """The position at the start of a scenario: every placement, the air box, the dead pile, the withdrawals made
     before the start, the track, the political state, Hearts and Minds and the standing of Laos and Cambodia."""
@@ -558,7 +571,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 "purchased": dict(sorted(st.purchased.items())), "hearts_minds": dict(st.hearts_minds),
                 "standing": dict(st.standing),
                 "replacement_points": {k: str(v) for k, v in st.replacement_points.items()},
-                "policy": repr(st.policy),
+                "policy": _plain({f.name: getattr(st.policy, f.name) for f in dataclasses.fields(st.policy)}),
+                "transferred": sorted(st.transferred), "events_occurred": sorted(st.events_occurred),
+                "zones_of_control_announced": sorted(self.violations.declared),
                 "announced": [[list(a), t] for a, t in self.book.announced],
                 "moving": None if self.book.moving is None else
                 {"unit": self.book.moving.unit, "path": list(self.book.moving.path),
@@ -633,8 +648,9 @@ class Game(CombatPlay, AirPlay, CoreGame):
         from .air import ALLIED_AIR
         from .state import TRANSPORT_MARK
         st, out = self.state, []
+        leaving = self.book.fleet_out[0] if self.book.fleet_out else None   # 14.2.1: its way out is being chosen
         for loc in {p.location for p in st.pieces.values()}:
-            here = st.at(loc)
+            here = [u for u in st.at(loc) if u != leaving]
             if loc not in st.geography.zones and len({st.side_of(u) for u in here}) > 1:
                 out.append(f"{loc} holds units of both sides: {', '.join(sorted(here))}")
         for u, p in st.pieces.items():
@@ -1703,7 +1719,20 @@ class Game(CombatPlay, AirPlay, CoreGame):
             return
         options = {u: ambush_retreat_hexes(self.state, u, avoid=o.hex) or ("",) for u in survivors}
         for k in range(3):
-            yield AmbushAftermath(retreats=tuple((u, hs[k % len(hs)]) for u, hs in options.items()))
+            retreats = tuple((u, hs[k % len(hs)]) for u, hs in options.items())
+            yield AmbushAftermath(retreats=retreats)
+            # 19.3.2: where the retreats over-stack a hex, the owner names the units he removes
+            probe = self.state.copy()
+            for u in (x for units in chosen.values() for x in units):
+                if u in probe.pieces:
+                    probe.remove(u)
+            for u, to in retreats:
+                if to:
+                    probe.update(u, location=to)
+            extra = tuple(u for to in sorted({to for _, to in retreats if to})
+                          for u in overstack_choices(probe, to, COMMUNIST)[0])
+            if extra:
+                yield AmbushAftermath(retreats=retreats, overstack=extra)
 
     def _near(self, a: str, b: str) -> bool:
         la, lb = self.state.piece(a).location, self.state.piece(b).location

@@ -73,6 +73,13 @@ class Geography:
     map: MapData
     zones: dict[str, Zone]
 
+    def _memo(self, key: tuple, compute):
+        """A value read from the map, worked out once (the map does not change in play)."""
+        memo = self.__dict__.setdefault("_memo_values", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
+
     # -- hexes
     def hex(self, label: str) -> Hex:
         return self.map.hex(label)
@@ -123,8 +130,9 @@ class Geography:
 
     def settlements(self, area: str | None = None) -> dict[str, Hex]:
         """Named towns and cities, by name (of one area if given)."""
-        return {self.name(h): h for h, i in sorted(self.map.hexes.items())
-                if self.is_settlement(h) and (area is None or i.attr("area") == area)}
+        return dict(self._memo(("settlements", area), lambda: {
+            self.name(h): h for h, i in sorted(self.map.hexes.items())
+            if self.is_settlement(h) and (area is None or i.attr("area") == area)}))
 
     def place(self, name: str) -> Hex:
         """The hex of a named place (town, city or named site such as Lang Vei)."""
@@ -134,13 +142,22 @@ class Geography:
         raise KeyError(f"no place called {name!r} on {self.map.name}")
 
     def hexes_of(self, area: str) -> list[Hex]:
-        return sorted(h for h, i in self.map.hexes.items() if i.attr("area") == area)
+        return list(self._memo(("hexes_of", area), lambda: tuple(
+            sorted(h for h, i in self.map.hexes.items() if i.attr("area") == area))))
+
+    def hexes_of_country(self, country: str) -> tuple[Hex, ...]:
+        """The hexes of a country (North Vietnam's, say), in map order."""
+        return self._memo(("country", country), lambda: tuple(h for h in self.map.hexes
+                                                              if self.country(h) == country))
 
     @implements("NT 5.1")
     def headquarters(self, area: str) -> Hex | str:
         """The headquarters of a corps or country (5.1): a city hex, or for Laos the Luang Prabang zone."""
         if area not in HEADQUARTERS:
             raise KeyError(f"{area!r} has no headquarters (5.1 lists {', '.join(HEADQUARTERS)})")
+        return self._memo(("headquarters", area), lambda: self._find_headquarters(area))
+
+    def _find_headquarters(self, area: str) -> Hex | str:
         for h, i in self.map.hexes.items():
             if i.attr("hq") == area:
                 return h

@@ -370,10 +370,11 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
             raise RuleViolation("NT 8.9.1", f"{unit} may not leave {homes[0]}")
         note = res.add if res is not None else (lambda *a, **k: None)
         note("NT 9.1", f"{unit}: {here} to {to_loc}, the whole turn")
-        found = _neutrality(state, unit, to_loc)
+        found = list(_enemy_hex(state, side, to_loc)) if to_loc not in g.zones else []
+        found += _neutrality(state, unit, to_loc)
         for q in found:
             note(q.rule, str(q))
-        return StepCheck(None, None, "NT 9.1", found)
+        return StepCheck(None, None, "NT 9.1", tuple(found))
     if move.allowance.kind == "restricted":
         raise RuleViolation("NT 8.2.5", f"{unit} operates only in {', '.join(move.allowance.zones)}")
 
@@ -383,13 +384,7 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
         cost = step_cost(state, unit, here, to_loc, by_sea=move.by_sea, charts=charts, res=res)
     b = g.hex(to_loc)
 
-    # the hex itself: enemy units (8.5, 19.1: units never share a hex with the enemy)
-    enemies = [u for u in state.at(to_loc) if state.side_of(u) != side]
-    if enemies:
-        if side == "communist" and all(state.counter(u).type == "fleet" for u in enemies):
-            consequences.append(Consequence("NT 14.2.1", "fleet_displaced", "allied", None, enemies[0], to_loc))
-        else:
-            raise RuleViolation("NT 8.5", f"{to_loc} holds enemy units ({', '.join(enemies)})")
+    consequences.extend(_enemy_hex(state, side, to_loc))
 
     # allowance (8.1), with 8.4's fall-back when a supply unit leaves Laos and North Vietnam
     points = move.points
@@ -442,6 +437,17 @@ def check_step(state: NtndState, move: Move, to_loc: str, *, enemy_declared: Ite
             res.add("NT 8.5.2" if infiltrate == "zoc" else "NT 8.5.3" if infiltrate == "zoi" else "NT 8.6.2",
                     f"{unit} must infiltrate into {to_loc}")
     return StepCheck(cost, infiltrate, stop, tuple(consequences))
+
+
+def _enemy_hex(state: NtndState, side: str, to_loc: str) -> tuple[Consequence, ...]:
+    """A map hex holding enemy units is closed (8.5, 19.1: the two sides never share a hex), whether the step
+    comes from a hex or from an off-board zone; only the fleet gives way to Communist units (14.2.1)."""
+    enemies = [u for u in state.at(to_loc) if state.side_of(u) != side]
+    if not enemies:
+        return ()
+    if side == "communist" and all(state.counter(u).type == "fleet" for u in enemies):
+        return (Consequence("NT 14.2.1", "fleet_displaced", "allied", None, enemies[0], to_loc),)
+    raise RuleViolation("NT 8.5", f"{to_loc} holds enemy units ({', '.join(enemies)})")
 
 
 def _neutrality(state: NtndState, unit: str, to_loc: str) -> tuple[Consequence, ...]:

@@ -94,6 +94,10 @@ class Violations:
     free_nva: str | None = None
     excused: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
+    def __deepcopy__(self, memo) -> "Violations":
+        """Frozen, and made of frozen parts: a snapshot shares it."""
+        return self
+
     def add(self, *items: Violation, free_nva: str | None = None) -> "Violations":
         if free_nva is not None and self.free_nva is not None:
             raise RuleViolation("NT 28.11.3", f"{self.free_nva} already made this turn's attack in Laos")

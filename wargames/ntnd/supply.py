@@ -80,9 +80,8 @@ def _sources(state: NtndState, unit: str, air_sources: Iterable[str] = ()) -> di
     out: dict[Hex, str] = {}
     friendly = lambda h: state.side_at(g.label(h)) == c.side     # noqa: E731
     if c.side == "communist":
-        for h in g.map.hexes:
-            if g.country(h) == "NV":
-                out[h] = "North Vietnam"
+        for h in g.hexes_of_country("NV"):
+            out[h] = "North Vietnam"
         here = state.hex_of(unit)
         vc_in_svn = c.nationality == "VC" and here is not None and g.country(here) == "SVN"
         for u in state.units("communist"):

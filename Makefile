@@ -69,8 +69,10 @@ PYODIDE_ARGS ?=
 test-pyodide: $(LITE_STAMP)
 	timeout $(PYODIDE_TIMEOUT) $(LITE_BIN)/python tools/pyodide_tests.py $(PYODIDE_ARGS)
 
+# Both cores (pytest-xdist): UNIT_WORKERS=0 runs the layer in one process.
+UNIT_WORKERS ?= auto
 test-unit: $(STAMP)
-	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser"
+	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS)
 
 # The browser layer drives Debian's chromium (never a downloaded browser). As root, install it (and make
 # sure of it) from Debian; otherwise stop at once with one line saying what to install.

@@ -1180,3 +1180,17 @@ def test_a_unit_leaving_a_zone_may_not_enter_a_hex_the_enemy_holds():
     st.update("PL reg 1", location=border, face_up=False)
     with pytest.raises(RuleViolation, match=r"NT 8\.5: 0104 holds enemy units"):
         check_step(st, mv, border)
+
+
+@pytest.mark.rule("NT 11.5", "NT 11.1.2")
+def test_an_aircraft_lost_in_the_dogfight_gives_no_ground_support_and_stays_dead():
+    """Found by random play: a carrier wing shot down over Haiphong still counted as getting through and went
+    back to the unavailable box while in the dead pile."""
+    import json
+    from pathlib import Path
+    from wargames.ntnd.air_play import ChooseAirLosses
+    g = Game.load(json.loads((Path(__file__).parent / "data" / "ntnd_dogfight_save.json").read_text()))
+    assert g.prompt.rule == "NT 11.5" and g.airbook.step["mission"].units == ("US CV 1", "US CV 2")
+    res = g.apply(ChooseAirLosses(("US CV 1",)))
+    assert "US CV 1" in g.state.dead and "US CV 1" not in g.state.air and g.invariants() == []
+    assert res.find("NT 11.1.2")[-1].result == 1 and g.airbook.ground_support[-1] == ("Haiphong", 1)

@@ -669,14 +669,15 @@ class GroundSupport:
 
 @implements("NT 11.1.2", "NT 12.2")
 def resolve_ground_support(state: NtndState, mission: Mission, fire: Fire, *,
-                           losses: Sequence[str] | None = None,
+                           losses: Sequence[str] | None = None, shot_down: Iterable[str] = (),
                            res: Resolution | None = None) -> tuple[NtndState, GroundSupport]:
     """A ground support mission after its AA fire: the survivors will each lower one enemy unit's morale
-    (:func:`ground_support_adjustments`) and go to the unavailable box."""
+    (:func:`ground_support_adjustments`) and go to the unavailable box. ``shot_down``: units of the mission
+    already lost in a dogfight (11.5)."""
     if mission.kind != "ground_support":
         raise RuleViolation("NT 11.1.2", f"not a ground support mission: {mission.kind}")
     lost = choose_losses(fire, losses)
-    survivors = tuple(u for u in mission.units if u not in lost)
+    survivors = tuple(u for u in mission.units if u not in lost and u not in frozenset(shot_down))
     if res is not None:
         res.add("NT 11.1.2", f"ground support over {mission.target}: {len(survivors)} air unit(s) get through",
                 result=len(survivors))
@@ -721,13 +722,13 @@ class AirSupply:
 
 @implements("NT 11.1.3", "NT 12.2")
 def resolve_supply(state: NtndState, mission: Mission, fire: Fire, *, losses: Sequence[str] | None = None,
-                   res: Resolution | None = None) -> tuple[NtndState, AirSupply]:
+                   shot_down: Iterable[str] = (), res: Resolution | None = None) -> tuple[NtndState, AirSupply]:
     """11.1.3: an air supply mission that survives the fire of the AA units in and next to its hex makes that hex
-    a source of supply for the turn."""
+    a source of supply for the turn. ``shot_down``: units of the mission already lost in a dogfight (11.5)."""
     if mission.kind != "supply":
         raise RuleViolation("NT 11.1.3", f"not a supply mission: {mission.kind}")
     lost = choose_losses(fire, losses)
-    survivors = tuple(u for u in mission.units if u not in lost)
+    survivors = tuple(u for u in mission.units if u not in lost and u not in frozenset(shot_down))
     source = mission.target if survivors else None
     if res is not None:
         res.add("NT 11.1.3", f"air supply to {mission.target}: " + ("delivered" if source else "shot down"),

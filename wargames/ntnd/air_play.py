@@ -234,11 +234,13 @@ class AirPlay:
                                                        shot_down=step["shot_down"], res=res)
                 self._bombed(done, res)
         elif m.kind == "ground_support":
-            self.state, done = air.resolve_ground_support(self.state, m, fire, losses=step["losses"], res=res)
+            self.state, done = air.resolve_ground_support(self.state, m, fire, losses=step["losses"],
+                                                          shot_down=step["shot_down"], res=res)
             if done.survivors:
                 b.ground_support = b.ground_support + ((m.target, len(done.survivors)),)
         else:
-            self.state, done = air.resolve_supply(self.state, m, fire, losses=step["losses"], res=res)
+            self.state, done = air.resolve_supply(self.state, m, fire, losses=step["losses"],
+                                                  shot_down=step["shot_down"], res=res)
             if done.source:
                 b.supplied_from = b.supplied_from + (done.source,)
         b.flights, b.step = b.flights[1:], None

@@ -412,6 +412,9 @@ class Game(RiverinePlay, ExperimentalPlay, InterventionPlay, AirPlay, CoreGame):
                 "air", "intervention", "bombs", "intervening",
                 "exp")  # exp:
     VARIANTS = {"experimental rules": {"underground": True, "aircraft_range": True, "naval_operations": True}}
+    #: measured 2026-12-03 (400 actions, two seeds and the variant): the introductory scenario reaches no rule the
+    #: other three do not, so the book's coverage skips it (``make fuzz`` still plays it)
+    REACH_SCENARIOS = ("highlands demo", "scenario1", "scenario2")
     PASS_ACTIONS = (EndPhase, EndTurn, EndUnderground)
     PASS_RATE = 0.3            # a phase offers hundreds of actions: random games close one a third of the time
     NOT_IN_PLAY = {

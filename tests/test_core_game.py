@@ -355,3 +355,18 @@ def test_the_fuzzer_plays_the_last_game_on_to_its_outcome_when_asked():
     assert done.actions > short.actions
     capped = fuzz(Toy, actions=2, seed=1, finish=1)
     assert capped.games_finished == 0 and capped.finish_actions == 1
+
+
+def test_canonical_data_does_not_depend_on_set_order_or_hashing():
+    import dataclasses
+    from wargames.core.game import canonical
+
+    @dataclasses.dataclass(frozen=True)
+    class Policy:
+        aid: frozenset
+        turns: tuple
+
+    a = Policy(frozenset(["USSR", "China"]), (1, 2))
+    b = Policy(frozenset(["China", "USSR"]), (1, 2))
+    assert canonical(a) == canonical(b) == {"aid": ["China", "USSR"], "turns": [1, 2]}
+    assert canonical({3: {"x", "a"}}) == {"3": ["a", "x"]}

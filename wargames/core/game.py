@@ -632,9 +632,28 @@ class Game:
             str(p) if p is not None else f"over: {self.outcome().reason}")
 
 
+def canonical(value: Any) -> Any:
+    """JSON-able data whose order does not depend on the process: dict keys as strings, tuples as lists, sets
+    sorted, dataclasses as their fields, enums as their values. Positions and digests are built from it, so a
+    save made in one process loads in another, whatever its string hashing."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): canonical(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True, default=str))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if hasattr(value, "value"):        # enums
+        return canonical(value.value)
+    return str(value)
+
+
 def _digest(data: Any) -> str:
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(canonical(data), sort_keys=True).encode()).hexdigest()[:16]
 
 
-__all__ = ["Action", "Game", "HistoryEntry", "IllegalName", "LegalActions", "Outcome", "Prompt", "Reading",
+__all__ = ["Action", "Game", "HistoryEntry", "canonical", "IllegalName", "LegalActions", "Outcome", "Prompt", "Reading",
            "Ruleset", "handles", "parse_action", "verb"]

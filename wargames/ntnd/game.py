@@ -21,7 +21,7 @@ from fractions import Fraction
 from ..core.actions import Action, field_problem
 from ..core.dice import Preceded, RecordingDice, roll_die
 from ..core.errors import DataError, RuleViolation
-from ..core.game import Game as CoreGame, Outcome, Prompt, handles
+from ..core.game import Game as CoreGame, Outcome, Prompt, canonical, handles
 from ..core.log import Resolution
 from ..core.paths import nearest
 from ..core.rules import implements
@@ -44,10 +44,10 @@ from .reaction import (REACTED_MARK, communist_react, communist_reaction_moves, 
                        occupy_vacated, react, reaction_candidates, reaction_destinations)
 from .recruitment import AID_KINDS, H_M_AREAS, SOURCES, Entitlement, entitlements, place_recruit
 from .reinforcement import (BOUGHT_BRIGADES, MARK_CHANGING_CORPS, rally, MARK_FIREBASE_MOVED, MARK_RANGER_REASSIGNED, arrivals,
-                            close_replacements, draft, due_withdrawals, enter, entry_points, move_firebase, purchase,
+                            close_replacements, draft, enter, entry_points, move_firebase, purchase,
                             reassign_corps, reassign_ranger, receive_replacements, withdraw_units,
-                            air_to_withdraw, american_units_in_play, transfer_to_arvn, may_leave_from, withdrawal_pool,
-                            withdrawals_owed)
+                            air_to_withdraw, american_units_in_play, leaving_now, transfer_to_arvn, transferable,
+                            withdrawal_pool, withdrawals_owed)
 from .desertion import city_desertion
 from .events import apply_event, roll_event
 from .scenarios import SCENARIOS, Scenario, scenario as load_named_scenario
@@ -458,18 +458,6 @@ class TurnBook:
         return new
 
 
-def _plain(value):
-    """JSON-able data in an order that does not depend on the process (sets sorted): the same position gives
-    the same digest in every process, whatever its string hashing."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def build_state(sc: Scenario, charts: NtndCharts | None = None) -> NtndState:
     """The position at the start of a scenario: every placement, the air box, the dead pile, the withdrawals made
     before the start, the track, the political state, Hearts and Minds and the standing of Laos and Cambodia."""
@@ -571,7 +559,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 "purchased": dict(sorted(st.purchased.items())), "hearts_minds": dict(st.hearts_minds),
                 "standing": dict(st.standing),
                 "replacement_points": {k: str(v) for k, v in st.replacement_points.items()},
-                "policy": _plain({f.name: getattr(st.policy, f.name) for f in dataclasses.fields(st.policy)}),
+                "policy": canonical(st.policy),
                 "transferred": sorted(st.transferred), "events_occurred": sorted(st.events_occurred),
                 "zones_of_control_announced": sorted(self.violations.declared),
                 "announced": [[list(a), t] for a, t in self.book.announced],
@@ -1293,7 +1281,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         self._receive(res, dice)
         if self.book.withdrawn_this_turn:
             raise RuleViolation("NT 4.3.1", "the withdrawals of this phase are made at once, and they are made")
-        die = self.book.withdrawal_die or 0 if self.state.policy.peace_party else None
+        die = (self.book.withdrawal_die or 0) if self.state.policy.peace_party else None
         self.state, _ = withdraw_units(self.state, a.units, die=die, res=res)
         self.book.withdrawn_this_turn = True
 
@@ -1301,7 +1289,7 @@ class Game(CombatPlay, AirPlay, CoreGame):
         """A few ways to make the phase's withdrawals: the scheduled units that can leave, with none, the
         fewest and a few more of the units the policy may take (the owed US air units first, 24.3.6)."""
         st = self.state
-        due = [u for u in due_withdrawals(st) if "thai_qc" in st.counter(u).tags or may_leave_from(st, u)]
+        due = list(leaving_now(st))
         pool = list(withdrawal_pool(st))
         owed = air_to_withdraw(st)
         pool.sort(key=lambda u: not (owed and u in st.air and st.counter(u).type != "gunship"))
@@ -1665,11 +1653,8 @@ class Game(CombatPlay, AirPlay, CoreGame):
                 yield Purchase(u)
             if not book.withdrawn_this_turn and withdrawals_owed(st, book.withdrawal_die):
                 yield from self._withdrawal_choices()
-            if st.policy.partial_in_effect:
-                us = [u for u in list(st.air) + list(st.pieces) if u not in st.transferred
-                      and st.counter(u).nationality == "US" and st.counter(u).type in ("gunship", "firebase")]
-                for u in self._sample(sorted(us), 2):
-                    yield TransferToArvn(u)
+            for u in self._sample(list(transferable(st)), 2):
+                yield TransferToArvn(u)
             if not book.drafted:
                 yield Draft()
             for u in self._sample([u for u in st.units(ALLIED) if st.counter(u).type == "green_beret"], 2):

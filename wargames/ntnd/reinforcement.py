@@ -467,6 +467,13 @@ def due_withdrawals(state: NtndState) -> tuple[str, ...]:
     return tuple(out)
 
 
+@implements("NT 4.3.1", "NT 4.3.3")
+def leaving_now(state: NtndState) -> tuple[str, ...]:
+    """The scheduled withdrawals that are due and able to leave now: from where a unit may leave (4.3.1), the
+    Thai QC from anywhere (4.3.3)."""
+    return tuple(u for u in due_withdrawals(state) if "thai_qc" in state.counter(u).tags or may_leave_from(state, u))
+
+
 @implements("NT 4.3.1", "NT 4.3.2", "NT 4.3.3", "NT 23.3", "NT 23.3.1", "NT 23.3.2", "NT 23.3.3", "NT 23.6",
             "NT 24.3.1", "NT 24.3.2", "NT 24.3.3")
 def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = None,
@@ -489,8 +496,8 @@ def withdraw_units(state: NtndState, units: Iterable[str], *, die: int | None = 
         qc = "thai_qc" in c.tags and uid in due
         if not qc and not may_leave_from(state, uid):
             raise RuleViolation("NT 4.3.1", f"{uid} is not in a town, a city or a Laotian zone on the west edge")
-    for uid in due:
-        if uid not in units and ("thai_qc" in state.counter(uid).tags or may_leave_from(state, uid)):
+    for uid in leaving_now(state):
+        if uid not in units:
             raise RuleViolation("NT 4.3.1" if "thai_qc" not in state.counter(uid).tags else "NT 4.3.3",
                                 f"{uid} is scheduled to leave and can: it must be withdrawn")
     policy = state.policy
@@ -548,8 +555,7 @@ def transfer_to_arvn(state: NtndState, unit: str, res: Resolution | None = None)
         raise RuleViolation("NT 24.3.5", f"{unit} is not a US helicopter gunship or firebase")
     if unit in state.transferred:
         raise RuleViolation("NT 24.3.5", f"{unit} is ARVN already")
-    in_box = c.type == "gunship" and unit in state.air
-    if not (in_box or (c.type == "firebase" and unit in state.pieces)):
+    if unit not in transferable(state):
         raise RuleViolation("NT 24.3.5", f"{unit} is handed over from the air box (a gunship) or the map "
                                          f"(a firebase)")
     new = state.copy()
@@ -557,6 +563,16 @@ def transfer_to_arvn(state: NtndState, unit: str, res: Resolution | None = None)
     res.add("NT 24.3.5", f"{unit} is handed to the ARVN", unit=unit, result=unit)
     res.result = unit
     return new, res
+
+
+def transferable(state: NtndState) -> tuple[str, ...]:
+    """24.3.5: the US pieces that may be handed to the ARVN now: gunships in the air box, firebases on the map
+    (none unless Partial Vietnamization is in effect)."""
+    if not state.policy.partial_in_effect:
+        return ()
+    where = {"gunship": state.air, "firebase": state.pieces}
+    return tuple(sorted(u for kind, place in where.items() for u in place if u not in state.transferred
+                        and state.mix.get(u).type == kind and state.mix.get(u).nationality == "US"))
 
 
 def american_units_in_play(state: NtndState) -> bool:
@@ -579,8 +595,7 @@ def withdrawals_owed(state: NtndState, die: int | None = None) -> bool:
     """Whether the reinforcement phase owes a withdrawal decision before it ends: a scheduled unit due and able
     to leave (4.3.1, the QC always, 4.3.3), the peace party's die or SEATO unit (23.3, 23.6), or Partial
     Vietnamization's two units while any can leave (24.3.1)."""
-    due = due_withdrawals(state)
-    if any("thai_qc" in state.counter(u).tags or may_leave_from(state, u) for u in due):
+    if leaving_now(state):
         return True
     policy = state.policy
     if policy.peace_party:

@@ -12,49 +12,99 @@ import lite  # noqa: E402
 
 CELL = """from IPython.display import HTML
 from wargames.fte.charts import check_constraints, default_charts
+from widgets.fte import assault_static, distribution_html
 from wargames.viz.fte import tec_html
 
 tec = default_charts().tec
 assert check_constraints() == []
 HTML(tec_html(tec))
-table = tec_html
-for row in table(tec):
+layout, graph = assault_static()
+for row in graph:
     print(row)
 n = len(tec.terrain)
 """
 
 
 def test_bokeh_modules_pattern():
-    for line in ("from bokeh.io import show", "import bokeh", "from widgets.layout import show_widget",
-                 "from widgets.citadel_scenario import forces", "from wargames.viz.fte import tec_html",
-                 "import wargames.viz", "  from jupyter_bokeh import BokehModel"):
+    for line in ("from bokeh.io import show", "import bokeh", "  from jupyter_bokeh import BokehModel",
+                 "from bokeh.models import Div"):
         assert lite.BOKEH_MODULES.search(line), line
     for line in ("from widgets.common import resolution_html", "from wargames.fte.charts import x",
-                 "from IPython.display import HTML", "import widgetsx"):
+                 "from IPython.display import HTML", "import widgetsx", "from widgets.layout import show_widget",
+                 "from wargames.viz.fte import tec_html", "import wargames.viz", "import bokehx"):
         assert not lite.BOKEH_MODULES.search(line), line
+
+
+def test_bokeh_names_are_found_by_reading_the_sources():
+    found = lite.bokeh_names()
+    for key in [("widgets.citadel", "anne_marie_static"), ("widgets.fte", "assault_static"),
+                ("widgets.citadel_melee", "melee_static"), ("widgets.indochina", "odds_shifts_static"),
+                ("widgets.ntnd", "combat_grid_static"), ("widgets.ntnd_politics", "election_static"),
+                ("widgets.layout", "show_widget"), ("widgets.layout", "aria_map"),
+                ("wargames.viz.hexmap", "draw_map"), ("wargames.viz.fte", "draw_fte_map"),
+                ("widgets.citadel_scenario", "setup_map"), ("widgets.indochina_play", "phase_map")]:
+        assert key in found, key
+    for key in [("widgets.citadel", "AnneMarieLive"), ("widgets.fte", "AssaultLive"),
+                ("widgets.citadel_melee", "MeleeLive"), ("widgets.indochina", "OddsShiftsLive"),
+                ("widgets.ntnd", "CombatGridLive"), ("widgets.ntnd_politics", "ElectionLive"),
+                ("widgets.fte", "distribution_html"), ("wargames.viz.fte", "tec_html"),
+                ("wargames.viz.fte", "unit_marks"), ("wargames.viz.hexmap", "describe"),
+                ("wargames.viz.svg", "draw_map_svg"), ("widgets.common", "markdown_html")]:
+        assert key not in found, key
 
 
 def test_live_statements_drop_what_depends_on_bokeh():
     assert lite.live_statements(CELL) == [
         "from IPython.display import HTML",
         "from wargames.fte.charts import check_constraints, default_charts",
+        "from widgets.fte import distribution_html",
+        "from wargames.viz.fte import tec_html",
         "tec = default_charts().tec",
         "assert check_constraints() == []",
+        "HTML(tec_html(tec))",
         "n = len(tec.terrain)",
     ]
     assert lite.live_statements("%matplotlib inline\nx = 1") == []   # not Python: nothing kept
 
 
+def test_live_imports_point_drawing_calls_at_svg_stand_ins():
+    cell = ("from bokeh.io import output_notebook, show\n"
+            "from wargames.viz.hexmap import PathMark, draw_map, with_alt_text\n"
+            "from wargames.viz.fte import draw_fte_map as d, unit_marks\n"
+            "fig, alt = draw_map(m)\nshow(with_alt_text(fig, alt))")
+    assert lite.live_imports(cell).splitlines() == [
+        "from wargames.viz.live import output_notebook, show",
+        "from wargames.viz.hexmap import PathMark",
+        "from wargames.viz.live import draw_map, with_alt_text",
+        "from wargames.viz.fte import unit_marks",
+        "from wargames.viz.live import draw_fte_map as d",
+        "fig, alt = draw_map(m)", "show(with_alt_text(fig, alt))"]
+
+
 def test_disable_bokeh_cells():
     nbformat = pytest.importorskip("nbformat")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)"), nbformat.v4.new_code_cell(CELL)])
-    assert lite.disable_bokeh_cells(nb) == 1
+    maps = ("from bokeh.io import show\nfrom wargames.viz.hexmap import draw_map, with_alt_text\n"
+            "fig, alt = draw_map(m)\nshow(with_alt_text(fig, alt))")
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("print(1)"), nbformat.v4.new_code_cell(CELL),
+        nbformat.v4.new_code_cell("print(len(graph))\nprint(n)"), nbformat.v4.new_code_cell(maps),
+        nbformat.v4.new_code_cell("fig.scatter(x=[1], y=[1])\nk = 2", metadata={"tags": ["static-only"]}),
+        nbformat.v4.new_code_cell("print(k)")])
+    assert lite.disable_bokeh_cells(nb) == 4
     assert nb.cells[0].source == "print(1)"
     src = nb.cells[1].source
     assert src.startswith(lite.LIVE_NOTE)
-    assert "# from wargames.viz.fte import tec_html" in src and "\ntec = default_charts().tec" in src
-    assert "\nHTML(tec_html(tec))" not in src
+    assert "# layout, graph = assault_static()" in src and "\ntec = default_charts().tec" in src
+    assert "\nHTML(tec_html(tec))" in src and "\nlayout, graph" not in src
     compile(src, "cell", "exec")
+    # a name bound in an earlier disabled statement taints the later cells that use it
+    assert nb.cells[2].source.startswith(lite.LIVE_NOTE) and nb.cells[2].source.endswith("\nprint(n)")
+    # maps are drawn by the SVG stand-ins, and the cell is otherwise unchanged
+    assert nb.cells[3].source.startswith("from wargames.viz.live import show\n")
+    assert nb.cells[3].source.endswith("fig, alt = draw_map(m)\nshow(with_alt_text(fig, alt))")
+    # a cell tagged static-only stays off, with what it binds
+    assert nb.cells[4].source.startswith(lite.LIVE_NOTE) and nb.cells[4].source.endswith("\n# k = 2")
+    assert nb.cells[5].source.startswith(lite.LIVE_NOTE)
 
 
 def test_chapter_sources_are_notebooks_under_book():

@@ -52,9 +52,24 @@ TEST_SPECS = ["pytest==9.2.0", "hypothesis==6.155.7"]
 # terminal helpers need a pty.
 DROP = ("widgetsnbextension", "pexpect", "ptyprocess")
 PREFETCH = ["wargames", "pyyaml", "ipywidgets", "jedi"]
-# Modules that import bokeh (directly or through another of ours). A chapter cell importing one is disabled.
-BOKEH_MODULES = re.compile(
-    r"^\s*(from|import)\s+(bokeh|jupyter_bokeh|wargames\.viz|widgets(?!\.common\b)(\.\w+)?)\b", re.M)
+# A chapter cell that imports bokeh itself is disabled. Our drawing and widget modules load without bokeh
+# (wargames.viz.optional), so importing them is fine; only the names of theirs that draw with bokeh are
+# disabled (`bokeh_names`), and the static book's drawing calls point at SVG stand-ins (`LIVE_STANDINS`).
+BOKEH_MODULES = re.compile(r"^\s*(from|import)\s+(bokeh|jupyter_bokeh)\b", re.M)
+OUR_DRAWING = ("widgets", "wargames/viz")
+# (module, name) -> the module of its bokeh-free stand-in with the same signature, drawing SVG
+LIVE_STANDINS = {("bokeh.io", "show"): "wargames.viz.live", ("bokeh.io", "output_notebook"): "wargames.viz.live",
+                 ("wargames.viz.hexmap", "draw_map"): "wargames.viz.live",
+                 ("wargames.viz.hexmap", "with_alt_text"): "wargames.viz.live",
+                 ("wargames.viz.fte", "draw_fte_map"): "wargames.viz.live",
+                 ("wargames.viz.fte", "with_alt_text"): "wargames.viz.live"}
+# A chapter cell tagged so (say, one that adds bokeh glyphs to a map) stays commented out in the live edition.
+STATIC_ONLY = "static-only"
+# Our functions that take a bokeh figure (the analysis cannot tell from their code).
+FIGURE_TAKERS = {("widgets.layout", "aria_map")}
+# Live widgets that draw their map as SVG when bokeh is missing (their bokeh branch is not taken there).
+SVG_WHEN_NO_BOKEH = {("widgets.citadel", "AnneMarieLive"), ("widgets.citadel_melee", "MeleeLive"),
+                     ("widgets.fte", "AssaultLive")}
 LIVE_NOTE = (
     "# Live edition: this cell draws with bokeh, which cannot load in the browser's Python yet.\n"
     "# The static page shows its output; `make lab` runs it. The original code is commented out;\n"
@@ -182,45 +197,166 @@ def _bound(node) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
-def live_statements(source: str) -> list[str]:
+def _used(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _imports_bokeh(node) -> bool:
+    return any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in ("bokeh", "jupyter_bokeh")
+               or isinstance(n, ast.Import) and any(a.name.split(".")[0] in ("bokeh", "jupyter_bokeh")
+                                                     for a in n.names) for n in ast.walk(node))
+
+
+def _module_of(path: Path) -> str:
+    return path.relative_to(REPO).with_suffix("").as_posix().replace("/", ".").removesuffix(".__init__")
+
+
+def bokeh_names(root: Path = REPO) -> set[tuple[str, str]]:
+    """The (module, name) pairs of our drawing and widget modules that need bokeh: a function, class or
+    constant that imports bokeh, uses a bokeh stand-in (`wargames.viz.optional.bokeh_names`), or uses another
+    such name of ours, except the live widgets of SVG_WHEN_NO_BOKEH. Found by reading the sources."""
+    defs: dict[tuple[str, str], ast.AST] = {}
+    imported: dict[tuple[str, str], tuple[str, str]] = {}       # (module, local name) -> (module, name)
+    tainted: set[tuple[str, str]] = set()
+    for top in OUR_DRAWING:
+        for path in sorted((root / top).glob("*.py")):
+            mod = _module_of(path)
+            package = mod.rsplit(".", 1)[0]
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    src = node.module if not node.level else f"{package}.{node.module}"
+                    for a in node.names:
+                        if src.split(".")[0] in ("bokeh", "jupyter_bokeh"):
+                            tainted.add((mod, a.asname or a.name))
+                        else:
+                            imported[(mod, a.asname or a.name)] = (src, a.name)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    defs[(mod, node.name)] = node
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    call = node.value
+                    if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                            and call.func.id in ("bokeh_name", "bokeh_names")):
+                        tainted |= {(mod, n) for n in _bound(node)}
+                    else:
+                        for n in _bound(node):
+                            defs[(mod, n)] = node
+    tainted |= FIGURE_TAKERS
+    for key, node in defs.items():
+        if key not in SVG_WHEN_NO_BOKEH and _imports_bokeh(node):
+            tainted.add(key)
+    changed = True
+    while changed:
+        changed = False
+        for key, node in defs.items():
+            if key in tainted or key in SVG_WHEN_NO_BOKEH:
+                continue
+            mod = key[0]
+            if any((mod, n) in tainted or imported.get((mod, n)) in tainted for n in _used(node)):
+                tainted.add(key)
+                changed = True
+    return tainted
+
+
+def live_imports(source: str) -> str:
+    """The cell with its imports of the static book's drawing calls pointed at their SVG stand-ins
+    (`LIVE_STANDINS`); other names stay where they were imported from."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    lines = source.splitlines()
+    for node in reversed(tree.body):
+        if not isinstance(node, ast.ImportFrom) or node.level:
+            continue
+        moved = [a for a in node.names if (node.module, a.name) in LIVE_STANDINS]
+        if not moved:
+            continue
+        stay = [a for a in node.names if a not in moved]
+        indent = lines[node.lineno - 1][:node.col_offset]
+        text = lambda names: ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in names)  # noqa: E731
+        new = [f"{indent}from {LIVE_STANDINS[(node.module, moved[0].name)]} import {text(moved)}"]
+        if stay:
+            new.insert(0, f"{indent}from {node.module} import {text(stay)}")
+        lines[node.lineno - 1:node.end_lineno] = new
+    return "\n".join(lines)
+
+
+def live_statements(source: str, needs_bokeh: set[tuple[str, str]] | None = None,
+                    tainted: set[str] | None = None) -> list[str]:
     """The cell's top-level statements that need no bokeh, in order, so later cells can use what they bind.
 
-    A statement needs bokeh if it imports a bokeh module (see BOKEH_MODULES), or uses a name that such a
-    statement bound; what it binds then needs bokeh too.
+    A statement needs bokeh if it imports from a bokeh module (see BOKEH_MODULES) or imports one of our names
+    that needs bokeh (`bokeh_names`), or uses a name that such a statement bound (in this cell or, through
+    ``tainted``, which it updates, in an earlier one); what it binds then needs bokeh too.
     """
+    needs_bokeh = bokeh_names() if needs_bokeh is None else needs_bokeh
+    tainted = set() if tainted is None else tainted
     try:
         tree = ast.parse(source)
     except SyntaxError:  # IPython magics: keep nothing
         return []
     lines = source.splitlines()
-    tainted: set[str] = set()
     keep = []
     for node in tree.body:
         text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            needs_bokeh = bool(BOKEH_MODULES.search(text))
-        else:
-            used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            needs_bokeh = bool(used & tainted)
-        if needs_bokeh:
+        if isinstance(node, ast.Import):
+            if BOKEH_MODULES.search(text):
+                tainted |= _bound(node)
+                continue
+        elif isinstance(node, ast.ImportFrom):
+            if BOKEH_MODULES.search(text):
+                tainted |= _bound(node)
+                continue
+            bad = [a for a in node.names if (node.module, a.name) in needs_bokeh]
+            if bad:
+                tainted |= {a.asname or a.name for a in bad}
+                good = [a for a in node.names if a not in bad]
+                if good:
+                    keep.append(f"from {node.module} import "
+                                + ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in good))
+                continue
+        elif _used(node) & tainted:
             tainted |= _bound(node)
+            continue
         else:
-            keep.append(text)
+            tainted -= _bound(node)          # rebound by a statement that needs no bokeh
+        keep.append(text)
     return keep
 
 
-def disable_bokeh_cells(nb) -> int:
-    """Comment out each code cell that imports bokeh or one of our modules that draws with it, and repeat below
-    it, live, the statements that need neither (`live_statements`); returns how many cells."""
+def disable_bokeh_cells(nb, needs_bokeh: set[tuple[str, str]] | None = None) -> int:
+    """Point each code cell's drawing calls at their SVG stand-ins (`live_imports`), then comment out each cell
+    that still needs bokeh, repeating below it, live, the statements that do not (`live_statements`); returns
+    how many cells were commented out."""
+    needs_bokeh = bokeh_names() if needs_bokeh is None else needs_bokeh
+    tainted: set[str] = set()
     count = 0
     for cell in nb.cells:
-        if cell.cell_type == "code" and BOKEH_MODULES.search(cell.source):
-            keep = live_statements(cell.source)
-            body = "\n".join("# " + line if line else "#" for line in cell.source.splitlines())
-            cell.source = LIVE_NOTE + body + ("\n\n" + "\n".join(keep) if keep else "")
-            cell.outputs = []
-            count += 1
+        if cell.cell_type != "code":
+            continue
+        if STATIC_ONLY in cell.metadata.get("tags", ()):
+            tainted |= {n for node in ast.parse(cell.source).body for n in _bound(node)}
+            keep = []
+        else:
+            cell.source = live_imports(cell.source)
+            keep = live_statements(cell.source, needs_bokeh, tainted)
+            if keep == _statements(cell.source):
+                continue
+        body = "\n".join("# " + line if line else "#" for line in cell.source.splitlines())
+        cell.source = LIVE_NOTE + body + ("\n\n" + "\n".join(keep) if keep else "")
+        cell.outputs = []
+        count += 1
     return count
+
+
+def _statements(source: str) -> list[str] | None:
+    """The cell's top-level statements as text (None when it is not plain Python)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = source.splitlines()
+    return ["\n".join(lines[n.lineno - 1:n.end_lineno]) for n in tree.body]
 
 
 def convert_chapters(sources: list[Path], files: Path) -> dict[str, int]:
@@ -229,13 +365,14 @@ def convert_chapters(sources: list[Path], files: Path) -> dict[str, int]:
     import nbformat
 
     disabled = {}
+    needs_bokeh = bokeh_names()
     for md in sources:
         rel = md.resolve().relative_to(REPO / "book").with_suffix(".ipynb")
         nb = jupytext.read(md, fmt="md:myst")
         nb.metadata.pop("jupytext", None)
         nb.metadata["kernelspec"] = dict(PYODIDE_KERNEL)
         nb.metadata["language_info"] = {"name": "python"}
-        disabled[rel.as_posix()] = disable_bokeh_cells(nb)
+        disabled[rel.as_posix()] = disable_bokeh_cells(nb, needs_bokeh)
         nb.cells.insert(0, nbformat.v4.new_markdown_cell(INTRO_CELL))
         for i, cell in enumerate(nb.cells):
             cell["id"] = f"cell-{i}"  # deterministic ids: two builds give the same files

@@ -12,20 +12,22 @@ import functools
 import html
 from dataclasses import dataclass
 
-from bokeh.layouts import column, row
-from bokeh.models import CustomJS, Div, Select
-
 from wargames.citadel.examples import (BATTERIES, FIRST_LEGS, ONWARD_ROUTES, PRINTED_ASSIGNMENT, PRINTED_DICE,
                                        MovementExample)
 from wargames.core import Distribution, ScriptedDice, enumerate_outcomes
 from wargames.core.errors import RuleViolation
 from wargames.viz.hexmap import (PathMark, action_hexes, citadel_marks, describe,
                                  movement_example_map, overlay_data)
+from wargames.viz.optional import HAVE_BOKEH, bokeh_names
+from wargames.viz.svg import movement_example_svg
 
 from .common import (WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, percent_text,
                      resolution_html, walk_graph)
 from .layout import (aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
                      summary_html, url_state)
+
+column, row = bokeh_names("bokeh.layouts", "column", "row")
+CustomJS, Div, Select = bokeh_names("bokeh.models", "CustomJS", "Div", "Select")
 
 BATTALIONS = ["1st Bn", "2nd Bn", "3rd Bn", "4th Bn"]
 MAX_SHOTS = len(BATTERIES)
@@ -199,6 +201,14 @@ def map_for(ex: MovementExample, **kw):
     return movement_example_map(ex.run, **kw)
 
 
+def map_svg(ex: MovementExample, **kw) -> tuple[str, str]:
+    """:func:`map_for` as SVG (the live edition's map): the same crop, outlines and marks."""
+    kw.setdefault("hexes", _crop(ex))
+    kw.setdefault("highlight", sorted(set(battery_hexes(ex).values())))
+    kw.setdefault("highlight_label", "battery position (reconstructed, R)")
+    return movement_example_svg(ex.run, **kw)
+
+
 def alt_parts_of(ex: MovementExample) -> list[str]:
     return alt_parts(_alt_text(ex))
 
@@ -362,9 +372,10 @@ def anne_marie_static(width: int = 640):
 class AnneMarieLive:
     """ipywidgets front end: every change re-runs the engine, re-draws the map and recomputes the odds."""
 
-    def __init__(self, width: int = 700):
+    def __init__(self, width: int = 700, svg: bool | None = None):
         import ipywidgets as w
         self.w = w
+        self.svg = not HAVE_BOKEH if svg is None else svg      # the live edition has no bokeh: an SVG map
         self.assign = {b: w.Dropdown(options=["(none)", *BATTERIES], value=PRINTED_ASSIGNMENT.get(b, "(none)"),
                                      description=b, layout=w.Layout(width="210px")) for b in BATTALIONS}
         self.dice = [w.Dropdown(options=list(range(1, 7)), value=PRINTED_DICE[i], description=f"shot {i + 1}",
@@ -376,9 +387,12 @@ class AnneMarieLive:
         self.odds = w.HTML()
         self.message = w.HTML()
         first = resolve(PRINTED_ASSIGNMENT, PRINTED_DICE).example
-        self.fig, _ = map_for(first, width=width)
-        self.sources = _bind_sources(self.fig)
         self.width = width
+        if self.svg:
+            self.map = w.HTML()
+        else:
+            self.fig, _ = map_for(first, width=width)
+            self.sources = _bind_sources(self.fig)
         for c in [*self.assign.values(), *self.dice]:
             c.observe(lambda _change: self.update(), names="value")
         self.roll.on_click(self._roll)
@@ -405,7 +419,10 @@ class AnneMarieLive:
 
     def update(self) -> Outcome:
         oc = resolve(self.assignment(), [d.value for d in self.dice])
-        _apply(self.sources, outcome_sources(oc.example))
+        if self.svg:
+            self.map.value = map_svg(oc.example, width=self.width)[0]
+        else:
+            _apply(self.sources, outcome_sources(oc.example))
         self.message.value = (f"<p style='color:#a00'><b>{oc.error.rule}</b>: {html.escape(oc.error.reason)}</p>"
                               if oc.error else "")
         self.summary.value = summary_html(summary_text(oc.example))
@@ -417,7 +434,11 @@ class AnneMarieLive:
         return oc
 
     def widget(self):
-        from jupyter_bokeh import BokehModel
         w = self.w
+        if self.svg:
+            shown = self.map
+        else:
+            from jupyter_bokeh import BokehModel
+            shown = BokehModel(self.fig)
         return w.VBox([w.HBox(list(self.assign.values())), w.HBox([*self.dice, self.roll, self.reset]), self.message,
-                       self.summary, BokehModel(self.fig), self.legend, w.HBox([self.steps, self.odds])])
+                       self.summary, shown, self.legend, w.HBox([self.steps, self.odds])])

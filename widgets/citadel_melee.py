@@ -22,9 +22,6 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bokeh.layouts import row
-from bokeh.models import CustomJS, Div, Select
-
 from wargames.citadel import Game
 from wargames.citadel.game import EndPhase
 from wargames.citadel.melee import MeleeOutcome, melee_odds, melee_problem, play_melee
@@ -32,11 +29,16 @@ from wargames.core import Distribution, Resolution, ScriptedDice
 from wargames.core.dice import DiceError
 from wargames.core.errors import RuleViolation
 from wargames.viz.hexmap import FireMark, UnitMark, describe, draw_map, overlay_data
+from wargames.viz.optional import HAVE_BOKEH, bokeh_name, bokeh_names
+from wargames.viz.svg import draw_map_svg
 
 from .common import (WALKER_JS, build_decision_graph, fraction_text, graph_hints, odds_html, percent_text,
                      resolution_html, walk_graph)
 from .layout import (aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
                      summary_html, url_state)
+
+row = bokeh_name("bokeh.layouts", "row")
+CustomJS, Div, Select = bokeh_names("bokeh.models", "CustomJS", "Div", "Select")
 
 #: Where the battalions stand in our position (reconstructed: the 1st Battalion where the Movement Example
 #: left it, the others as if a later night had brought them to the wire).
@@ -272,12 +274,23 @@ def alt_text(line: Line) -> str:
     return describe(line.state.map, units, fire_lines=lines, map_part=False)
 
 
-def figure(line: Line, width: int = 560):
+def _map_args(line: Line, width: int) -> tuple[tuple, dict]:
     units, lines = marks(line)
-    fig, _ = draw_map(line.state.map, units, fire_lines=lines, hexes=list(crop()), width=width,
-                      name="melee-map", title="Anne-Marie: the melee (position reconstructed)",
-                      highlight=list(TARGETS), highlight_label="target hexes")
+    return (line.state.map, units), dict(fire_lines=lines, hexes=list(crop()), width=width, highlight=list(TARGETS),
+                                         title="Anne-Marie: the melee (position reconstructed)",
+                                         highlight_label="target hexes")
+
+
+def figure(line: Line, width: int = 560):
+    args, kw = _map_args(line, width)
+    fig, _ = draw_map(*args, name="melee-map", **kw)
     return fig
+
+
+def map_svg(line: Line, width: int = 560) -> str:
+    """The same map as :func:`figure`, as SVG (the live edition's map)."""
+    args, kw = _map_args(line, width)
+    return draw_map_svg(*args, **kw)[0]
 
 
 def _bind(fig) -> dict:
@@ -392,9 +405,11 @@ def melee_static(width: int = 560):
 class MeleeLive:
     """ipywidgets front end: every change replays the melee with the engine and recomputes its odds."""
 
-    def __init__(self, width: int = 560):
+    def __init__(self, width: int = 560, svg: bool | None = None):
         import ipywidgets as w
         self.w = w
+        self.svg = not HAVE_BOKEH if svg is None else svg      # the live edition has no bokeh: an SVG map
+        self.width = width
         target, attackers, dice = DEFAULT
         self.target = w.Dropdown(options=[(v, k) for k, v in TARGETS.items()], value=target, description="target")
         self.attackers = {b: w.Checkbox(value=b in attackers, description=f"{b} ({h})", indent=False)
@@ -403,8 +418,11 @@ class MeleeLive:
                                 layout=w.Layout(width="150px")) for i in range(3)]
         self.roll = w.Button(description="Roll the dice")
         self.summary, self.steps, self.odds = w.HTML(), w.HTML(), w.HTML()
-        self.fig = figure(play_line(target, attackers, dice), width)
-        self.sources = _bind(self.fig)
+        if self.svg:
+            self.map = w.HTML()
+        else:
+            self.fig = figure(play_line(target, attackers, dice), width)
+            self.sources = _bind(self.fig)
         for c in [self.target, *self.attackers.values(), *self.dice]:
             c.observe(lambda _change: self.update(), names="value")
         self.roll.on_click(self._roll)
@@ -423,7 +441,10 @@ class MeleeLive:
     def update(self) -> Line:
         target, attackers = self.target.value, self.chosen()
         line = play_line(target, attackers, tuple(d.value for d in self.dice))
-        _apply(self.sources, sources(line))
+        if self.svg:
+            self.map.value = map_svg(line, self.width)
+        else:
+            _apply(self.sources, sources(line))
         self.summary.value = summary_html(summary_text(line))
         self.steps.value = line_html(line)
         self.odds.value = "" if line.error else odds_block(odds(target, attackers), "the exact odds of this attack")
@@ -431,7 +452,11 @@ class MeleeLive:
         return line
 
     def widget(self):
-        from jupyter_bokeh import BokehModel
         w = self.w
+        if self.svg:
+            shown = self.map
+        else:
+            from jupyter_bokeh import BokehModel
+            shown = BokehModel(self.fig)
         return w.VBox([w.HBox([self.target, *self.attackers.values()]), w.HBox([*self.dice, self.roll]),
-                       self.summary, BokehModel(self.fig), w.HBox([self.steps, self.odds])])
+                       self.summary, shown, w.HBox([self.steps, self.odds])])

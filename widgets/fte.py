@@ -19,20 +19,21 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-from bokeh.models import CustomJS, Div, Select
-
 from wargames.core import DataError, Distribution, RandomDice, ScriptedDice
 from wargames.core.dist import enumerate_chain
 from wargames.core.errors import RuleViolation
 from wargames.fte.assault import RESULTS, AssaultOutcome, AssaultPlan, AssaultRun, assault_distribution, start
 from wargames.fte.errata import ERRATA, ORIGINAL, SWITCHES
 from wargames.fte.examples import ASSAULT_DICE, assault_example
-from wargames.viz.fte import describe_fte, draw_fte_map, region_map, unit_marks, units_data
+from wargames.viz.fte import describe_fte, draw_fte_map, draw_fte_map_svg, region_map, unit_marks, units_data
+from wargames.viz.optional import HAVE_BOKEH, bokeh_names
 
 from .common import (WALKER_JS, build_decision_graph, fraction_text, graph_hints, idle_choices, odds_html,
                      resolution_html, walk_graph)
 from .layout import (CONTROL_WIDTH, aria_map, hints_div, legend_html, map_widget, reset_button, roll_button, summary_div,
                      summary_html, url_state)
+
+CustomJS, Div, Select = bokeh_names("bokeh.models", "CustomJS", "Div", "Select")
 
 READINGS = {"errata": ERRATA, "original": ORIGINAL}
 READING_LABELS = {"errata": "with the errata", "original": "as printed"}
@@ -331,6 +332,13 @@ def map_for(run_or_state, width: int = 640):
     return fig, alt
 
 
+def map_svg(state, width: int = 640) -> str:
+    """The map of :func:`map_for` as SVG (the live edition's map), with the same short counter labels."""
+    marks = unit_marks(state)
+    return draw_fte_map_svg(state.map, marks, region=REGION, width=width, title=MAP_TITLE, highlight=[TARGET],
+                            labels=units_source(state)["short"])[0]
+
+
 def units_source(state) -> dict:
     """The map's counter data for a position (swapped into the page's map)."""
     data = units_data(state.map, unit_marks(state), REGION)
@@ -504,9 +512,11 @@ class AssaultLive:
     position in words (also the map's aria-label), and a "Printed example" button that restores every choice
     and die of the rulebook's example."""
 
-    def __init__(self, width: int = 640):
+    def __init__(self, width: int = 640, svg: bool | None = None):
         import ipywidgets as w
         self.w = w
+        self.svg = not HAVE_BOKEH if svg is None else svg      # the live edition has no bokeh: an SVG map
+        self.width = width
         self.attackers = w.SelectMultiple(options=CANDIDATES, value=PRINTED_PLAN.attackers,
                                           description="Assaulting", rows=3)
         self.combine = w.Checkbox(value=True, description="combine US fire")
@@ -525,8 +535,11 @@ class AssaultLive:
         self.summary, self.alt = w.HTML(), w.HTML()
         self.legend = w.HTML(legend_html(LEGEND_TITLE, legend_codes()))
         run, _ = replay("errata", PRINTED_PLAN, _dice("printed"))
-        self.fig, _ = map_for(run, width=width)
-        self.source = self.fig.select_one({"name": "units"}).data_source
+        if self.svg:
+            self.map = w.HTML()
+        else:
+            self.fig, _ = map_for(run, width=width)
+            self.source = self.fig.select_one({"name": "units"}).data_source
         self.controls = (self.attackers, self.combine, self.primary, self.target, self.opfire, self.opdice,
                          self.reading, self.dice)
         self.printed_values = [c.value for c in self.controls]
@@ -583,9 +596,12 @@ class AssaultLive:
         self.summary.value = summary_html(summary_text(run, self.reading.value, msg))
         if run is not None:
             self.run = run
-            self.source.data = units_source(run.state)
             alt = alt_text(run.state)
-            aria_map(self.fig, alt)
+            if self.svg:
+                self.map.value = map_svg(run.state, self.width)
+            else:
+                self.source.data = units_source(run.state)
+                aria_map(self.fig, alt)
             self.alt.value = alt_html(alt)
             self.steps.value = status_html(run) + rounds_html(run) + resolution_html(run.res, "Resolution")
         self.odds.value = "<p>Press <b>Exact odds</b> to enumerate every possible roll for these choices.</p>"
@@ -598,9 +614,13 @@ class AssaultLive:
         return dist
 
     def widget(self):
-        from jupyter_bokeh import BokehModel
         w = self.w
+        if self.svg:
+            shown = self.map
+        else:
+            from jupyter_bokeh import BokehModel
+            shown = BokehModel(self.fig)
         controls = w.VBox([self.attackers, self.combine, self.primary, self.target, self.opfire, self.opdice,
                            self.reading, self.dice, w.HBox([self.printed, self.roll, self.odds_button]), self.message])
-        main = w.VBox([self.summary, BokehModel(self.fig), self.legend, self.alt])
+        main = w.VBox([self.summary, shown, self.legend, self.alt])
         return w.VBox([w.HBox([controls, main]), self.odds, self.steps])

@@ -12,16 +12,18 @@ import re
 from fractions import Fraction
 from itertools import product
 
-from bokeh.models import Checkbox, ColumnDataSource, CustomJS, Div, Select, Slider
-from bokeh.plotting import figure
-
 from wargames.core import Resolution, enumerate_outcomes
 from wargames.core.errors import RuleViolation
 from wargames.indochina.charts import ATTACKER_RANK, RESULTS, default_charts
 from wargames.indochina.combat import (Combat, Readings, Shift, Side, crt_chooser, final_column, raw_odds,
                                        roll_on_crt, shifts)
+from wargames.viz.optional import bokeh_name, bokeh_names
 
 from .common import PIPELINE_JS, build_pipeline, odds_html, run_pipeline
+
+(Checkbox, ColumnDataSource, CustomJS, Div, Select, Slider) = bokeh_names(
+    "bokeh.models", "Checkbox", "ColumnDataSource", "CustomJS", "Div", "Select", "Slider")
+figure = bokeh_name("bokeh.plotting", "figure")
 
 MAX_STRENGTH = 30
 MOBILE, _, TEC = default_charts()        # the widget's own copy of the shipped charts, read once

@@ -11,10 +11,11 @@ import html
 import random
 from dataclasses import dataclass, field
 
-from bokeh.layouts import column
-from bokeh.models import CustomJS, Div, Select
-
 from wargames.viz.hexmap import UnitMark, describe, draw_map, overlay_data, with_alt_text
+from wargames.viz.optional import bokeh_name, bokeh_names
+
+column = bokeh_name("bokeh.layouts", "column")
+CustomJS, Div, Select = bokeh_names("bokeh.models", "CustomJS", "Div", "Select")
 
 #: the actions that close a phase or a turn; the random player takes them once its budget is spent
 CLOSING = ("EndPhase", "ScoreCities", "EndTurn")

@@ -16,9 +16,12 @@ from __future__ import annotations
 import html
 from typing import Mapping, Sequence
 
-from bokeh.layouts import column, row
-from bokeh.document import Document
-from bokeh.models import Button, Checkbox, CustomJS, Div, InlineStyleSheet, UIElement
+from wargames.viz.optional import bokeh_name, bokeh_names
+
+column, row = bokeh_names("bokeh.layouts", "column", "row")
+Document = bokeh_name("bokeh.document", "Document")
+(Button, Checkbox, CustomJS, Div, InlineStyleSheet, UIElement) = bokeh_names(
+    "bokeh.models", "Button", "Checkbox", "CustomJS", "Div", "InlineStyleSheet", "UIElement")
 
 CONTROL_WIDTH = 300
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from bokeh.models import ColumnDataSource, CustomJS, Div, Select, Slider
-from bokeh.plotting import figure
-
 from wargames.ntnd.politics import ALLIED_WIN, IMPOSED, PEACE_PARTY, Policy, election_odds
+from wargames.viz.optional import bokeh_name, bokeh_names
 
 from .common import PIPELINE_JS, build_pipeline, fraction_text, percent_text, run_pipeline
+
+(ColumnDataSource, CustomJS, Div, Select, Slider) = bokeh_names(
+    "bokeh.models", "ColumnDataSource", "CustomJS", "Div", "Select", "Slider")
+figure = bokeh_name("bokeh.plotting", "figure")
 
 YEARS = (1968, 1972)
 MAX_POINTS = 300

@@ -25,12 +25,15 @@ from fractions import Fraction
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from bokeh.core.property.vectorization import value
-from bokeh.models import ColumnDataSource, GlyphRenderer, HoverTool, Legend, LegendItem, Text, Title
-
 from ..core.hexgrid import Hex, hexside
 from ..core.mapdata import MapData, SideInfo
 from .hexmap import PathMark, UnitMark, center, describe, draw_map, overlay_data, with_alt_text
+from .optional import bokeh_name, bokeh_names
+from .svg import Line, MapStyle, draw_map_svg
+
+value = bokeh_name("bokeh.core.property.vectorization", "value")
+(ColumnDataSource, GlyphRenderer, HoverTool, Legend, LegendItem, Text, Title) = bokeh_names(
+    "bokeh.models", "ColumnDataSource", "GlyphRenderer", "HoverTool", "Legend", "LegendItem", "Text", "Title")
 
 
 def as_hex(m, h):
@@ -171,14 +174,7 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     infos = [sub.hexes[h] for h in hexes]
     assert data["label"] == [sub.label(h) for h in hexes]
     data["color"] = [FTE_TERRAIN_COLORS.get(i.terrain, "#FFFFFF") for i in infos]
-    codes = []
-    for h, i in zip(hexes, infos):
-        code = FTE_TERRAIN_CODES.get(i.terrain, i.terrain[:1].upper())
-        code += "".join(c for f, c in FTE_FEATURE_CODES.items() if f in i.features)
-        if elevation(sub, h):
-            code += f" ↑{elevation(sub, h)}"
-        codes.append(code.strip())
-    data["code"] = codes
+    data["code"] = tile_codes(sub, hexes)
     data["elevation"] = [elevation(sub, h) for h in hexes]
     tiles.data_source.data = data
     for tool in fig.select(type=HoverTool):
@@ -230,16 +226,64 @@ def draw_fte_map(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
                      background_fill_alpha=0.8)
             legend.items.append(LegendItem(label="line of sight clear (solid)" if clear
                                            else "line of sight blocked (dashed)", renderers=[r]))
-    present = [m for m in STATUS_CODES if any(m in getattr(u, "marks", ()) for u in units)]
-    if present:
-        names = {"activated": "activation complete"}
-        fig.add_layout(Title(text="Counter codes: " + ", ".join(f"{STATUS_CODES[m]} {names.get(m, m.replace('_', ' '))}"
-                                                                 for m in present),
-                             text_font_size=f"{MIN_TEXT_PX}px", text_font_style="normal"), "below")
+    note = status_note(units)
+    if note:
+        fig.add_layout(Title(text=note, text_font_size=f"{MIN_TEXT_PX}px", text_font_style="normal"), "below")
     enlarge_text(fig)
     alt = describe_fte(sub, units, paths, sight, title)
     fig.tags = [{"alt": alt}]
     return fig, alt
+
+
+def tile_codes(m: MapData, hexes: Sequence[Hex]) -> list[str]:
+    """Each hex's code on an FTE map: terrain, then trail/road/tunnel, then its elevation (↑n)."""
+    codes = []
+    for h in hexes:
+        i = m.hexes[h]
+        code = FTE_TERRAIN_CODES.get(i.terrain, i.terrain[:1].upper())
+        code += "".join(c for f, c in FTE_FEATURE_CODES.items() if f in i.features)
+        if elevation(m, h):
+            code += f" ↑{elevation(m, h)}"
+        codes.append(code.strip())
+    return codes
+
+
+def status_note(units: Sequence[UnitMark]) -> str:
+    """The line decoding the status codes the counters show ("" when none shows one)."""
+    present = [m for m in STATUS_CODES if any(m in getattr(u, "marks", ()) for u in units)]
+    names = {"activated": "activation complete"}
+    return ("Counter codes: " + ", ".join(f"{STATUS_CODES[m]} {names.get(m, m.replace('_', ' '))}" for m in present)
+            if present else "")
+
+
+def draw_fte_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
+                     sight: Sequence[SightMark] = (), *, region: tuple[int, ...] | None = None,
+                     title: str | None = None, width: int = 720, highlight: Iterable[str | Hex] = (),
+                     labels: Sequence[str] | None = None) -> tuple[str, str]:
+    """:func:`draw_fte_map` as SVG: FTE's terrain colours and codes, slopes, counters in the side colours with
+    their status codes, and the lines of sight; ``labels`` replaces the counters' names (one per unit shown).
+    Returns ``(svg, alt_text)``."""
+    sub = region_map(m, region)
+    lines = tuple(Line(as_hex(sub, s.source), as_hex(sub, s.target), CLEAR_COLOR if s.clear else BLOCKED_COLOR,
+                       not s.clear, s.label or ("LoS" if s.clear else "no LoS"),
+                       "line of sight clear (solid)" if s.clear else "line of sight blocked (dashed)") for s in sight)
+
+    def restyle(mm: MapData, drawn: list, data: dict) -> None:
+        tiles = data["hex-tiles"]
+        tiles["color"] = [FTE_TERRAIN_COLORS.get(mm.hexes[h].terrain, "#FFFFFF") for h in drawn]
+        tiles["code"] = tile_codes(mm, drawn)
+        if units:
+            _fte_units(data["units"], units)
+            if labels is not None:
+                data["units"]["text"] = list(labels)
+
+    note = status_note(units)
+    style = MapStyle(terrain_colors=FTE_TERRAIN_COLORS, terrain_codes=FTE_TERRAIN_CODES,
+                     side_styles={"slope": (SLOPE_COLOR, "solid", 6, "round")},
+                     side_labels={"slope": "slope (between elevations)"}, feature_codes=FTE_FEATURE_CODES,
+                     restyle=restyle, lines=lines, notes=(note,) if note else (),
+                     alt=describe_fte(sub, units, paths, sight, title))
+    return draw_map_svg(sub, units, paths, title=title or sub.name, width=width, highlight=highlight, style=style)
 
 
 def _fte_units(ud: dict, units: Sequence[UnitMark]) -> dict:
@@ -325,5 +369,5 @@ def tec_html(chart) -> str:
             f"</caption><thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-__all__ = ["MIN_TEXT_PX", "FteUnitMark", "SightMark", "draw_fte_map", "describe_fte", "enlarge_text", "region_map",
+__all__ = ["MIN_TEXT_PX", "FteUnitMark", "SightMark", "draw_fte_map", "draw_fte_map_svg", "describe_fte", "enlarge_text", "region_map",
            "sight_marks", "tec_html", "unit_marks", "with_alt_text"]

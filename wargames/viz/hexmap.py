@@ -21,13 +21,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from bokeh.layouts import column
-from bokeh.models import (Arrow, ColumnDataSource, Div, HoverTool, Legend, LegendItem, Title, VeeHead)
-from bokeh.plotting import figure
-from bokeh.transform import dodge
+from .optional import bokeh_name, bokeh_names
 
 from ..core.hexgrid import Hex
 from ..core.mapdata import MapData
+
+column = bokeh_name("bokeh.layouts", "column")
+(Arrow, ColumnDataSource, Div, HoverTool, Legend, LegendItem, Title, VeeHead) = bokeh_names(
+    "bokeh.models", "Arrow", "ColumnDataSource", "Div", "HoverTool", "Legend", "LegendItem", "Title", "VeeHead")
+figure = bokeh_name("bokeh.plotting", "figure")
+dodge = bokeh_name("bokeh.transform", "dodge")
 
 SQRT3 = math.sqrt(3)
 

@@ -9,24 +9,57 @@ element with ``role="img"``, its ``<title>`` the alt text, and a legend drawn un
 Drawing coordinates (y up) become SVG pixels (y down) with one scale, so hexes keep their shape. Elements
 carry class names like the bokeh renderers' names (``hex-tiles``, ``units``, ``path-arrows``...) for tests.
 
-Not yet loadable in Pyodide: it imports its geometry from ``hexmap``, which imports bokeh; moving
-hexmap's pure half into a bokeh-free module makes this module bokeh-free too.
+It loads without bokeh (hexmap's bokeh names are stand-ins there: :mod:`wargames.viz.optional`), so the
+live edition draws its maps with it.
 """
 from __future__ import annotations
 
 import html
 import math
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..core.hexgrid import Hex
 from ..core.mapdata import MapData
 from .hexmap import (FEATURE_CODES, FIRE_COLOR, HIGHLIGHT_COLOR, PATH_COLOR, SIDE_STYLES, TERRAIN_CODES,
                      TERRAIN_COLORS, VP_COLOR, FireMark, PathMark, UnitMark, VPMark, center,
-                     corners, describe, hexside_segment, overlay_data)
+                     citadel_marks, corners, describe, hexside_segment, overlay_data)
 
 LEGEND_ROW = 22
 LEGEND_COLUMNS = 3
 _DASHES = {"solid": "", "dashed": "6 4", "dashdot": "6 3 2 3"}
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """A game's own look for :func:`draw_map_svg`: terrain colours and codes for the legend, hexside styles
+    (colour, dash, width, cap) and their legend labels, the feature codes of the codes line, and
+    ``restyle(map, drawn_hexes, overlay_data)``, which may recolour the tiles, recode them or change the
+    counters' columns in place before drawing. ``notes``: lines printed under the legend; ``alt``: the alt
+    text, when the game describes its maps in its own words."""
+
+    terrain_colors: Mapping[str, str] | None = None
+    terrain_codes: Mapping[str, str] | None = None
+    side_styles: Mapping[str, tuple] | None = None
+    side_labels: Mapping[str, str] = field(default_factory=dict)
+    feature_codes: Mapping[str, str] | None = None
+    restyle: Callable[[MapData, list, dict], None] | None = None
+    lines: tuple[Line, ...] = ()
+    notes: tuple[str, ...] = ()
+    alt: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A labelled line between two hex centres (FTE's lines of sight, say), drawn over the fire lines; lines
+    with the same legend label share one legend entry."""
+
+    source: Hex
+    target: Hex
+    color: str
+    dashed: bool
+    label: str
+    legend: str
 
 
 def _esc(text) -> str:
@@ -50,12 +83,19 @@ def _dash(dash) -> str:
 def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[PathMark] = (),
                  vps: Sequence[VPMark] = (), fire_lines: Sequence[FireMark] = (), title: str | None = None,
                  width: int = 900, highlight: Iterable[str | Hex] = (), hexes: Iterable[Hex] | None = None,
-                 highlight_label: str = "highlighted") -> tuple[str, str]:
-    """Draw a map with its overlays as SVG; return ``(svg, alt_text)`` (see the module docstring)."""
+                 highlight_label: str = "highlighted", *, style: MapStyle | None = None) -> tuple[str, str]:
+    """Draw a map with its overlays as SVG; return ``(svg, alt_text)`` (see the module docstring). ``style``
+    gives a game's own palettes and codes (FTE's, say); by default hexmap's."""
     title = title or m.name
+    style = style or MapStyle()
     units = list(units)
     drawn = sorted((h for h in (m.hexes if hexes is None else set(hexes)) if h in m.hexes), key=m.label)
     data = overlay_data(m, units, paths, vps, fire_lines, hexes=drawn)
+    if style.restyle is not None:
+        style.restyle(m, drawn, data)
+    terrain_colors, terrain_codes = style.terrain_colors or TERRAIN_COLORS, style.terrain_codes or TERRAIN_CODES
+    side_styles = {**SIDE_STYLES, **(style.side_styles or {})}
+    feature_codes = style.feature_codes or FEATURE_CODES
     tiles = data["hex-tiles"]
     xs, ys = tiles["x"], tiles["y"]
     x0, x1 = min(xs) - 1.05, max(xs) + 1.05
@@ -90,9 +130,9 @@ def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     for h in drawn:
         seen.setdefault(m.hexes[h].terrain, None)
     for terr in seen:
-        code = TERRAIN_CODES.get(terr, terr[:1].upper())
+        code = terrain_codes.get(terr, terr[:1].upper())
         name = terr.replace("_", " ")
-        legend.append((f'<rect width="24" height="14" fill="{TERRAIN_COLORS.get(terr, "#FFFFFF")}" stroke="#888888"/>',
+        legend.append((f'<rect width="24" height="14" fill="{terrain_colors.get(terr, "#FFFFFF")}" stroke="#888888"/>',
                        f"{code}  {name}" if code else f"{name} (no code)"))
 
     # -- strongpoints and highlighted hexes (inset outlines)
@@ -117,7 +157,7 @@ def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
 
     # -- hexside features, side by side when one side has two
     inside = set(drawn)
-    order = list(SIDE_STYLES)
+    order = list(side_styles)
     rank = lambda f: order.index(f) if f in order else 99  # noqa: E731
     by_feat: dict[str, list[str]] = {}
     for key, side in sorted(m.hexsides.items(), key=lambda kv: sorted(m.label(h) for h in kv[0])):
@@ -131,12 +171,13 @@ def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
             by_feat.setdefault(feat, []).append(
                 f'<line x1="{_fmt(sx)}" y1="{_fmt(sy)}" x2="{_fmt(ex)}" y2="{_fmt(ey)}"/>')
     for feat in sorted(by_feat, key=rank):
-        color, dash, lw, cap = SIDE_STYLES.get(feat, ("#555555", "solid", 4, "round"))
-        style = f'stroke="{color}" stroke-width="{lw}" stroke-linecap="{cap}"'
+        color, dash, lw, cap = side_styles.get(feat, ("#555555", "solid", 4, "round"))
+        line_style = f'stroke="{color}" stroke-width="{lw}" stroke-linecap="{cap}"'
         if _dash(dash):
-            style += f' stroke-dasharray="{_dash(dash)}"'
-        out.append(f'<g class="hexside-{feat}" {style}>' + "".join(by_feat[feat]) + "</g>")
-        legend.append((f'<line x1="0" y1="7" x2="24" y2="7" {style}/>', f"{feat.replace('_', ' ')} hexside"))
+            line_style += f' stroke-dasharray="{_dash(dash)}"'
+        out.append(f'<g class="hexside-{feat}" {line_style}>' + "".join(by_feat[feat]) + "</g>")
+        label = style.side_labels.get(feat) or f"{feat.replace('_', ' ')} hexside"
+        legend.append((f'<line x1="0" y1="7" x2="24" y2="7" {line_style}/>', label))
 
     # -- fire lines, under the counters
     f = data["fire-lines"]
@@ -153,6 +194,28 @@ def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
                        f'{_fmt(sx)} {_fmt(sy)})">{_esc(text)}</text>')
         legend.append((f'<line x1="0" y1="7" x2="24" y2="7" stroke="{FIRE_COLOR}" stroke-width="2" '
                        f'stroke-dasharray="6 4"/>', "opportunity fire"))
+
+    # -- the style's own lines
+    if style.lines:
+        out.append('<g class="sight-lines">')
+        for ln in style.lines:
+            (ax, ay), (bx, by) = center(ln.source), center(ln.target)
+            (sx, sy), (ex, ey) = px(ax, ay), px(bx, by)
+            dash = ' stroke-dasharray="8 5"' if ln.dashed else ""
+            out.append(f'<line x1="{_fmt(sx)}" y1="{_fmt(sy)}" x2="{_fmt(ex)}" y2="{_fmt(ey)}" stroke="{ln.color}" '
+                       f'stroke-width="3"{dash}/>')
+            angle = math.degrees(math.atan2(ey - sy, ex - sx))
+            if abs(angle) > 90:
+                angle -= math.copysign(180, angle)
+            lx, ly = sx + 0.55 * (ex - sx), sy + 0.55 * (ey - sy)
+            out.append(f'<text x="{_fmt(lx)}" y="{_fmt(ly - 3)}" font-size="11" font-weight="bold" fill="{ln.color}" '
+                       f'text-anchor="middle" transform="rotate({_fmt(angle)} {_fmt(lx)} {_fmt(ly)})">'
+                       f"{_esc(ln.label)}</text>")
+        out.append("</g>")
+        for ln in {ln.legend: ln for ln in style.lines}.values():
+            dash = ' stroke-dasharray="6 4"' if ln.dashed else ""
+            legend.append((f'<line x1="0" y1="7" x2="24" y2="7" stroke="{ln.color}" stroke-width="3"{dash}/>',
+                           ln.legend))
 
     # -- movement arrows, one per step
     s = data["path-arrows"]
@@ -219,14 +282,17 @@ def draw_map_svg(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
                    f'<text x="32" y="7" dominant-baseline="middle">{_esc(label)}</text></g>')
     out.append("</g>")
     height = ly0 + rows * LEGEND_ROW + 6
-    present = sorted({f for h in drawn for f in m.hexes[h].features if f in FEATURE_CODES})
+    present = sorted({f for h in drawn for f in m.hexes[h].features if f in feature_codes})
     if present:
-        codes = ", ".join(f"{FEATURE_CODES[f]} {f.replace('_', ' ')}" for f in present)
+        codes = ", ".join(f"{feature_codes[f]} {f.replace('_', ' ')}" for f in present)
         out.append(f'<text class="codes" x="6" y="{_fmt(height + 8)}" font-size="12">Codes in hexes: {_esc(codes)}; '
                    "hexes are labelled column-row as printed.</text>")
         height += 24
 
-    alt = describe(m, units, paths, vps, fire_lines, title)
+    for line in style.notes:
+        out.append(f'<text class="codes" x="6" y="{_fmt(height + 8)}" font-size="12">{_esc(line)}</text>')
+        height += 24
+    alt = style.alt if style.alt is not None else describe(m, units, paths, vps, fire_lines, title)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="wg-hexmap" role="img" width="{width}" '
             f'height="{_fmt(height)}" viewBox="0 0 {width} {_fmt(height)}" font-family="sans-serif">'
             f"<title>{_esc(alt)}</title>"
@@ -247,13 +313,32 @@ def _star(x: float, y: float, r: float) -> list[tuple[float, float]]:
 
 
 class SvgMap:
-    """An SVG map that Jupyter displays inline (``_repr_svg_``), with its alt text."""
+    """An SVG map that Jupyter displays inline, with its alt text; ``caption=True`` prints the alt text under
+    the map as well (as :func:`wargames.viz.hexmap.with_alt_text` does under a bokeh map)."""
 
-    def __init__(self, svg: str, alt: str):
-        self.svg, self.alt = svg, alt
+    def __init__(self, svg: str, alt: str, caption: bool = False):
+        self.svg, self.alt, self.caption = svg, alt, caption
 
-    def _repr_svg_(self) -> str:
-        return self.svg
+    def _repr_svg_(self) -> str | None:
+        return None if self.caption else self.svg
+
+    def _repr_html_(self) -> str:
+        return self.svg + (f"<p class='map-alt-text'>{_esc(self.alt)}</p>" if self.caption else "")
 
     def __repr__(self) -> str:
         return f"<SvgMap: {self.alt[:80]}...>"
+
+
+def citadel_map_svg(state, run_summary: dict | None = None, shots: Sequence[dict] | None = None,
+                    starts: dict[str, str] | None = None, **kw) -> tuple[str, str]:
+    """:func:`wargames.viz.hexmap.citadel_map` as SVG: the same marks, drawn by :func:`draw_map_svg`."""
+    return draw_map_svg(state.map, *citadel_marks(state, run_summary, shots, starts), **kw)
+
+
+def movement_example_svg(run, **kw) -> tuple[str, str]:
+    """:func:`wargames.viz.hexmap.movement_example_map` as SVG: the end position of an ``ExampleRun`` with
+    each battalion's path from its start, its vulnerability points and every shot."""
+    phase = run.phase
+    starts = {uid: phase.state.label(rec.start) for uid, rec in phase.records.items()}
+    kw.setdefault("title", "C 8 Movement Example: the Anne-Marie assault")
+    return citadel_map_svg(phase.state, phase.summary(), run.shots, starts=starts, **kw)

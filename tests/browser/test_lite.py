@@ -1,5 +1,7 @@
 """The live edition (_build/html/lite, built by `make lite`): a chapter opens as a notebook, every cell runs in
-the browser's Python with the network blocked, and no request leaves localhost.
+the browser's Python with the network blocked, and no request leaves localhost. For the chapters of the named
+live widgets (the Anne-Marie assault, the odds shifts, the assault rounds, the melee, the NTND combat grid and
+election), one control of the widget is changed and the result it shows must change; the maps are SVG.
 
 JupyterLite is served on ``localhost`` rather than 127.0.0.1, and chromium resolves every other name to nothing
 (``MAP * ~NOTFOUND , EXCLUDE localhost``; the book's own fixture excludes 127.0.0.1, which would block this
@@ -59,6 +61,24 @@ def lite_url():
         yield url.replace("127.0.0.1", "localhost")
 
 
+# chapter -> (the widget control to change: its description, and the option to choose; text the widget shows
+# once the chapter has run; whether the widget draws a map)
+WIDGETS = {
+    "citadel/rule08": (("shot 1", "1"), "P(pin) = 1/2", True),
+    "indochina/rule13": (("attacker", "FEF"), "2/1 raw, no shifts", False),
+    "fte/rule08": (("NVA shoots", "US FT 20.20"), "Unresolved after three rounds", True),
+    "citadel/rule11": (("target", "AM-1, west hex (1316)"), "the exact odds of this attack", True),
+    "ntnd/rule19": (("Allied die", "6"), "Over all 36 rolls", False),
+    "ntnd/rule23": (("election", "1972"), "the peace party wins 50.0% of the time", False),
+}
+# the outermost VBox of a widget (a live widget's layout nests boxes)
+OUTER = ".jp-OutputArea-output .widget-vbox:not(.widget-vbox .widget-vbox)"
+WIDGET_JS = """() => {
+  const boxes = [...document.querySelectorAll('%s')];
+  return boxes.length ? boxes[boxes.length - 1].innerText : null;
+}""" % OUTER
+
+
 def _text(outputs: list[dict]) -> str:
     parts = []
     for out in outputs:
@@ -115,5 +135,76 @@ def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
     assert failed == [], f"cells failed in the live edition: {failed}"
     assert all(c["count"] is not None for c in cells)
     assert EXPECTED in "\n".join(_text(c["outputs"]) for c in cells)
+    assert external == [], f"requests left localhost: {external}"
+    assert errors == [], errors
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    if executable is None:
+        pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=executable, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.mark.parametrize("chapter", list(WIDGETS))
+def test_live_widget_answers_a_change_offline(chapter, browser, capsys):
+    if not (LITE / "files" / f"{chapter}.ipynb").is_file():
+        pytest.skip(f"no live edition of {chapter} in {LITE}: run `make lite` first")
+    (label, option), expected, has_map = WIDGETS[chapter]
+    external, errors = [], []
+    with serving(HTML_DIR, _Handler) as url:
+        url = url.replace("127.0.0.1", "localhost")
+        context = browser.new_context()
+        try:
+            def route(r):
+                if is_local(r.request.url):
+                    r.continue_()
+                else:
+                    external.append(r.request.url)
+                    r.abort("blockedbyclient")
+
+            context.route("**/*", route)
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("websocket", lambda ws: external.append(ws.url))
+            start = time.monotonic()
+            page.goto(f"{url}lite/notebooks/index.html?path={chapter}.ipynb")
+            page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_TIMEOUT_MS)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.locator(".jp-OutputArea-output").first.wait_for(timeout=RUN_TIMEOUT_MS)
+            first_output = time.monotonic() - start
+            page.wait_for_function(ALL_RUN_JS, timeout=RUN_TIMEOUT_MS)
+            done = time.monotonic() - start
+            cells = page.evaluate(CODE_CELLS_JS)
+            failed = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(cells) for o in c["outputs"]
+                      if o.get("output_type") == "error"]
+            assert failed == [], f"cells of {chapter} failed in the live edition: {failed}"
+            page.wait_for_function(WIDGET_JS, timeout=RUN_TIMEOUT_MS)
+            before = page.evaluate(WIDGET_JS)
+            assert expected in before, before[:2000]
+            widget = page.locator(OUTER).last
+            if has_map:
+                assert widget.locator("svg.wg-hexmap").count() == 1
+                map_before = widget.locator("svg.wg-hexmap").inner_html()
+            control = widget.locator(".widget-dropdown", has_text=label).locator("select").first
+            t0 = time.monotonic()
+            control.select_option(label=option)
+            page.wait_for_function(f"(before) => ({WIDGET_JS})() !== before", arg=before, timeout=60_000)
+            answered = time.monotonic() - t0
+            if has_map:
+                assert widget.locator("svg.wg-hexmap").inner_html() != map_before
+        finally:
+            context.close()
+    with capsys.disabled():
+        print(f"\nlive {chapter}: first output {first_output:.1f} s, {len(cells)} code cells run in {done:.1f} s "
+              f"after the page load; the widget answered the change of {label!r} in {answered:.1f} s")
     assert external == [], f"requests left localhost: {external}"
     assert errors == [], errors

@@ -89,22 +89,27 @@ class _BranchDice:
     numbers (faces) over the product of the sides rolled: no Fraction is made while enumerating.
     """
 
-    def __init__(self, prefix: list[int]):
+    def __init__(self, prefix: list[int], known: Sequence[list[tuple[int, int]]] = ()):
         self.prefix = prefix
+        self.known = known
         self.choices: list[int] = []
         self.options: list[list[tuple[int, int]]] = []
         self.weight = 1
         self.den = 1
 
     def roll(self, sides: int = 6, why: str = "", classes: Callable[[int], Hashable] | None = None) -> int:
-        if classes is None:
+        k = len(self.choices)
+        if k < len(self.known):
+            # a replayed roll: the run that branched here already grouped this die's faces (the procedure is
+            # deterministic given the earlier rolls), so its classes are not computed again
+            opts = self.known[k]
+        elif classes is None:
             opts = [(v, 1) for v in range(1, sides + 1)]
         else:
             groups: dict = {}
             for v in range(1, sides + 1):
                 groups.setdefault(classes(v), []).append(v)
             opts = [(vs[0], len(vs)) for vs in groups.values()]
-        k = len(self.choices)
         choice = self.prefix[k] if k < len(self.prefix) else 0
         self.choices.append(choice)
         self.options.append(opts)
@@ -118,15 +123,15 @@ def enumerate_weights(procedure: Callable[..., Hashable], *args, **kwargs) -> tu
     """Every result of ``procedure(dice, *args, **kwargs)`` over all dice branches, with whole-number weights:
     returns ``({result: weight}, denominator)``, the weights summing to the denominator."""
     leaves: list = []
-    stack: list[list[int]] = [[]]
+    stack: list = [([], ())]
     while stack:
-        prefix = stack.pop()
-        dice = _BranchDice(prefix)
+        prefix, known = stack.pop()
+        dice = _BranchDice(prefix, known)
         outcome = procedure(dice, *args, **kwargs)
         leaves.append((outcome, dice.weight, dice.den))
         for k in range(len(prefix), len(dice.choices)):
             for c in range(1, len(dice.options[k])):
-                stack.append(dice.choices[:k] + [c])
+                stack.append((dice.choices[:k] + [c], dice.options[:k + 1]))
     den = 1
     for _, _, d in leaves:
         if den % d:
@@ -170,10 +175,13 @@ class Parts:
     """
 
     parts: Sequence[Callable[[Any, Any], Hashable]]
-    join: Callable[[Any, tuple], None]
+    join: Callable[[Any, tuple], None] | None = None
     #: optional: the step goes on after the join, rolling dice (enumerated for each combination of the parts'
     #: values, on the joined state, without stopping to merge positions in between)
     then: Callable[[Any, Any], None] | None = None
+    #: optional, instead of ``join``: ``build(state, values)`` returns a new joined state made without changing
+    #: ``state`` (say, from a state a part reached, kept aside by the part), which saves a copy per combination
+    build: Callable[[Any, tuple], Any] | None = None
 
 
 #: A cache for pure queries made many times during an enumeration (say, where a unit may retreat from a
@@ -223,7 +231,7 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
         weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
         each.append(list(weights.items()))
         den *= d
-    then = plan.then
+    then, build = plan.then, plan.build
     rest = 1
     for combo in product(*each):
         w = 1
@@ -231,8 +239,11 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
             w *= wi
         values = tuple(v for v, _ in combo)
         if then is None:
-            s2 = copy(state)
-            plan.join(s2, values)
+            if build is not None:
+                s2 = build(state, values)
+            else:
+                s2 = copy(state)
+                plan.join(s2, values)
             kk = (key(s2), tally(s2) if tally else ())
             if kk in out:
                 out[kk][1] += w
@@ -242,8 +253,11 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
         seen: dict = {}
 
         def proc(dice):
-            s2 = copy(state)
-            plan.join(s2, values)
+            if build is not None:
+                s2 = build(state, values)
+            else:
+                s2 = copy(state)
+                plan.join(s2, values)
             then(s2, dice)
             kk = (key(s2), tally(s2) if tally else ())
             if kk not in seen:

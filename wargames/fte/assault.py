@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..core import Hex, Resolution, implements
+from ..core import Hex, Resolution, ScriptedDice, implements
 from ..core.dist import Distribution, Parts, enumerate_chain
 from ..core.errors import RuleViolation
 from ..core.log import QuietResolution
@@ -26,6 +26,21 @@ from .state import FteState
 from .units import Unit
 
 RESULTS = ("cleared", "repulsed", "unresolved")
+
+
+class _CountingDice:
+    """Passes rolls on to other dice, counting them."""
+
+    def __init__(self, dice):
+        self.dice, self.rolls = dice, 0
+
+    def roll(self, sides: int = 6, why: str = "", classes=None) -> int:
+        self.rolls += 1
+        return self.dice.roll(sides, why, classes)
+
+
+#: dice for applying hits whose rolls were settled already: any roll is an error
+_NO_DICE = ScriptedDice([], source="settled hits")
 
 
 @dataclass(frozen=True)
@@ -136,6 +151,10 @@ class AssaultRun:
         lying elsewhere, the VP and the log are not read again; :meth:`tally` counts the markers."""
         s, h = self.state, self.hex
         before = self.__dict__.get("_before", ())
+        if self.phase == "done":
+            return ("done", self.result)          # nothing reads a finished run again but its result
+        if self.phase == "finish" and self.result is not None and not self._advancing():
+            return ("finish", self.result)        # the finish moves no unit and places or removes no marker
         units = tuple((u.hex, u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired,
                        u.immobilized, u.downed, u.destroyed, u.fort, u.loaded_in, tuple(u.carrying), u.altitude)
                       for u in s.units.values())
@@ -162,11 +181,74 @@ class AssaultRun:
         """For exact enumeration: a fire round's two sides fire at once, each from the position at the round's
         start, and the results are applied together afterwards (F 8.0), so the attackers' fire and the
         defenders' fire are independent :class:`~wargames.core.dist.Parts`. Not where forts are in play (a
-        hit may reveal or wreck a bunker as it is scored). The round's results are then applied as in play
-        (:meth:`_apply`), with its dice."""
+        hit may reveal or wreck a bunker as it is scored).
+
+        The attackers' hits are applied first (:meth:`_apply`), to the position at the round's start, so their
+        part applies them too, with their dice, and its value is the position it reaches (its key and tally).
+        The defenders' part fires and, where it can, settles the dice of applying its hits as well: when each
+        hit is on a different infantry unit and no die but the possible-suppression TQ checks was rolled, a
+        hit that did nothing (a passed check) is dropped and a failed "S?" becomes an "S"; the hits are then
+        applied for real, with no die, to the attackers' part's position (each check read only its own target,
+        which the attackers' hits never touch; a retreat reads the joined position). Otherwise the hits stay
+        pending and are applied with their dice after the join. With fire at retreating units (``retreat_opfire``)
+        a retreat can change the other side, so both sides' hits are applied together after the join."""
         s = self.state
         if self.phase != "attackers" or s.sites or any(u.fort for u in s.units.values()):
             return None
+        if self.plan.retreat_opfire:
+            return self._joint_parts()
+        start = self
+        reached: dict = {}
+
+        def attackers(run, dice):
+            run._attackers(dice)
+            hits, run.pending = run.pending, []
+            run._hit(hits, dice)
+            value = (run.position_key(), run.tally())
+            reached.setdefault(("attacker", value), (run, run.rounds[-1]))
+            return value
+
+        def defenders(run, dice):
+            run.rounds.append([])
+            run._defenders(dice)
+            hits = tuple(run.pending)
+            targets = [s.units[h[0]] for h in hits]
+            value = ("pending", hits)
+            if len({u.id for u in targets}) == len(targets) and all(u.kind == "infantry" for u in targets):
+                counted = _CountingDice(dice)
+                done = run._hit(hits, counted)
+                checks = sum(1 for h, u in zip(hits, targets) if h[1] == "S?" and u.role != "sapper")
+                if counted.rolls == checks and None not in done:
+                    value = ("settled", tuple((tid, "S" if effect == "S?" else effect, away, by)
+                                              for (tid, effect, away, by), did in zip(hits, done) if did != "none"))
+            reached.setdefault(("defender", value), run.rounds[-1])
+            return value
+
+        def build(run, values):
+            ours, theirs = values
+            base, record = reached[("attacker", ours)]
+            new = base.copy(log=False)
+            new.rounds = [list(r) for r in start.rounds] + [record + reached[("defender", theirs)]]
+            kind, hits = theirs
+            if kind == "pending":
+                new.pending = list(hits)
+                new.phase = "apply"
+                return new
+            for h in hits:      # the checks were settled on the round's start: their targets must be as they were
+                if vars(new.state.units[h[0]]) != vars(s.units[h[0]]):
+                    raise AssertionError(f"the attackers' hits changed {h[0]}, a target of the defenders' fire")
+            new._hit(hits, _NO_DICE)
+            new._end_round()
+            return new
+
+        return Parts((attackers, defenders), then=AssaultRun._apply_pending, build=build)
+
+    def _apply_pending(self, dice) -> None:
+        if self.phase == "apply":
+            self._apply(dice)
+
+    def _joint_parts(self) -> Parts:
+        """Both sides' fire as parts, their hits applied together after the join, with their dice."""
         attacks: dict = {}
 
         def attackers(run, dice):
@@ -317,10 +399,25 @@ class AssaultRun:
         defenders_hit = [p for p in self.pending if s.units[p[0]].player != self.attacker_player]
         attackers_hit = [p for p in self.pending if s.units[p[0]].player == self.attacker_player]
         hook = retreat_opfire_hook(s, lambda st, uid, h, cands: cands) if self.plan.retreat_opfire else None
-        for tid, effect, away, by in defenders_hit + attackers_hit:
-            if s.units[tid].on_map:
-                apply_effect(s, tid, effect, dice, self.res, rule="F 8.0", away_from=away, by=by, retreat_fire=hook)
+        self._hit(defenders_hit + attackers_hit, dice, hook)
         self.pending = []
+        self._end_round()
+
+    def _hit(self, hits, dice, hook=None) -> list[str | None]:
+        """Apply hits (target, effect, away from, by) in order; what each did (None: its target had gone)."""
+        s = self.state
+        done = []
+        for tid, effect, away, by in hits:
+            if s.units[tid].on_map:
+                done.append(apply_effect(s, tid, effect, dice, self.res, rule="F 8.0", away_from=away, by=by,
+                                         retreat_fire=hook))
+            else:
+                done.append(None)
+        return done
+
+    def _end_round(self) -> None:
+        """After the round's results: defenders lose concealment after round 1; the assault ends when one side
+        is all broken or gone, or after round 3."""
         if self.round == 1:
             for d in self.defenders():
                 if d.concealed:
@@ -338,6 +435,10 @@ class AssaultRun:
             self.round += 1
             self.phase = "attackers"
 
+    def _advancing(self) -> bool:
+        """Whether the finish advances into the hex: it is cleared and empty and the plan advances."""
+        return self.result == "cleared" and self.plan.advance and not self.defenders()
+
     @implements("F 8.0", "F 27.0")
     def _finish(self, dice) -> None:
         """Advance into a cleared hex (no opportunity fire), mark the attackers Activation Complete, remove
@@ -349,7 +450,7 @@ class AssaultRun:
                                "repulsed": "no assaulting unit is left in the fight: the assault is repulsed",
                                "unresolved": "three rounds are over: the assault ends unresolved"}[self.result],
                      result=self.result)
-        if self.result == "cleared" and self.plan.advance and not self.defenders():
+        if self._advancing():
             going = self.fighting_attackers()
             for u in going:
                 place_unit(s, u, self.hex)

@@ -182,6 +182,13 @@ class Parts:
     #: optional, instead of ``join``: ``build(state, values)`` returns a new joined state made without changing
     #: ``state`` (say, from a state a part reached, kept aside by the part), which saves a copy per combination
     build: Callable[[Any, tuple], Any] | None = None
+    #: optional: for each part, a key holding everything that part reads, and a dict (kept by the caller for one
+    #: enumeration) where a part's values and weights are remembered on its key, so that another state with
+    #: the same key for that part does not enumerate it again
+    keys: Sequence[Hashable] | None = None
+    memo: dict | None = None
+    #: optional: which combinations of the parts' values go on with ``then`` (by default all)
+    then_when: Callable[[tuple], bool] | None = None
 
 
 #: A cache for pure queries made many times during an enumeration (say, where a unit may retreat from a
@@ -227,10 +234,16 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
         return out, den
     each = []
     den = 1
-    for part in plan.parts:
-        weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
-        each.append(list(weights.items()))
-        den *= d
+    memo = plan.memo if plan.keys is not None else None
+    for i, part in enumerate(plan.parts):
+        known = memo.get((i, plan.keys[i])) if memo is not None else None
+        if known is None:
+            weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
+            known = (list(weights.items()), d)
+            if memo is not None:
+                memo[(i, plan.keys[i])] = known
+        each.append(known[0])
+        den *= known[1]
     then, build = plan.then, plan.build
     rest = 1
     for combo in product(*each):
@@ -238,7 +251,7 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
         for _, wi in combo:
             w *= wi
         values = tuple(v for v, _ in combo)
-        if then is None:
+        if then is None or (plan.then_when is not None and not plan.then_when(values)):
             if build is not None:
                 s2 = build(state, values)
             else:
@@ -246,9 +259,9 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
                 plan.join(s2, values)
             kk = (key(s2), tally(s2) if tally else ())
             if kk in out:
-                out[kk][1] += w
+                out[kk][1] += w * rest
             else:
-                out[kk] = [s2, w]
+                out[kk] = [s2, w * rest]
             continue
         seen: dict = {}
 

@@ -28,6 +28,10 @@ from .units import Unit
 RESULTS = ("cleared", "repulsed", "unresolved")
 
 
+def _unsettled(values: tuple) -> bool:
+    return any(kind != "settled" for kind, _ in values)
+
+
 class _CountingDice:
     """Passes rolls on to other dice, counting them."""
 
@@ -124,11 +128,12 @@ class AssaultRun:
         return [u for u in self.defenders() if u.is_combat and not u.broken and (fight_on or not u.suppressed)
                 and u.role != "sapper"]
 
-    def copy(self, log: bool = True) -> "AssaultRun":
-        """A copy to run on; with ``log=False`` (exact enumeration) the copy keeps no log."""
+    def copy(self, log: bool = True, only=None) -> "AssaultRun":
+        """A copy to run on; with ``log=False`` (exact enumeration) the copy keeps no log. With ``only`` (unit
+        ids), the state is :meth:`FteState.copy_for` those units (applying infantry hits to them)."""
         new = object.__new__(AssaultRun)
         new.__dict__.update(self.__dict__)
-        new.state = self.state.copy()
+        new.state = self.state.copy() if only is None else self.state.copy_for(only)
         new.res = copy.deepcopy(self.res) if log else QuietResolution()
         new.in_assault = list(self.in_assault)
         new.pending = list(self.pending)
@@ -146,22 +151,37 @@ class AssaultRun:
 
     def position_key(self) -> tuple:
         """Exactly what the rest of the assault reads, for merging positions in exact enumeration: the run's
-        progress, every unit's place and markers, forts, and the casualty markers that a later step can touch,
+        progress, the units' places and markers, forts, and the casualty markers that a later step can touch,
         those carried and those lying in the assaulted hex, where an advance settles them (F 7.5.3). Markers
-        lying elsewhere, the VP and the log are not read again; :meth:`tally` counts the markers."""
+        lying elsewhere, the VP and the log are not read again; :meth:`tally` counts the markers.
+
+        Once the fire rounds have begun, a unit that neither fights on (an attacker still in the assault) nor
+        stands in the assaulted hex is out of the assault for good: suppressed and broken units stay so, and
+        only broken units move, away from the hex. The rest of the assault reads only where such a unit is
+        (others' retreats, stacking, the line of fire), so that is all its key holds; not with fire at
+        retreating units, which reads every unit that may fire. A finished run is keyed on its result, and a
+        run about to finish on its result and, when it advances into the hex, on what the advance reads."""
         s, h = self.state, self.hex
         before = self.__dict__.get("_before", ())
-        if self.phase == "done":
+        phase = self.phase
+        if phase == "done":
             return ("done", self.result)          # nothing reads a finished run again but its result
-        if self.phase == "finish" and self.result is not None and not self._advancing():
-            return ("finish", self.result)        # the finish moves no unit and places or removes no marker
-        units = tuple((u.hex, u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired,
-                       u.immobilized, u.downed, u.destroyed, u.fort, u.loaded_in, tuple(u.carrying), u.altitude)
-                      for u in s.units.values())
         cas = tuple(sorted((c.kind, c.side, c.carried_by or "", c.id if c.id in before else "")
                            for c in s.casualties.values() if c.carried_by is not None or c.hex == h))
         sites = tuple((x.hex, x.kind, x.revealed, tuple(x.occupants)) for x in s.sites.values())
-        return (self.phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas, sites,
+        if phase == "finish" and self.result is not None:
+            if not self._advancing():
+                return ("finish", self.result)    # the finish moves no unit and places or removes no marker
+            return ("finish", self.result, tuple((u.id, *_record(u)) for u in self.fighting_attackers()), cas,
+                    sites, s.booby_traps.get(h), tuple(s.retreats_due), tuple(s.landings_due))
+        if self.round and not self.plan.retreat_opfire:
+            active = {u.id for u in self.fighting_attackers()} | {p[0] for p in self.pending}
+            units = tuple(_record(u) if u.id in active or u.hex == h else
+                          (u.hex, u.loaded_in, u.destroyed, u.altitude, u.downed, tuple(u.carrying))
+                          for u in s.units.values())
+        else:
+            units = tuple(_record(u) for u in s.units.values())
+        return (phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas, sites,
                 tuple(s.retreats_due), tuple(s.landings_due), self.result)
 
     def tally(self, before=None) -> tuple[int, int, int, int]:
@@ -183,69 +203,96 @@ class AssaultRun:
         defenders' fire are independent :class:`~wargames.core.dist.Parts`. Not where forts are in play (a
         hit may reveal or wreck a bunker as it is scored).
 
-        The attackers' hits are applied first (:meth:`_apply`), to the position at the round's start, so their
-        part applies them too, with their dice, and its value is the position it reaches (its key and tally).
-        The defenders' part fires and, where it can, settles the dice of applying its hits as well: when each
-        hit is on a different infantry unit and no die but the possible-suppression TQ checks was rolled, a
-        hit that did nothing (a passed check) is dropped and a failed "S?" becomes an "S"; the hits are then
-        applied for real, with no die, to the attackers' part's position (each check read only its own target,
-        which the attackers' hits never touch; a retreat reads the joined position). Otherwise the hits stay
-        pending and are applied with their dice after the join. With fire at retreating units (``retreat_opfire``)
-        a retreat can change the other side, so both sides' hits are applied together after the join."""
+        Each part also settles, where it can, the dice of applying its hits (:meth:`_settle`): its value is
+        then the hits with those dice's results folded in, which the join applies with no die. Either way a
+        part reads only the units in the fight, where the others stand and the markers carried, so two
+        positions alike in those (:meth:`_parts_key`) share their parts' values. With fire at retreating units
+        (``retreat_opfire``) a retreat can change the other side, so both sides' hits are applied together after
+        the join, with their dice (:meth:`_joint_parts`)."""
         s = self.state
         if self.phase != "attackers" or s.sites or any(u.fort for u in s.units.values()):
             return None
         if self.plan.retreat_opfire:
             return self._joint_parts()
+        memo = self.__dict__.get("_parts_memo")
+        if memo is None:
+            memo = {}
+        records = memo.setdefault("records", {})
+        key = self._parts_key()
         start = self
-        reached: dict = {}
+        in_hex = {u.id for u in self.defenders()}      # their Concealed markers may come off
 
         def attackers(run, dice):
             run._attackers(dice)
-            hits, run.pending = run.pending, []
-            run._hit(hits, dice)
-            value = (run.position_key(), run.tally())
-            reached.setdefault(("attacker", value), (run, run.rounds[-1]))
+            value = run._settle(tuple(run.pending), dice, distinct=False)
+            records.setdefault((key, "attacker", value), run.rounds[-1])
             return value
 
         def defenders(run, dice):
             run.rounds.append([])
             run._defenders(dice)
-            hits = tuple(run.pending)
-            targets = [s.units[h[0]] for h in hits]
-            value = ("pending", hits)
-            if len({u.id for u in targets}) == len(targets) and all(u.kind == "infantry" for u in targets):
-                counted = _CountingDice(dice)
-                done = run._hit(hits, counted)
-                checks = sum(1 for h, u in zip(hits, targets) if h[1] == "S?" and u.role != "sapper")
-                if counted.rolls == checks and None not in done:
-                    value = ("settled", tuple((tid, "S" if effect == "S?" else effect, away, by)
-                                              for (tid, effect, away, by), did in zip(hits, done) if did != "none"))
-            reached.setdefault(("defender", value), run.rounds[-1])
+            value = run._settle(tuple(run.pending), dice, distinct=True)
+            records.setdefault((key, "defender", value), run.rounds[-1])
             return value
 
         def build(run, values):
-            ours, theirs = values
-            base, record = reached[("attacker", ours)]
-            new = base.copy(log=False)
-            new.rounds = [list(r) for r in start.rounds] + [record + reached[("defender", theirs)]]
-            kind, hits = theirs
-            if kind == "pending":
-                new.pending = list(hits)
-                new.phase = "apply"
-                return new
-            for h in hits:      # the checks were settled on the round's start: their targets must be as they were
-                if vars(new.state.units[h[0]]) != vars(s.units[h[0]]):
-                    raise AssertionError(f"the attackers' hits changed {h[0]}, a target of the defenders' fire")
-            new._hit(hits, _NO_DICE)
-            new._end_round()
+            (ours_kind, ours), (theirs_kind, theirs) = values
+            settled = ours_kind == theirs_kind == "settled"
+            touched = in_hex.union(p[0] for p in ours + theirs)
+            new = start.copy(log=False, only=touched if settled else None)
+            new.rounds.append(records[(key, "attacker", values[0])] + records[(key, "defender", values[1])])
+            new.pending = list(ours) + list(theirs)
+            new.phase = "apply"
+            if theirs_kind == "settled":      # checks settled on the round's start: their targets must be as then
+                new.__dict__["_settled"] = tuple((p[0], vars(s.units[p[0]])) for p in theirs)
+            if settled:
+                new._apply_settled(_NO_DICE)
             return new
 
-        return Parts((attackers, defenders), then=AssaultRun._apply_pending, build=build)
+        return Parts((attackers, defenders), then=AssaultRun._apply_settled, build=build, keys=(key, key),
+                     memo=memo.setdefault("parts", {}), then_when=_unsettled)
 
-    def _apply_pending(self, dice) -> None:
-        if self.phase == "apply":
-            self._apply(dice)
+    def _parts_key(self) -> tuple:
+        """What a fire round's parts read: the round, the attackers in the fight, the units (those in the fight
+        in full, the others where they are, as in :meth:`position_key`) and the markers carried."""
+        s = self.state
+        carried = tuple(sorted((c.kind, c.side, c.carried_by) for c in s.casualties.values()
+                               if c.carried_by is not None))
+        return (self.round, tuple(u.id for u in self.fighting_attackers()), self.position_key()[4], carried)
+
+    def _settle(self, hits: tuple, dice, *, distinct: bool) -> tuple[str, tuple]:
+        """Apply one side's hits with the dice and, when the only dice rolled were the TQ checks of "S?" results
+        on infantry (each target on the map when hit and, with ``distinct``, hit once), return ("settled", the
+        hits with a passed check's hit and any hit that did nothing dropped and a failed check's "S?" made an
+        "S"): applied with no die, they do exactly what these did. Otherwise ("pending", the hits)."""
+        s = self.state
+        targets = [s.units[h[0]] for h in hits]
+        if any(u.kind != "infantry" for u in targets) or (distinct and len({u.id for u in targets}) < len(targets)):
+            return ("pending", hits)
+        counted = _CountingDice(dice)
+        done = self._hit(hits, counted)
+        checks = sum(1 for h, u in zip(hits, targets) if h[1] == "S?" and u.role != "sapper")
+        if counted.rolls != checks or None in done:
+            return ("pending", hits)
+        return ("settled", tuple((tid, "S" if effect == "S?" else effect, away, by)
+                                 for (tid, effect, away, by), did in zip(hits, done) if did != "none"))
+
+    def _apply_settled(self, dice) -> None:
+        """:meth:`_apply` for a round whose parts settled some of their hits (no fire at retreating units): the
+        attackers' hits, then the defenders', then the end of the round. Settled checks were rolled for the
+        position at the round's start: the attackers' hits must have left their targets as they were."""
+        if self.phase != "apply":
+            return
+        s = self.state
+        ours = [p for p in self.pending if s.units[p[0]].player != self.attacker_player]
+        theirs = [p for p in self.pending if s.units[p[0]].player == self.attacker_player]
+        self._hit(ours, dice)
+        for uid, was in self.__dict__.pop("_settled", ()):
+            if vars(s.units[uid]) != was:
+                raise AssertionError(f"the attackers' hits changed {uid}, a target of the defenders' settled fire")
+        self._hit(theirs, dice)
+        self.pending = []
+        self._end_round()
 
     def _joint_parts(self) -> Parts:
         """Both sides' fire as parts, their hits applied together after the join, with their dice."""
@@ -418,12 +465,13 @@ class AssaultRun:
     def _end_round(self) -> None:
         """After the round's results: defenders lose concealment after round 1; the assault ends when one side
         is all broken or gone, or after round 3."""
+        defenders = self.defenders()
         if self.round == 1:
-            for d in self.defenders():
+            for d in defenders:
                 if d.concealed:
                     d.concealed = False
                     self.res.add("F 8.0", f"{d.id} loses its Concealed marker after the first round")
-        if not [d for d in self.defenders() if not d.broken]:
+        if not [d for d in defenders if not d.broken]:
             self.result = "cleared"
         elif not self.fighting_attackers():
             self.result = "repulsed"
@@ -468,6 +516,12 @@ class AssaultRun:
                 u.activated = True
         self.res.result = self.result
         self.phase = "done"
+
+
+def _record(u: Unit) -> tuple:
+    """What a later step of the assault may read of a unit in the fight."""
+    return (u.hex, u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired, u.immobilized,
+            u.downed, u.destroyed, u.fort, u.loaded_in, tuple(u.carrying), u.altitude)
 
 
 @implements("F 8.0")
@@ -540,6 +594,7 @@ def assault_distribution(state: FteState, plan: AssaultPlan) -> tuple[Distributi
     :meth:`AssaultRun.position_key`, with the casualty markers counted beside it (:meth:`AssaultRun.tally`)."""
     run = start(state.copy(), plan)
     run.__dict__["_before"] = frozenset(state.casualties)
+    run.__dict__["_parts_memo"] = {}        # this enumeration's fire rounds' parts, shared by the runs' copies
     dist, reps = enumerate_chain(run, AssaultRun.step, AssaultRun.position_key, lambda r: r.done,
                                  lambda r: r.copy(log=False), tally=AssaultRun.tally, parts=AssaultRun.round_parts)
     acc: dict = {}

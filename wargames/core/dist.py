@@ -7,6 +7,7 @@ with :class:`~wargames.core.dice.RandomDice` or :class:`~wargames.core.dice.Scri
 """
 from __future__ import annotations
 
+import gc
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -189,6 +190,9 @@ class Parts:
     memo: dict | None = None
     #: optional: which combinations of the parts' values go on with ``then`` (by default all)
     then_when: Callable[[tuple], bool] | None = None
+    #: optional: how a part's copy of the state is made (by default the chain's ``copy``), say a lighter copy
+    #: of only what the parts change
+    copy: Callable[[Any], Any] | None = None
 
 
 #: A cache for pure queries made many times during an enumeration (say, where a unit may retreat from a
@@ -235,10 +239,11 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
     each = []
     den = 1
     memo = plan.memo if plan.keys is not None else None
+    part_copy = plan.copy or copy
     for i, part in enumerate(plan.parts):
         known = memo.get((i, plan.keys[i])) if memo is not None else None
         if known is None:
-            weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
+            weights, d = enumerate_weights(lambda dice, part=part: part(part_copy(state), dice))
             known = (list(weights.items()), d)
             if memo is not None:
                 memo[(i, plan.keys[i])] = known
@@ -311,7 +316,20 @@ def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[
     Returns the distribution over the final keys (with a tally: over ``(final key, counters)``) and one
     representative final state per key. Probabilities are whole numbers over a common denominator until the
     end.
+
+    The cyclic garbage collector is paused meanwhile: the enumeration makes many small short-lived objects,
+    and each collection they set off would walk every object of the process again.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _enumerate_chain(start, step, key, done, copy, tally, parts)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _enumerate_chain(start, step, key, done, copy, tally, parts) -> tuple[Distribution, dict]:
     t0 = tally(start) if tally else ()
     # key -> [representative, its counters, {offset from its counters: weight}]
     frontier: dict = {key(start): [start, t0, {tuple(0 for _ in t0): 1}]}

@@ -158,8 +158,9 @@ class AssaultRun:
         Once the fire rounds have begun, a unit that neither fights on (an attacker still in the assault) nor
         stands in the assaulted hex is out of the assault for good: suppressed and broken units stay so, and
         only broken units move, away from the hex. The rest of the assault reads only where such a unit is
-        (others' retreats, stacking, the line of fire), so that is all its key holds; not with fire at
-        retreating units, which reads every unit that may fire. A finished run is keyed on its result, and a
+        (others' retreats, stacking, the line of fire), so that is all its key holds, and of the attackers
+        that passed their TQ check only those still fighting (removing a sapper at the end counts no marker);
+        not with fire at retreating units, which reads every unit that may fire. A finished run is keyed on its result, and a
         run about to finish on its result and, when it advances into the hex, on what the advance reads."""
         s, h = self.state, self.hex
         before = self.__dict__.get("_before", ())
@@ -175,13 +176,15 @@ class AssaultRun:
             return ("finish", self.result, tuple((u.id, *_record(u)) for u in self.fighting_attackers()), cas,
                     sites, s.booby_traps.get(h), tuple(s.retreats_due), tuple(s.landings_due))
         if self.round and not self.plan.retreat_opfire:
-            active = {u.id for u in self.fighting_attackers()} | {p[0] for p in self.pending}
+            fighting = tuple(u.id for u in self.fighting_attackers())
+            active = set(fighting).union(p[0] for p in self.pending)
             units = tuple(_record(u) if u.id in active or u.hex == h else
                           (u.hex, u.loaded_in, u.destroyed, u.altitude, u.downed, tuple(u.carrying))
                           for u in s.units.values())
         else:
+            fighting = tuple(self.in_assault)
             units = tuple(_record(u) for u in s.units.values())
-        return (phase, self.round, tuple(self.in_assault), tuple(self.pending), units, cas, sites,
+        return (phase, self.round, fighting, tuple(self.pending), units, cas, sites,
                 tuple(s.retreats_due), tuple(s.landings_due), self.result)
 
     def tally(self, before=None) -> tuple[int, int, int, int]:
@@ -235,22 +238,36 @@ class AssaultRun:
             records.setdefault((key, "defender", value), run.rounds[-1])
             return value
 
+        bases: dict = {}            # the position after the attackers' settled hits, for each value of theirs
+
         def build(run, values):
             (ours_kind, ours), (theirs_kind, theirs) = values
-            settled = ours_kind == theirs_kind == "settled"
-            touched = in_hex.union(p[0] for p in ours + theirs)
-            new = start.copy(log=False, only=touched if settled else None)
-            new.rounds.append(records[(key, "attacker", values[0])] + records[(key, "defender", values[1])])
+            record = records[(key, "attacker", values[0])] + records[(key, "defender", values[1])]
+            if ours_kind == theirs_kind == "settled":
+                base = bases.get(ours)
+                if base is None:
+                    base = bases[ours] = start.copy(log=False, only=in_hex.union(p[0] for p in ours))
+                    base._hit(ours, _NO_DICE)
+                for p in theirs:      # checks settled on the round's start: their targets must be as then
+                    if vars(base.state.units[p[0]]) != vars(s.units[p[0]]):
+                        raise AssertionError(f"the attackers' hits changed {p[0]}, a target of the defenders' fire")
+                new = base.copy(log=False, only=in_hex.union(p[0] for p in theirs))
+                new.rounds.append(record)
+                new._hit(theirs, _NO_DICE)
+                new._end_round()
+                return new
+            new = start.copy(log=False)
+            new.rounds.append(record)
             new.pending = list(ours) + list(theirs)
             new.phase = "apply"
-            if theirs_kind == "settled":      # checks settled on the round's start: their targets must be as then
+            if theirs_kind == "settled":
                 new.__dict__["_settled"] = tuple((p[0], vars(s.units[p[0]])) for p in theirs)
-            if settled:
-                new._apply_settled(_NO_DICE)
             return new
 
+        in_fight = in_hex.union(u.id for u in self.fighting_attackers())     # all that the parts' hits touch
         return Parts((attackers, defenders), then=AssaultRun._apply_settled, build=build, keys=(key, key),
-                     memo=memo.setdefault("parts", {}), then_when=_unsettled)
+                     memo=memo.setdefault("parts", {}), then_when=_unsettled,
+                     copy=lambda run: run.copy(log=False, only=in_fight))
 
     def _parts_key(self) -> tuple:
         """What a fire round's parts read: the round, the attackers in the fight, the units (those in the fight

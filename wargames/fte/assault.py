@@ -225,13 +225,17 @@ class AssaultRun:
         start = self
         in_hex = {u.id for u in self.defenders()}      # their Concealed markers may come off
 
+        prepared: dict = {}         # the fire attacks' checks and DRMs: every part fires from this position
+
         def attackers(run, dice):
+            run.__dict__["_prepared"] = prepared
             run._attackers(dice)
             value = run._settle(tuple(run.pending), dice, distinct=False)
             records.setdefault((key, "attacker", value), run.rounds[-1])
             return value
 
         def defenders(run, dice):
+            run.__dict__["_prepared"] = prepared
             run.rounds.append([])
             run._defenders(dice)
             value = run._settle(tuple(run.pending), dice, distinct=True)
@@ -430,7 +434,8 @@ class AssaultRun:
                 tid = targets[0].id if targets else None
             if tid is None:
                 break
-            out = fire(s, [u.id for u in group], tid, dice, self.res, assault=True, apply=False)
+            out = fire(s, [u.id for u in group], tid, dice, self.res, assault=True, apply=False,
+                       prepared=self.__dict__.get("_prepared"))
             self.rounds[-1].append(Attack("attacker", tuple(u.id for u in group), tid, out))
             if out.hit:
                 self.pending.append((tid, out.effect, group[0].hex, group[0].player))
@@ -448,7 +453,8 @@ class AssaultRun:
             tid = chosen.get(d.id)
             if tid not in [u.id for u in fighters]:
                 tid = fighters[0].id
-            out = fire(s, [d.id], tid, dice, self.res, assault=True, apply=False, terrain=self.round > 1)
+            out = fire(s, [d.id], tid, dice, self.res, assault=True, apply=False, terrain=self.round > 1,
+                       prepared=self.__dict__.get("_prepared"))
             self.rounds[-1].append(Attack("defender", (d.id,), tid, out))
             if out.hit:
                 self.pending.append((tid, out.effect, d.hex, d.player))

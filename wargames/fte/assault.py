@@ -209,7 +209,7 @@ class AssaultRun:
         Each part also settles, where it can, the dice of applying its hits (:meth:`_settle`): its value is
         then the hits with those dice's results folded in, which the join applies with no die. Either way a
         part reads only the units in the fight, where the others stand and the markers carried, so two
-        positions alike in those (:meth:`_parts_key`) share their parts' values. With fire at retreating units
+        positions alike in those (:meth:`_parts_keys`) share their parts' values. With fire at retreating units
         (``retreat_opfire``) a retreat can change the other side, so both sides' hits are applied together after
         the join, with their dice (:meth:`_joint_parts`)."""
         s = self.state
@@ -221,7 +221,7 @@ class AssaultRun:
         if memo is None:
             memo = {}
         records = memo.setdefault("records", {})
-        key = self._parts_key()
+        key_a, key_d = self._parts_keys()
         start = self
         in_hex = {u.id for u in self.defenders()}      # their Concealed markers may come off
 
@@ -231,7 +231,7 @@ class AssaultRun:
             run.__dict__["_prepared"] = prepared
             run._attackers(dice)
             value = run._settle(tuple(run.pending), dice, distinct=False)
-            records.setdefault((key, "attacker", value), run.rounds[-1])
+            records.setdefault((key_a, value), run.rounds[-1])
             return value
 
         def defenders(run, dice):
@@ -239,14 +239,14 @@ class AssaultRun:
             run.rounds.append([])
             run._defenders(dice)
             value = run._settle(tuple(run.pending), dice, distinct=True)
-            records.setdefault((key, "defender", value), run.rounds[-1])
+            records.setdefault((key_d, value), run.rounds[-1])
             return value
 
         bases: dict = {}            # the position after the attackers' settled hits, for each value of theirs
 
         def build(run, values):
             (ours_kind, ours), (theirs_kind, theirs) = values
-            record = records[(key, "attacker", values[0])] + records[(key, "defender", values[1])]
+            record = records[(key_a, values[0])] + records[(key_d, values[1])]
             if ours_kind == theirs_kind == "settled":
                 base = bases.get(ours)
                 if base is None:
@@ -269,17 +269,27 @@ class AssaultRun:
             return new
 
         in_fight = in_hex.union(u.id for u in self.fighting_attackers())     # all that the parts' hits touch
-        return Parts((attackers, defenders), then=AssaultRun._apply_settled, build=build, keys=(key, key),
+        return Parts((attackers, defenders), then=AssaultRun._apply_settled, build=build, keys=(key_a, key_d),
                      memo=memo.setdefault("parts", {}), then_when=_unsettled,
                      copy=lambda run: run.copy(log=False, only=in_fight))
 
-    def _parts_key(self) -> tuple:
-        """What a fire round's parts read: the round, the attackers in the fight, the units (those in the fight
-        in full, the others where they are, as in :meth:`position_key`) and the markers carried."""
-        s = self.state
+    def _parts_keys(self) -> tuple[tuple, tuple]:
+        """What each part of a fire round reads (:meth:`round_parts`). Every attack is between adjacent hexes
+        (the attackers still fighting are next to the hex), so its checks and DRMs read only the firers, the
+        target, the units in the target's hex (how many) and the markers carried; the hits then applied read
+        their targets and, for the retreat of a broken unit, where every unit stands, which changes a part's
+        value only when a later hit of that part finds its target gone: possible only where the attackers fire
+        separately (the defenders' part settles only hits on different units)."""
+        s, h = self.state, self.hex
+        fighting = self.fighting_attackers()
+        ours = tuple((u.id, *_record(u)) for u in fighting)
+        here = tuple((u.id, *_record(u)) for u in s.units_at(h))
         carried = tuple(sorted((c.kind, c.side, c.carried_by) for c in s.casualties.values()
                                if c.carried_by is not None))
-        return (self.round, tuple(u.id for u in self.fighting_attackers()), self.position_key()[4], carried)
+        later = self.round > 1
+        where = self.position_key()[4] if not self.plan.combine else ()
+        theirs = tuple(tuple((v.id, v.hex, v.kind, v.destroyed) for v in s.units_at(u.hex)) for u in fighting)
+        return (("attackers", later, ours, here, carried, where), ("defenders", later, ours, here, theirs, carried))
 
     def _settle(self, hits: tuple, dice, *, distinct: bool) -> tuple[str, tuple]:
         """Apply one side's hits with the dice and, when the only dice rolled were the TQ checks of "S?" results

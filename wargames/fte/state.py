@@ -191,10 +191,10 @@ def _copy_with_lists(obj):
     if names is None:
         names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
     new = object.__new__(cls)
-    d = new.__dict__
-    d.update(obj.__dict__)
+    d = obj.__dict__.copy()
     for k in names:
         d[k] = list(d[k])
+    new.__dict__ = d
     return new
 
 

@@ -130,10 +130,11 @@ class AssaultRun:
 
     def copy(self, log: bool = True, only=None) -> "AssaultRun":
         """A copy to run on; with ``log=False`` (exact enumeration) the copy keeps no log. With ``only`` (unit
-        ids), the state is :meth:`FteState.copy_for` those units (applying infantry hits to them)."""
+        ids), the state is :meth:`FteState.copy_for` those units (applying infantry hits to them), and with an
+        empty ``only`` it is shared, for a step that changes nothing in it."""
         new = object.__new__(AssaultRun)
         new.__dict__.update(self.__dict__)
-        new.state = self.state.copy() if only is None else self.state.copy_for(only)
+        new.state = self.state.copy() if only is None else self.state.copy_for(only) if only else self.state
         new.res = copy.deepcopy(self.res) if log else QuietResolution()
         new.in_assault = list(self.in_assault)
         new.pending = list(self.pending)
@@ -167,12 +168,12 @@ class AssaultRun:
         phase = self.phase
         if phase == "done":
             return ("done", self.result)          # nothing reads a finished run again but its result
+        if phase == "finish" and self.result is not None and not self._advancing():
+            return ("finish", self.result)        # the finish moves no unit and places or removes no marker
         cas = tuple(sorted((c.kind, c.side, c.carried_by or "", c.id if c.id in before else "")
                            for c in s.casualties.values() if c.carried_by is not None or c.hex == h))
         sites = tuple((x.hex, x.kind, x.revealed, tuple(x.occupants)) for x in s.sites.values())
         if phase == "finish" and self.result is not None:
-            if not self._advancing():
-                return ("finish", self.result)    # the finish moves no unit and places or removes no marker
             return ("finish", self.result, tuple((u.id, *_record(u)) for u in self.fighting_attackers()), cas,
                     sites, s.booby_traps.get(h), tuple(s.retreats_due), tuple(s.landings_due))
         if self.round and not self.plan.retreat_opfire:
@@ -223,7 +224,7 @@ class AssaultRun:
         records = memo.setdefault("records", {})
         key_a, key_d = self._parts_keys()
         start = self
-        in_hex = {u.id for u in self.defenders()}      # their Concealed markers may come off
+        in_hex = frozenset(u.id for u in self.defenders())
 
         prepared: dict = {}         # the fire attacks' checks and DRMs: every part fires from this position
 
@@ -243,6 +244,7 @@ class AssaultRun:
             return value
 
         bases: dict = {}            # the position after the attackers' settled hits, for each value of theirs
+        uncovering = in_hex if self.round == 1 else frozenset()     # their Concealed markers come off now
 
         def build(run, values):
             (ours_kind, ours), (theirs_kind, theirs) = values
@@ -255,7 +257,7 @@ class AssaultRun:
                 for p in theirs:      # checks settled on the round's start: their targets must be as then
                     if vars(base.state.units[p[0]]) != vars(s.units[p[0]]):
                         raise AssertionError(f"the attackers' hits changed {p[0]}, a target of the defenders' fire")
-                new = base.copy(log=False, only=in_hex.union(p[0] for p in theirs))
+                new = base.copy(log=False, only=uncovering.union(p[0] for p in theirs))
                 new.rounds.append(record)
                 new._hit(theirs, _NO_DICE)
                 new._end_round()

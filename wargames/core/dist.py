@@ -344,7 +344,7 @@ def _enumerate_chain(start, step, key, done, copy, tally, parts) -> tuple[Distri
                 reps.setdefault(k, state)
                 for c, w in counts.items():
                     fk = (k, _shift(c, t))
-                    final[fk] = final.get(fk, 0) + Fraction(w, den)
+                    final[fk] = final.get(fk, 0) + w       # over den, which later layers scale up
                 continue
             branches, d = _expand(state, step, key, copy, tally, parts)
             if step_den % d:
@@ -360,11 +360,20 @@ def _enumerate_chain(start, step, key, done, copy, tally, parts) -> tuple[Distri
                 shift = tuple(x - y for x, y in zip(t2, entry[1])) if tally else ()
                 acc = entry[2]
                 ww = w * scale
-                for c, cw in counts.items():
-                    c2 = _shift(c, shift) if any(shift) else c
-                    acc[c2] = acc.get(c2, 0) + cw * ww
+                if any(shift):
+                    for c, cw in counts.items():
+                        c2 = _shift(c, shift)
+                        acc[c2] = acc.get(c2, 0) + cw * ww
+                else:
+                    for c, cw in counts.items():
+                        acc[c] = acc.get(c, 0) + cw * ww
         frontier = nxt
-        den *= step_den
+        if expanded:
+            den *= step_den
+            if step_den != 1:
+                for fk in final:
+                    final[fk] *= step_den
+    probs = {fk: Fraction(w, den) for fk, w in final.items()}
     if tally:
-        return Distribution(final), reps
-    return Distribution({k: p for (k, _), p in final.items()}), reps
+        return Distribution(probs), reps
+    return Distribution({k: p for (k, _), p in probs.items()}), reps

@@ -179,13 +179,14 @@ class AssaultRun:
         if self.round and not self.plan.retreat_opfire:
             fighting = tuple(u.id for u in self.fighting_attackers())
             active = set(fighting).union(p[0] for p in self.pending)
-            units = tuple(_record(u) if u.id in active or u.hex == h else
-                          (u.hex, u.loaded_in, u.destroyed, u.altitude, u.downed, tuple(u.carrying))
-                          for u in s.units.values())
+            units = tuple([_record(u) if u.id in active or u.hex == h else
+                           (_at(u.hex), u.loaded_in, u.destroyed, u.altitude, u.downed, tuple(u.carrying))
+                           for u in s.units.values()])
         else:
             fighting = tuple(self.in_assault)
             units = tuple(_record(u) for u in s.units.values())
-        return (phase, self.round, fighting, tuple(self.pending), units, cas, sites,
+        pending = tuple((t, e, _at(a), b) for t, e, a, b in self.pending)
+        return (phase, self.round, fighting, pending, units, cas, sites,
                 tuple(s.retreats_due), tuple(s.landings_due), self.result)
 
     def tally(self, before=None) -> tuple[int, int, int, int]:
@@ -221,8 +222,9 @@ class AssaultRun:
         memo = self.__dict__.get("_parts_memo")
         if memo is None:
             memo = {}
-        records = memo.setdefault("records", {})
+        records = memo.setdefault("records", {})   # the attacks of each part's values, for the rounds shown
         key_a, key_d = self._parts_keys()
+        shown_a, shown_d = records.setdefault(key_a, {}), records.setdefault(key_d, {})
         start = self
         in_hex = frozenset(u.id for u in self.defenders())
 
@@ -232,7 +234,7 @@ class AssaultRun:
             run.__dict__["_prepared"] = prepared
             run._attackers(dice)
             value = run._settle(tuple(run.pending), dice, distinct=False)
-            records.setdefault((key_a, value), run.rounds[-1])
+            shown_a.setdefault(value, run.rounds[-1])
             return value
 
         def defenders(run, dice):
@@ -240,7 +242,7 @@ class AssaultRun:
             run.rounds.append([])
             run._defenders(dice)
             value = run._settle(tuple(run.pending), dice, distinct=True)
-            records.setdefault((key_d, value), run.rounds[-1])
+            shown_d.setdefault(value, run.rounds[-1])
             return value
 
         bases: dict = {}            # the position after the attackers' settled hits, for each value of theirs
@@ -248,7 +250,7 @@ class AssaultRun:
 
         def build(run, values):
             (ours_kind, ours), (theirs_kind, theirs) = values
-            record = records[(key_a, values[0])] + records[(key_d, values[1])]
+            record = shown_a[values[0]] + shown_d[values[1]]
             if ours_kind == theirs_kind == "settled":
                 base = bases.get(ours)
                 if base is None:
@@ -553,9 +555,14 @@ class AssaultRun:
         self.phase = "done"
 
 
+def _at(h: Hex | None) -> tuple[int, int] | None:
+    """A hex as plain numbers, for keys (hashed many times)."""
+    return None if h is None else (h.q, h.r)
+
+
 def _record(u: Unit) -> tuple:
     """What a later step of the assault may read of a unit in the fight."""
-    return (u.hex, u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired, u.immobilized,
+    return (_at(u.hex), u.reduced, u.men, u.fire_rating, u.concealed, u.suppressed, u.broken, u.op_fired, u.immobilized,
             u.downed, u.destroyed, u.fort, u.loaded_in, tuple(u.carrying), u.altitude)
 
 

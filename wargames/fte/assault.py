@@ -141,6 +141,19 @@ class AssaultRun:
         new.rounds = [list(r) for r in self.rounds]
         return new
 
+    def _fork(self, only, record: list) -> "AssaultRun":
+        """For exact enumeration: a copy that goes on to apply a fire round's settled hits to units ``only``
+        (:meth:`FteState.copy_for`), with ``record`` as the round's attacks."""
+        new = object.__new__(AssaultRun)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["state"] = self.state.copy_for(only) if only else self.state
+        d["res"] = QuietResolution()
+        d["in_assault"] = list(self.in_assault)
+        d["pending"] = []
+        d["rounds"] = self.rounds + [record]      # the rounds' lists are copied before any is added to
+        return new
+
     def key(self) -> tuple:
         """The position and the run's progress, casualty markers by kind and side (not the log)."""
         s = self.state
@@ -252,15 +265,18 @@ class AssaultRun:
             (ours_kind, ours), (theirs_kind, theirs) = values
             record = shown_a[values[0]] + shown_d[values[1]]
             if ours_kind == theirs_kind == "settled":
-                base = bases.get(ours)
-                if base is None:
-                    base = bases[ours] = start.copy(log=False, only=in_hex.union(p[0] for p in ours))
+                known = bases.get(ours)
+                if known is None:
+                    touched = in_hex.union(p[0] for p in ours)
+                    base = start.copy(log=False, only=touched)
                     base._hit(ours, _NO_DICE)
+                    changed = {uid for uid in touched if vars(base.state.units[uid]) != vars(s.units[uid])}
+                    known = bases[ours] = (base, changed)
+                base, changed = known
                 for p in theirs:      # checks settled on the round's start: their targets must be as then
-                    if vars(base.state.units[p[0]]) != vars(s.units[p[0]]):
+                    if p[0] in changed:
                         raise AssertionError(f"the attackers' hits changed {p[0]}, a target of the defenders' fire")
-                new = base.copy(log=False, only=uncovering.union(p[0] for p in theirs))
-                new.rounds.append(record)
+                new = base._fork(uncovering.union(p[0] for p in theirs), record)
                 new._hit(theirs, _NO_DICE)
                 new._end_round()
                 return new

@@ -23,7 +23,7 @@ from .opfire import opportunity_fire, retreat_opfire_hook
 from .sites import enter_fort
 from .traps import arrive
 from .state import FteState
-from .units import Unit
+from .units import CasualtyMarker, Unit
 
 RESULTS = ("cleared", "repulsed", "unresolved")
 
@@ -141,13 +141,14 @@ class AssaultRun:
         new.rounds = [list(r) for r in self.rounds]
         return new
 
-    def _fork(self, only, record: list) -> "AssaultRun":
+    def _fork(self, only, record: list, fresh: bool = False) -> "AssaultRun":
         """For exact enumeration: a copy that goes on to apply a fire round's settled hits to units ``only``
-        (:meth:`FteState.copy_for`), with ``record`` as the round's attacks."""
+        (:meth:`FteState.copy_for`), with ``record`` as the round's attacks; the state is shared if no unit is
+        named, unless ``fresh``."""
         new = object.__new__(AssaultRun)
         d = new.__dict__
         d.update(self.__dict__)
-        d["state"] = self.state.copy_for(only) if only else self.state
+        d["state"] = self.state.copy_for(only) if only or fresh else self.state
         d["res"] = QuietResolution()
         d["in_assault"] = list(self.in_assault)
         d["pending"] = []
@@ -259,6 +260,28 @@ class AssaultRun:
             return value
 
         bases: dict = {}            # the position after the attackers' settled hits, for each value of theirs
+        results: dict = {}
+
+        def their_result(theirs):
+            """What the defenders' settled hits do, where that reads only their targets, which the attackers' hits
+            leave alone: a KIA, WIA or S on infantry that is no leader (no chit), carries no marker and is not a
+            sapper (and so no retreat and no die). Then the targets as the hits leave them, the markers placed
+            (kind, side, hex, in order) and the points scored; else None."""
+            if theirs not in results:
+                targets = [s.units[p[0]] for p in theirs]
+                done = None
+                if all(p[1] in ("KIA", "WIA", "S") for p in theirs) and not any(
+                        u.is_leader or u.carrying or u.role == "sapper" or u.fort for u in targets):
+                    d = start.copy(log=False, only={u.id for u in targets})
+                    ids = set(d.state.casualties)
+                    d._hit(theirs, _NO_DICE)
+                    markers = [(c.kind, c.side, c.hex) for cid, c in d.state.casualties.items() if cid not in ids]
+                    if d.state.next_id - s.next_id != len(markers) or len(ids) + len(markers) != len(d.state.casualties):
+                        raise AssertionError("the defenders' hits did more than place markers")
+                    done = ({u.id: d.state.units[u.id] for u in targets}, markers,
+                            {k: v for k, v in d.state.vp.items() if v != s.vp[k]})
+                results[theirs] = done
+            return results[theirs]
         uncovering = in_hex if self.round == 1 else frozenset()     # their Concealed markers come off now
 
         def build(run, values):
@@ -276,8 +299,22 @@ class AssaultRun:
                 for p in theirs:      # checks settled on the round's start: their targets must be as then
                     if p[0] in changed:
                         raise AssertionError(f"the attackers' hits changed {p[0]}, a target of the defenders' fire")
-                new = base._fork(uncovering.union(p[0] for p in theirs), record)
-                new._hit(theirs, _NO_DICE)
+                done = their_result(theirs) if theirs else None
+                if done is None:
+                    new = base._fork(uncovering.union(p[0] for p in theirs), record)
+                    new._hit(theirs, _NO_DICE)
+                else:               # what these hits do to the round's start, done to the attackers' position
+                    units, markers, points = done
+                    new = base._fork(uncovering, record, fresh=True)
+                    st = new.state
+                    for who in points:
+                        if st.vp[who] != s.vp[who]:
+                            raise AssertionError(f"the attackers' hits changed {who}'s points, which the defenders' score")
+                    st.units.update(units)
+                    for kind, side, at in markers:
+                        mid = st.new_id(kind)
+                        st.casualties[mid] = CasualtyMarker(mid, kind, side, hex=at)
+                    st.vp.update(points)
                 new._end_round()
                 return new
             new = start.copy(log=False)

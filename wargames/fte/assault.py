@@ -191,8 +191,10 @@ class AssaultRun:
             return ("finish", self.result, tuple((u.id, *_record(u)) for u in self.fighting_attackers()), cas,
                     sites, s.booby_traps.get(h), tuple(s.retreats_due), tuple(s.landings_due))
         if self.round and not self.plan.retreat_opfire:
-            fighting = tuple(u.id for u in self.fighting_attackers())
-            active = set(fighting).union(p[0] for p in self.pending)
+            fighting = tuple([u.id for u in self.fighting_attackers()])
+            active = set(fighting)
+            for p in self.pending:
+                active.add(p[0])
             units = tuple([_record(u) if u.id in active or u.hex == h else
                            (_at(u.hex), u.loaded_in, u.destroyed, u.altitude, u.downed, tuple(u.carrying))
                            for u in s.units.values()])
@@ -267,7 +269,7 @@ class AssaultRun:
             leave alone: a KIA, WIA or S on infantry that is no leader (no chit), carries no marker and is not a
             sapper (and so no retreat and no die). Then the targets as the hits leave them, the markers placed
             (kind, side, hex, in order) and the points scored; else None."""
-            if theirs not in results:
+            if id(theirs) not in results:     # a value's tuple is the same object in every combination
                 targets = [s.units[p[0]] for p in theirs]
                 done = None
                 if all(p[1] in ("KIA", "WIA", "S") for p in theirs) and not any(
@@ -280,22 +282,22 @@ class AssaultRun:
                         raise AssertionError("the defenders' hits did more than place markers")
                     done = ({u.id: d.state.units[u.id] for u in targets}, markers,
                             {k: v for k, v in d.state.vp.items() if v != s.vp[k]})
-                results[theirs] = done
-            return results[theirs]
+                results[id(theirs)] = (theirs, done)        # the tuple kept, so that its id stays its own
+            return results[id(theirs)][1]
         uncovering = in_hex if self.round == 1 else frozenset()     # their Concealed markers come off now
 
         def build(run, values):
             (ours_kind, ours), (theirs_kind, theirs) = values
             record = shown_a[values[0]] + shown_d[values[1]]
             if ours_kind == theirs_kind == "settled":
-                known = bases.get(ours)
+                known = bases.get(id(ours))
                 if known is None:
                     touched = in_hex.union(p[0] for p in ours)
                     base = start.copy(log=False, only=touched)
                     base._hit(ours, _NO_DICE)
                     changed = {uid for uid in touched if vars(base.state.units[uid]) != vars(s.units[uid])}
-                    known = bases[ours] = (base, changed)
-                base, changed = known
+                    known = bases[id(ours)] = (base, changed, ours)
+                base, changed, _ = known
                 for p in theirs:      # checks settled on the round's start: their targets must be as then
                     if p[0] in changed:
                         raise AssertionError(f"the attackers' hits changed {p[0]}, a target of the defenders' fire")

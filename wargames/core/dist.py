@@ -263,8 +263,9 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
                 s2 = copy(state)
                 plan.join(s2, values)
             kk = (key(s2), tally(s2) if tally else ())
-            if kk in out:
-                out[kk][1] += w * rest
+            entry = out.get(kk)
+            if entry is not None:
+                entry[1] += w * rest
             else:
                 out[kk] = [s2, w * rest]
             continue

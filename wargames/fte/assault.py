@@ -687,8 +687,10 @@ def outcome_of(run: AssaultRun, before: FteState) -> AssaultOutcome:
 
 def assault_distribution(state: FteState, plan: AssaultPlan) -> tuple[Distribution, dict]:
     """The exact distribution of an assault's :class:`AssaultOutcome` (and, for each outcome, one final run
-    with its result), by enumerating every die of every step and merging positions between steps on
-    :meth:`AssaultRun.position_key`, with the casualty markers counted beside it (:meth:`AssaultRun.tally`)."""
+    with its result: finished runs merge on their result, so its casualty counts may be another outcome's), by
+    enumerating every die of every step and merging positions between steps on
+    :meth:`AssaultRun.position_key`, with the casualty markers counted beside it (:meth:`AssaultRun.tally`).
+    A fire round is enumerated side by side (:meth:`AssaultRun.round_parts`)."""
     run = start(state.copy(), plan)
     run.__dict__["_before"] = frozenset(state.casualties)
     run.__dict__["_parts_memo"] = {}        # this enumeration's fire rounds' parts, shared by the runs' copies

@@ -327,10 +327,9 @@ class AssaultRun:
                 new.__dict__["_settled"] = tuple((p[0], vars(s.units[p[0]])) for p in theirs)
             return new
 
-        in_fight = in_hex.union(u.id for u in self.fighting_attackers())     # all that the parts' hits touch
         return Parts((attackers, defenders), then=AssaultRun._apply_settled, build=build, keys=(key_a, key_d),
                      memo=memo.setdefault("parts", {}), then_when=_unsettled,
-                     copy=lambda run: run.copy(log=False, only=in_fight))
+                     copy=lambda run: run.copy(log=False, only=()))     # firing changes nothing in the position
 
     def _parts_keys(self) -> tuple[tuple, tuple]:
         """What each part of a fire round reads (:meth:`round_parts`). Every attack is between adjacent hexes
@@ -354,11 +353,18 @@ class AssaultRun:
         """Apply one side's hits with the dice and, when the only dice rolled were the TQ checks of "S?" results
         on infantry (each target on the map when hit and, with ``distinct``, hit once), return ("settled", the
         hits with a passed check's hit and any hit that did nothing dropped and a failed check's "S?" made an
-        "S"): applied with no die, they do exactly what these did. Otherwise ("pending", the hits)."""
+        "S"): applied with no die, they do exactly what these did. Otherwise ("pending", the hits).
+
+        Hits on different infantry units, none a sapper, with no "S?" need not be applied to know that: each
+        finds its target on the map, rolls nothing (a retreat here draws no fire) and does something."""
         s = self.state
         targets = [s.units[h[0]] for h in hits]
-        if any(u.kind != "infantry" for u in targets) or (distinct and len({u.id for u in targets}) < len(targets)):
+        ids = {u.id for u in targets}
+        if any(u.kind != "infantry" for u in targets) or (distinct and len(ids) < len(targets)):
             return ("pending", hits)
+        if len(ids) == len(targets) and all(h[1] != "S?" for h in hits) and all(u.role != "sapper" for u in targets):
+            return ("settled", hits)    # each hit lands on its own target, rolls nothing and does something
+        self.state = s.copy_for(ids)    # the parts' runs share the round's position until a hit is applied
         counted = _CountingDice(dice)
         done = self._hit(hits, counted)
         checks = sum(1 for h, u in zip(hits, targets) if h[1] == "S?" and u.role != "sapper")

@@ -49,6 +49,35 @@ def test_settled_parts_give_the_joint_distribution(name, monkeypatch):
     assert _distribution(name) == fast
 
 
+@pytest.mark.rule("F 8.0", "F 7.4")
+def test_rounds_where_both_sides_break_are_joined(monkeypatch):
+    """The case the joint path guards: in one round the defender breaks and retreats, then an attacker breaks
+    and retreats from the position the defender's retreat left."""
+    both = []
+    round_parts = AssaultRun.round_parts
+
+    def spy(self):
+        parts = round_parts(self)
+        if parts is not None and parts.build is not None:
+            build = parts.build
+
+            def watched(run, values):
+                new = build(run, values)
+                (_, ours), (_, theirs) = values
+                hit = [h[0] for h in theirs if h[1] == "B"]
+                if any(h[1] == "B" for h in ours) and hit:
+                    both.append((new, hit[0]))
+                return new
+
+            parts.build = watched
+        return parts
+
+    monkeypatch.setattr(AssaultRun, "round_parts", spy)
+    _distribution("book errata combined at US FT 19.19")
+    assert both and all(r.state.units["NVA FT"].broken and r.state.units[us].broken for r, us in both)
+    assert any(r.state.units["NVA FT"].hex not in (None, r.hex) and r.state.units[us].on_map for r, us in both)
+
+
 def _settled_kinds(name, monkeypatch):
     kinds = []
     settle = AssaultRun._settle

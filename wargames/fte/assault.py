@@ -175,8 +175,9 @@ class AssaultRun:
         only broken units move, away from the hex. The rest of the assault reads only where such a unit is
         (others' retreats, stacking, the line of fire), so that is all its key holds, and of the attackers
         that passed their TQ check only those still fighting (removing a sapper at the end counts no marker);
-        not with fire at retreating units, which reads every unit that may fire. A finished run is keyed on its result, and a
-        run about to finish on its result and, when it advances into the hex, on what the advance reads."""
+        not with fire at retreating units, which reads every unit that may fire. A finished run is keyed on its
+        result, and a run about to finish on its result and, when it advances into the hex, on what the advance
+        reads."""
         s, h = self.state, self.hex
         before = self.__dict__.get("_before", ())
         phase = self.phase
@@ -278,7 +279,8 @@ class AssaultRun:
                     ids = set(d.state.casualties)
                     d._hit(theirs, _NO_DICE)
                     markers = [(c.kind, c.side, c.hex) for cid, c in d.state.casualties.items() if cid not in ids]
-                    if d.state.next_id - s.next_id != len(markers) or len(ids) + len(markers) != len(d.state.casualties):
+                    if (d.state.next_id - s.next_id != len(markers)
+                            or len(ids) + len(markers) != len(d.state.casualties)):
                         raise AssertionError("the defenders' hits did more than place markers")
                     done = ({u.id: d.state.units[u.id] for u in targets}, markers,
                             {k: v for k, v in d.state.vp.items() if v != s.vp[k]})
@@ -311,7 +313,7 @@ class AssaultRun:
                     st = new.state
                     for who in points:
                         if st.vp[who] != s.vp[who]:
-                            raise AssertionError(f"the attackers' hits changed {who}'s points, which the defenders' score")
+                            raise AssertionError(f"the attackers' hits changed {who}'s points, scored by the defenders")
                     st.units.update(units)
                     for kind, side, at in markers:
                         mid = st.new_id(kind)

@@ -189,8 +189,13 @@ class AssaultRun:
                            for c in s.casualties.values() if c.carried_by is not None or c.hex == h))
         sites = tuple((x.hex, x.kind, x.revealed, tuple(x.occupants)) for x in s.sites.values())
         if phase == "finish" and self.result is not None:
-            return ("finish", self.result, tuple((u.id, *_record(u)) for u in self.fighting_attackers()), cas,
-                    sites, s.booby_traps.get(h), tuple(s.retreats_due), tuple(s.landings_due))
+            # the advance moves the attackers still fighting in, with what they carry, and settles the markers
+            # left in the hex (by the units' roles): it reads more of them only to set off a booby trap there
+            # or to enter a fort
+            trap = s.booby_traps.get(h)
+            going = tuple((u.id, *_record(u)) if trap is not None or self.plan.advance_into else u.id
+                          for u in self.fighting_attackers())
+            return ("finish", self.result, going, cas, sites, trap, tuple(s.retreats_due), tuple(s.landings_due))
         if self.round and not self.plan.retreat_opfire:
             fighting = tuple([u.id for u in self.fighting_attackers()])
             active = set(fighting)

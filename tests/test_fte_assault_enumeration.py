@@ -161,6 +161,12 @@ def test_finished_runs_are_keyed_on_their_result_alone():
     for r in (a, b):
         r.state.units["NVA FT"].hex = None        # an empty hex is advanced into: who goes in matters
     assert a.position_key() != b.position_key()
+    b.state.units["US FT 19.19"].hex = a.state.units["US FT 19.19"].hex
+    b.state.units["US FT 19.19"].men = 3          # not how many men: the advance reads no more of them...
+    assert a.position_key() == b.position_key()
+    for r in (a, b):
+        r.state.booby_traps[r.hex] = "NVA/VC"     # ...unless a booby trap waits in the hex (F 26.0)
+    assert a.position_key() != b.position_key()
 
 
 def test_light_copies_share_only_what_the_hits_leave_alone():

@@ -7,6 +7,7 @@ with :class:`~wargames.core.dice.RandomDice` or :class:`~wargames.core.dice.Scri
 """
 from __future__ import annotations
 
+import gc
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -89,22 +90,27 @@ class _BranchDice:
     numbers (faces) over the product of the sides rolled: no Fraction is made while enumerating.
     """
 
-    def __init__(self, prefix: list[int]):
+    def __init__(self, prefix: list[int], known: Sequence[list[tuple[int, int]]] = ()):
         self.prefix = prefix
+        self.known = known
         self.choices: list[int] = []
         self.options: list[list[tuple[int, int]]] = []
         self.weight = 1
         self.den = 1
 
     def roll(self, sides: int = 6, why: str = "", classes: Callable[[int], Hashable] | None = None) -> int:
-        if classes is None:
+        k = len(self.choices)
+        if k < len(self.known):
+            # a replayed roll: the run that branched here already grouped this die's faces (the procedure is
+            # deterministic given the earlier rolls), so its classes are not computed again
+            opts = self.known[k]
+        elif classes is None:
             opts = [(v, 1) for v in range(1, sides + 1)]
         else:
             groups: dict = {}
             for v in range(1, sides + 1):
                 groups.setdefault(classes(v), []).append(v)
             opts = [(vs[0], len(vs)) for vs in groups.values()]
-        k = len(self.choices)
         choice = self.prefix[k] if k < len(self.prefix) else 0
         self.choices.append(choice)
         self.options.append(opts)
@@ -118,15 +124,15 @@ def enumerate_weights(procedure: Callable[..., Hashable], *args, **kwargs) -> tu
     """Every result of ``procedure(dice, *args, **kwargs)`` over all dice branches, with whole-number weights:
     returns ``({result: weight}, denominator)``, the weights summing to the denominator."""
     leaves: list = []
-    stack: list[list[int]] = [[]]
+    stack: list = [([], ())]
     while stack:
-        prefix = stack.pop()
-        dice = _BranchDice(prefix)
+        prefix, known = stack.pop()
+        dice = _BranchDice(prefix, known)
         outcome = procedure(dice, *args, **kwargs)
         leaves.append((outcome, dice.weight, dice.den))
         for k in range(len(prefix), len(dice.choices)):
             for c in range(1, len(dice.options[k])):
-                stack.append(dice.choices[:k] + [c])
+                stack.append((dice.choices[:k] + [c], dice.options[:k + 1]))
     den = 1
     for _, _, d in leaves:
         if den % d:
@@ -170,10 +176,23 @@ class Parts:
     """
 
     parts: Sequence[Callable[[Any, Any], Hashable]]
-    join: Callable[[Any, tuple], None]
+    join: Callable[[Any, tuple], None] | None = None
     #: optional: the step goes on after the join, rolling dice (enumerated for each combination of the parts'
     #: values, on the joined state, without stopping to merge positions in between)
     then: Callable[[Any, Any], None] | None = None
+    #: optional, instead of ``join``: ``build(state, values)`` returns a new joined state made without changing
+    #: ``state`` (say, from a state a part reached, kept aside by the part), which saves a copy per combination
+    build: Callable[[Any, tuple], Any] | None = None
+    #: optional: for each part, a key holding everything that part reads, and a dict (kept by the caller for one
+    #: enumeration) where a part's values and weights are remembered on its key, so that another state with
+    #: the same key for that part does not enumerate it again
+    keys: Sequence[Hashable] | None = None
+    memo: dict | None = None
+    #: optional: which combinations of the parts' values go on with ``then`` (by default all)
+    then_when: Callable[[tuple], bool] | None = None
+    #: optional: how a part's copy of the state is made (by default the chain's ``copy``), say a lighter copy
+    #: of only what the parts change
+    copy: Callable[[Any], Any] | None = None
 
 
 #: A cache for pure queries made many times during an enumeration (say, where a unit may retreat from a
@@ -219,31 +238,45 @@ def _expand(state, step, key, copy, tally, parts) -> tuple[dict, int]:
         return out, den
     each = []
     den = 1
-    for part in plan.parts:
-        weights, d = enumerate_weights(lambda dice, part=part: part(copy(state), dice))
-        each.append(list(weights.items()))
-        den *= d
-    then = plan.then
+    memo = plan.memo if plan.keys is not None else None
+    part_copy = plan.copy or copy
+    for i, part in enumerate(plan.parts):
+        known = memo.get((i, plan.keys[i])) if memo is not None else None
+        if known is None:
+            weights, d = enumerate_weights(lambda dice, part=part: part(part_copy(state), dice))
+            known = (list(weights.items()), d)
+            if memo is not None:
+                memo[(i, plan.keys[i])] = known
+        each.append(known[0])
+        den *= known[1]
+    then, build = plan.then, plan.build
     rest = 1
     for combo in product(*each):
         w = 1
         for _, wi in combo:
             w *= wi
         values = tuple(v for v, _ in combo)
-        if then is None:
-            s2 = copy(state)
-            plan.join(s2, values)
-            kk = (key(s2), tally(s2) if tally else ())
-            if kk in out:
-                out[kk][1] += w
+        if then is None or (plan.then_when is not None and not plan.then_when(values)):
+            if build is not None:
+                s2 = build(state, values)
             else:
-                out[kk] = [s2, w]
+                s2 = copy(state)
+                plan.join(s2, values)
+            kk = (key(s2), tally(s2) if tally else ())
+            entry = out.get(kk)
+            if entry is not None:
+                entry[1] += w * rest
+            else:
+                out[kk] = [s2, w * rest]
             continue
         seen: dict = {}
 
         def proc(dice):
-            s2 = copy(state)
-            plan.join(s2, values)
+            if build is not None:
+                s2 = build(state, values)
+            else:
+                s2 = copy(state)
+                plan.join(s2, values)
             then(s2, dice)
             kk = (key(s2), tally(s2) if tally else ())
             if kk not in seen:
@@ -284,7 +317,20 @@ def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[
     Returns the distribution over the final keys (with a tally: over ``(final key, counters)``) and one
     representative final state per key. Probabilities are whole numbers over a common denominator until the
     end.
+
+    The cyclic garbage collector is paused meanwhile: the enumeration makes many small short-lived objects,
+    and each collection they set off would walk every object of the process again.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _enumerate_chain(start, step, key, done, copy, tally, parts)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _enumerate_chain(start, step, key, done, copy, tally, parts) -> tuple[Distribution, dict]:
     t0 = tally(start) if tally else ()
     # key -> [representative, its counters, {offset from its counters: weight}]
     frontier: dict = {key(start): [start, t0, {tuple(0 for _ in t0): 1}]}
@@ -299,7 +345,7 @@ def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[
                 reps.setdefault(k, state)
                 for c, w in counts.items():
                     fk = (k, _shift(c, t))
-                    final[fk] = final.get(fk, 0) + Fraction(w, den)
+                    final[fk] = final.get(fk, 0) + w       # over den, which later layers scale up
                 continue
             branches, d = _expand(state, step, key, copy, tally, parts)
             if step_den % d:
@@ -315,11 +361,20 @@ def enumerate_chain(start: Any, step: Callable[[Any, Any], None], key: Callable[
                 shift = tuple(x - y for x, y in zip(t2, entry[1])) if tally else ()
                 acc = entry[2]
                 ww = w * scale
-                for c, cw in counts.items():
-                    c2 = _shift(c, shift) if any(shift) else c
-                    acc[c2] = acc.get(c2, 0) + cw * ww
+                if any(shift):
+                    for c, cw in counts.items():
+                        c2 = _shift(c, shift)
+                        acc[c2] = acc.get(c2, 0) + cw * ww
+                else:
+                    for c, cw in counts.items():
+                        acc[c] = acc.get(c, 0) + cw * ww
         frontier = nxt
-        den *= step_den
+        if expanded:
+            den *= step_den
+            if step_den != 1:
+                for fk in final:
+                    final[fk] *= step_den
+    probs = {fk: Fraction(w, den) for fk, w in final.items()}
     if tally:
-        return Distribution(final), reps
-    return Distribution({k: p for (k, _), p in final.items()}), reps
+        return Distribution(probs), reps
+    return Distribution({k: p for (k, _), p in probs.items()}), reps

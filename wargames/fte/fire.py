@@ -201,15 +201,19 @@ def roll_to_hit(state: FteState, outcome: FireOutcome, dice, res: Resolution, ru
                 effect: bool = True) -> bool:
     """Roll the d10 against the rating with the DRMs; then, on a hit and if ``effect``, the effect roll."""
     drms = list(outcome.drms)
-    roll = roll_die(dice, 10, f"to hit {outcome.target}", classes=lambda v: roll_against(outcome.rating, v, drms))
+    net, rating = total(drms), outcome.rating
+    # what the roll does, face by face (for exact enumeration): roll_against, with the DRMs added up once
+    roll = roll_die(dice, 10, f"to hit {outcome.target}",
+                    classes=lambda v: v == 1 or (v != 10 and v + net <= rating))
     outcome.roll = roll
-    outcome.hit = roll_against(outcome.rating, roll, list(outcome.drms))
+    outcome.hit = roll_against(outcome.rating, roll, drms)
     mods = " ".join(d.text() for d in outcome.drms) or "no DRM"
     natural = " (a natural 1 always hits)" if roll == 1 else " (a natural 10 always misses)" if roll == 10 else ""
-    res.add(rule, f"{' + '.join(outcome.firers) or 'the fire'} at {outcome.target}: needs {outcome.need} or less, "
+    need = outcome.need
+    res.add(rule, f"{' + '.join(outcome.firers) or 'the fire'} at {outcome.target}: needs {need} or less, "
                   f"rolls {roll}{natural}: {'hit' if outcome.hit else 'miss'}",
-            arithmetic=f"rating {outcome.rating}; {mods}; net {total(list(outcome.drms)):+d} -> {outcome.need}",
-            result=outcome.hit, roll=roll, need=outcome.need, target=outcome.target)
+            arithmetic=f"rating {outcome.rating}; {mods}; net {net:+d} -> {need}",
+            result=outcome.hit, roll=roll, need=need, target=outcome.target)
     if outcome.hit and effect:
         roll_effect(state, outcome, dice, res)
     return outcome.hit
@@ -218,8 +222,10 @@ def roll_to_hit(state: FteState, outcome: FireOutcome, dice, res: Resolution, ru
 @implements("F 7.4", "F TET")
 def roll_effect(state: FteState, outcome: FireOutcome, dice, res: Resolution) -> str:
     """Roll on the Target Effects Table in the primary firer's weapon-class column."""
-    er = roll_die(dice, 10, f"effect on {outcome.target}", classes=lambda v: state.charts.tet.get(outcome.column, v).value)
-    cell = state.charts.tet.get(outcome.column, er)
+    tet = state.charts.tet
+    col = tet.index(outcome.column)
+    er = roll_die(dice, 10, f"effect on {outcome.target}", classes=lambda v: tet.lookup(col, v).value)
+    cell = tet.lookup(col, er)
     outcome.effect_roll, outcome.effect = er, cell.value
     mark = " [reconstructed]" if cell.provenance.reconstructed else ""
     res.add("F 7.4", f"effect roll {er} in the {outcome.column.replace('_', ' ')} column: {outcome.effect}{mark}",
@@ -231,22 +237,33 @@ def roll_effect(state: FteState, outcome: FireOutcome, dice, res: Resolution) ->
 def fire(state: FteState, firer_ids: list[str], target_id: str, dice, res: Resolution, *,
          observed: bool = False, opportunity: bool = False, stealthy: bool = False, terrain: bool = True,
          assault: bool = False, apply: bool = True, effect: bool = True, retreat_fire: RetreatFire | None = None,
-         retreat_path: list[Hex] | None = None, way: str | None = None) -> FireOutcome:
+         retreat_path: list[Hex] | None = None, way: str | None = None, prepared: dict | None = None) -> FireOutcome:
     """One fire attack by ``firer_ids`` (primary first) at one target unit (F 7.1).
 
     ``observed`` allows mortars without LoS to fire, as observed mortar fire; its DRM applies when such a
     mortar is the primary firing unit (F 7.2). With ``apply=False`` the effect is not applied, and with ``effect=False`` not even rolled (the simultaneous
     assault rounds roll and apply it later).
+
+    ``prepared`` (exact enumeration): a dict the caller keeps while every position it fires from is the same;
+    the legality checks and DRMs of each attack, which read nothing but the position, are remembered there.
     """
     firers = [state.unit(i) for i in firer_ids]
     target = state.unit(target_id)
-    check_fire(state, firers, target, observed=observed, assault=assault, opportunity=opportunity)
     primary, support = firers[0], firers[1:]
-    blind = [u for u in firers if u.role == "mortar" and not unit_sight(state, u, target, fire=True, mortar=True)]
+    ask = (tuple(firer_ids), target_id, observed, opportunity, stealthy, terrain, assault, way)
+    known = prepared.get(ask) if prepared is not None else None
+    if known is None:
+        check_fire(state, firers, target, observed=observed, assault=assault, opportunity=opportunity)
+        blind = [u for u in firers if u.role == "mortar" and not unit_sight(state, u, target, fire=True, mortar=True)]
+        drms = to_hit_drms(state, target, primary, support=support, opportunity=opportunity, stealthy=stealthy,
+                           terrain=terrain, observed=primary in blind, way=way)
+        known = ([u.id for u in blind], drms)
+        if prepared is not None:
+            prepared[ask] = known
+    blind = [state.unit(i) for i in known[0]]
+    drms = list(known[1])
     for u in blind:
         res.add("F 7.2", f"{u.id} fires without LoS, observed by {observer_for(state, u, target).id}", unit=u.id)
-    drms = to_hit_drms(state, target, primary, support=support, opportunity=opportunity, stealthy=stealthy,
-                       terrain=terrain, observed=primary in blind, way=way)
     out = FireOutcome(target_id, tuple(firer_ids), tuple(drms), primary.fire_rating,
                       column=WEAPON_COLUMNS[primary.weapon])
     if not assault:

@@ -158,6 +158,27 @@ class FteState:
         new.landings_due = list(self.landings_due)
         return new
 
+    def copy_for(self, unit_ids) -> "FteState":
+        """A lighter copy for exact enumeration, to apply fire results to infantry units ``unit_ids`` (Target
+        Effects, a broken unit's retreat, casualty markers, points, a leader's chit): those units, the markers
+        they carry, the unit and marker tables, the points, the chits and the lists of retreats and landings
+        due are copied; every other unit, marker and record is shared with this state, which must not change
+        while the copy is used."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        units = new.units = dict(self.units)
+        cas = new.casualties = dict(self.casualties)
+        for uid in unit_ids:
+            u = units[uid] = _copy_with_lists(units[uid])
+            for cid in u.carrying:
+                if cid in cas:
+                    cas[cid] = _copy_with_lists(cas[cid])
+        new.cup = ChitCup(dict(self.cup.chits), self.cup.random_event, list(self.cup.cup))
+        new.vp = dict(self.vp)
+        new.retreats_due = list(self.retreats_due)
+        new.landings_due = list(self.landings_due)
+        return new
+
 
 _LIST_FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -170,10 +191,10 @@ def _copy_with_lists(obj):
     if names is None:
         names = _LIST_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.default_factory is list)
     new = object.__new__(cls)
-    d = new.__dict__
-    d.update(obj.__dict__)
+    d = obj.__dict__.copy()
     for k in names:
         d[k] = list(d[k])
+    new.__dict__ = d
     return new
 
 

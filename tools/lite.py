@@ -19,8 +19,10 @@ Downloads go to ``.lite-cache/`` (git ignores it), so a second build needs no ne
 (``book/**/*.md`` MyST notebooks) become ``.ipynb`` files with the same folders under ``book/``, so
 ``book/indochina/rule13.md`` opens as ``lite/notebooks/index.html?path=indochina/rule13.ipynb``.
 
-bokeh cannot load in Pyodide (numpy, contourpy and pillow have no offline builds), so a cell that imports it, or
-a module of ours that draws with it, is kept as a commented-out cell saying so (see `disable_bokeh_cells`).
+bokeh cannot load in Pyodide (numpy, contourpy and pillow have no offline builds). Our drawing and widget modules
+still import there (`wargames.viz.optional`); a chapter's map calls are pointed at SVG stand-ins
+(`wargames.viz.live`), the live widgets draw SVG maps, and a cell that still needs bokeh is kept as a
+commented-out cell saying so, with its other statements live (see `disable_bokeh_cells`).
 
 ``--test-wheels DIR`` only gathers the wheels that `tools/pyodide_tests.mjs` needs (engine, PyYAML, pytest,
 Hypothesis and their pure dependencies) into DIR, for `make test-pyodide`.
@@ -71,14 +73,15 @@ FIGURE_TAKERS = {("widgets.layout", "aria_map")}
 SVG_WHEN_NO_BOKEH = {("widgets.citadel", "AnneMarieLive"), ("widgets.citadel_melee", "MeleeLive"),
                      ("widgets.fte", "AssaultLive")}
 LIVE_NOTE = (
-    "# Live edition: this cell draws with bokeh, which cannot load in the browser's Python yet.\n"
+    "# Live edition: this cell draws a bokeh chart or panel, which cannot load in the browser's Python.\n"
     "# The static page shows its output; `make lab` runs it. The original code is commented out;\n"
     "# the statements that need no bokeh follow it and run:\n"
 )
 INTRO_CELL = (
     "**Live edition.** This chapter runs in your browser's Python (Pyodide): no server, nothing to install. "
-    "Change a number in a cell and press Shift+Enter to run it again. Maps and bokeh widgets do not run here yet "
-    "(their cells are commented out); the static page shows them, and `make lab` runs everything."
+    "Change a number in a cell and press Shift+Enter to run it again. Maps are drawn as SVG, and the live widgets "
+    "call the engine on every change. A few bokeh charts and panels cannot run here (their cells are commented "
+    "out, with a note); the static page shows them, and `make lab` runs everything."
 )
 LABEXTENSIONS = Path(sys.prefix) / "share/jupyter/labextensions"
 LAB_EXTENSIONS = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager"]

@@ -89,56 +89,6 @@ def _text(outputs: list[dict]) -> str:
     return "\n".join(parts)
 
 
-def test_live_chapter_runs_every_cell_offline(lite_url, capsys):
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_path()
-    if executable is None:
-        pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
-    external, errors, sizes = [], [], {}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=ARGS)
-        try:
-            context = browser.new_context()
-
-            def route(r):
-                if is_local(r.request.url):
-                    r.continue_()
-                else:
-                    external.append(r.request.url)
-                    r.abort("blockedbyclient")
-
-            context.route("**/*", route)
-            # Bytes served, the kernel's worker included (http.server sends Content-Length).
-            context.on("response", lambda r: sizes.setdefault(r.url, int(r.headers.get("content-length") or 0)))
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("websocket", lambda ws: external.append(ws.url))
-            start = time.monotonic()
-            page.goto(f"{lite_url}lite/notebooks/index.html?path={CHAPTER}.ipynb")
-            page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_TIMEOUT_MS)
-            idle = time.monotonic() - start
-            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.locator(".jp-OutputArea-output").first.wait_for(timeout=RUN_TIMEOUT_MS)
-            first_output = time.monotonic() - start
-            page.wait_for_function(ALL_RUN_JS, timeout=RUN_TIMEOUT_MS)
-            done = time.monotonic() - start
-            cells = page.evaluate(CODE_CELLS_JS)
-        finally:
-            browser.close()
-    with capsys.disabled():
-        print(f"\nlive {CHAPTER}: kernel idle {idle:.1f} s, first output {first_output:.1f} s, "
-              f"{len(cells)} code cells run in {done:.1f} s after the page load; "
-              f"{len(sizes)} files, {sum(sizes.values()) / 1e6:.1f} MB downloaded")
-    failed = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(cells) for o in c["outputs"]
-              if o.get("output_type") == "error"]
-    assert failed == [], f"cells failed in the live edition: {failed}"
-    assert all(c["count"] is not None for c in cells)
-    assert EXPECTED in "\n".join(_text(c["outputs"]) for c in cells)
-    assert external == [], f"requests left localhost: {external}"
-    assert errors == [], errors
-
-
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -154,39 +104,70 @@ def browser():
             b.close()
 
 
+class Visit:
+    """One chapter of the live edition opened in a fresh browser context with every host but localhost blocked:
+    its kernel started, all its cells run; what left localhost, page errors, bytes served and the times."""
+
+    def __init__(self, context, url: str, chapter: str):
+        self.external, self.errors, self.sizes = [], [], {}
+
+        def route(r):
+            if is_local(r.request.url):
+                r.continue_()
+            else:
+                self.external.append(r.request.url)
+                r.abort("blockedbyclient")
+
+        context.route("**/*", route)
+        # Bytes served, the kernel's worker included (http.server sends Content-Length).
+        context.on("response", lambda r: self.sizes.setdefault(r.url, int(r.headers.get("content-length") or 0)))
+        self.page = page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("websocket", lambda ws: self.external.append(ws.url))
+        start = time.monotonic()
+        page.goto(f"{url}lite/notebooks/index.html?path={chapter}.ipynb")
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_TIMEOUT_MS)
+        self.idle = time.monotonic() - start
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.locator(".jp-OutputArea-output").first.wait_for(timeout=RUN_TIMEOUT_MS)
+        self.first_output = time.monotonic() - start
+        page.wait_for_function(ALL_RUN_JS, timeout=RUN_TIMEOUT_MS)
+        self.done = time.monotonic() - start
+        self.cells = page.evaluate(CODE_CELLS_JS)
+
+    def failed(self) -> list:
+        return [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(self.cells) for o in c["outputs"]
+                if o.get("output_type") == "error"]
+
+
+def test_live_chapter_runs_every_cell_offline(lite_url, browser, capsys):
+    context = browser.new_context()
+    try:
+        v = Visit(context, lite_url, CHAPTER)
+    finally:
+        context.close()
+    with capsys.disabled():
+        print(f"\nlive {CHAPTER}: kernel idle {v.idle:.1f} s, first output {v.first_output:.1f} s, "
+              f"{len(v.cells)} code cells run in {v.done:.1f} s after the page load; "
+              f"{len(v.sizes)} files, {sum(v.sizes.values()) / 1e6:.1f} MB downloaded")
+    assert v.failed() == [], f"cells failed in the live edition: {v.failed()}"
+    assert all(c["count"] is not None for c in v.cells)
+    assert EXPECTED in "\n".join(_text(c["outputs"]) for c in v.cells)
+    assert v.external == [], f"requests left localhost: {v.external}"
+    assert v.errors == [], v.errors
+
+
 @pytest.mark.parametrize("chapter", list(WIDGETS))
 def test_live_widget_answers_a_change_offline(chapter, browser, capsys):
     if not (LITE / "files" / f"{chapter}.ipynb").is_file():
         pytest.skip(f"no live edition of {chapter} in {LITE}: run `make lite` first")
     (label, option), expected, has_map = WIDGETS[chapter]
-    external, errors = [], []
     with serving(HTML_DIR, _Handler) as url:
-        url = url.replace("127.0.0.1", "localhost")
         context = browser.new_context()
         try:
-            def route(r):
-                if is_local(r.request.url):
-                    r.continue_()
-                else:
-                    external.append(r.request.url)
-                    r.abort("blockedbyclient")
-
-            context.route("**/*", route)
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("websocket", lambda ws: external.append(ws.url))
-            start = time.monotonic()
-            page.goto(f"{url}lite/notebooks/index.html?path={chapter}.ipynb")
-            page.wait_for_function(KERNEL_IDLE_JS, timeout=KERNEL_TIMEOUT_MS)
-            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.locator(".jp-OutputArea-output").first.wait_for(timeout=RUN_TIMEOUT_MS)
-            first_output = time.monotonic() - start
-            page.wait_for_function(ALL_RUN_JS, timeout=RUN_TIMEOUT_MS)
-            done = time.monotonic() - start
-            cells = page.evaluate(CODE_CELLS_JS)
-            failed = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(cells) for o in c["outputs"]
-                      if o.get("output_type") == "error"]
-            assert failed == [], f"cells of {chapter} failed in the live edition: {failed}"
+            v = Visit(context, url.replace("127.0.0.1", "localhost"), chapter)
+            assert v.failed() == [], f"cells of {chapter} failed in the live edition: {v.failed()}"
+            page = v.page
             page.wait_for_function(WIDGET_JS, timeout=RUN_TIMEOUT_MS)
             before = page.evaluate(WIDGET_JS)
             assert expected in before, before[:2000]
@@ -204,7 +185,7 @@ def test_live_widget_answers_a_change_offline(chapter, browser, capsys):
         finally:
             context.close()
     with capsys.disabled():
-        print(f"\nlive {chapter}: first output {first_output:.1f} s, {len(cells)} code cells run in {done:.1f} s "
-              f"after the page load; the widget answered the change of {label!r} in {answered:.1f} s")
-    assert external == [], f"requests left localhost: {external}"
-    assert errors == [], errors
+        print(f"\nlive {chapter}: first output {v.first_output:.1f} s, {len(v.cells)} code cells run in "
+              f"{v.done:.1f} s after the page load; the widget answered the change of {label!r} in {answered:.1f} s")
+    assert v.external == [], f"requests left localhost: {v.external}"
+    assert v.errors == [], v.errors

@@ -63,7 +63,7 @@ lite: $(LITE_STAMP)
 	timeout $(LITE_TIMEOUT) $(LITE_BIN)/python tools/lite.py --out $(HTML)/lite $(LITE_ARGS)
 
 # The engine's pure tests under the npm Pyodide in Node (tools/pyodide_tests.py says which files are left out).
-# PYODIDE_ARGS='--quick' leaves out the few long full-game plays, as `make test` does.
+# PYODIDE_ARGS='--quick' leaves out the few long tests that `make test` leaves out (see QUICK_LEAVES_OUT there).
 PYODIDE_TIMEOUT ?= 1800
 PYODIDE_ARGS ?=
 PYODIDE_CMD := $(LITE_BIN)/python tools/pyodide_tests.py

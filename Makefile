@@ -94,21 +94,22 @@ test-browser: $(STAMP) browser-deps
 
 # Runs every step even if an earlier one fails (one CI run reports everything), then fails if any
 # failed. The browser layer needs the book, so it runs only after a successful build.
-# The Pyodide layer (--quick) runs beside the others from the start, at the lowest priority (nice 19), so it
-# takes only the CPU they leave idle, chiefly the core the browser layer does not use; its output goes to
-# $(PYODIDE_LOG) and is printed at the end. Its runtime and wheels are fetched first, in the foreground, so
-# that `make lite` (in `make book`) never downloads into .lite-cache/ at the same time.
+# The Pyodide layer (--quick) runs beside the others at the lowest priority (nice 19), from the start (before
+# the main venv is installed), so it takes only the CPU they leave idle, chiefly the core the browser layer does
+# not use; its output goes to $(PYODIDE_LOG) and is printed at the end. Its runtime and wheels are fetched
+# first, in the foreground, so that `make lite` (in `make book`) never downloads into .lite-cache/ at once.
 PYODIDE_LOG := _build/test-pyodide.log
 PYODIDE_BG_TIMEOUT ?= 3000
-test: $(STAMP) $(LITE_STAMP)
+test: $(LITE_STAMP)
 	@status=0; pyodide=; \
-	$(MAKE) browser-deps || exit 1; \
 	mkdir -p $(dir $(PYODIDE_LOG)); \
 	if $(PYODIDE_CMD) --fetch-only; then \
 	    echo "make test: the Pyodide layer runs beside the others (nice 19), output in $(PYODIDE_LOG)"; \
 	    nice -n 19 timeout $(PYODIDE_BG_TIMEOUT) $(PYODIDE_CMD) --quick > $(PYODIDE_LOG) 2>&1 & pyodide=$$!; \
 	    trap 'kill $$pyodide 2>/dev/null || true' EXIT; \
 	else status=1; fi; \
+	$(MAKE) browser-deps || exit 1; \
+	$(MAKE) venv || exit 1; \
 	$(MAKE) test-unit || status=1; \
 	if $(MAKE) book; then $(MAKE) test-browser || status=1; else status=1; fi; \
 	if [ -n "$$pyodide" ]; then \

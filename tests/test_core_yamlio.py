@@ -1,8 +1,6 @@
 """The safe YAML reader (wargames.core.yamlio), with libyaml and with the pure-Python loader Pyodide uses."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from wargames.core.errors import DataError
@@ -54,23 +52,26 @@ def test_refusals(loader, text, what):
     assert what in e.reason and e.line is not None and e.field == "(file)"
 
 
+# How fast these refusals are is measured by benchmarks/hostile.py (make bench), not asserted here: a wall-clock
+# limit fails on a busy machine or under Pyodide whatever the code does. What shows the work is bounded is
+# where the refusal is placed: at the first level past the limit, not after reading the whole nest.
 @BOTH
 def test_nesting_is_bounded(loader):
     ok = "a: " + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2)
     parse_yaml(ok, "f", loader)
-    for text in ("a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "[" * 100_000):
-        start = time.perf_counter()
-        e = refused(text, loader)
-        assert time.perf_counter() - start < 1 and ("nest" in e.reason or "depth" in e.reason)
+    e = refused("a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), loader)
+    # the mapping is level 1, so the list at column 3 + MAX_DEPTH is the first one too deep
+    assert "nests deeper than" in e.reason and (e.line, e.column) == (1, 3 + MAX_DEPTH)
+    e = refused("[" * 100_000, loader)
+    assert ("nest" in e.reason or "depth" in e.reason) and e.line == 1 and e.column <= 1001
 
 
 @BOTH
 def test_alias_bomb_is_refused_at_once(loader):
     bomb = "a: &a [1,1,1,1,1,1,1,1,1]\n" + "".join(
         f"{c}: &{c} [" + ",".join([f"*{p}"] * 9) + "]\n" for p, c in zip("abcdefgh", "bcdefghi"))
-    start = time.perf_counter()
     e = refused(bomb, loader)
-    assert time.perf_counter() - start < 0.5 and "alias" in e.reason
+    assert "alias" in e.reason and (e.line, e.column) == (1, 4)      # at the first anchor, before any expansion
 
 
 def test_size_cap_is_checked_before_reading(tmp_path):

@@ -1,14 +1,16 @@
-"""Hostile inputs to every loader and to saved games: each must end in a DataError, quickly, naming the place.
+"""Hostile inputs to every loader and to saved games: each must end in a DataError naming the place.
 
 The loaders are declared in ``tests/hostile/<game>.py``; each comes with a good sample. Every loader is fed
 an alias bomb, a huge fill rectangle, deep nesting, a 50 MB file, bytes that are not UTF-8, a duplicated key,
 and a wrong type or an out-of-range value in every shape of field of its sample; plus random replacements
-drawn by Hypothesis. Every case must raise DataError (never another exception) within a second, name the
-field and its line, and leave nothing behind: the sample loads the same before and after.
+drawn by Hypothesis. Every case must raise DataError (never another exception), name the field and its line,
+and leave nothing behind: the sample loads the same before and after. How long each case takes is measured by
+``benchmarks/hostile.py`` (``make bench``), not asserted here: a wall-clock limit fails on a busy machine or
+under Pyodide whatever the code does, and a loader doing unbounded work (a fill of 10**18 hexes) never ends,
+which the test layer's timeout reports.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -27,21 +29,17 @@ from .hostile import indochina as hostile_indochina, ntnd as hostile_ntnd
 
 LOADERS: list[Loader] = (hostile_core.LOADERS + hostile_citadel.LOADERS + hostile_fte.LOADERS
                          + hostile_indochina.LOADERS + hostile_ntnd.LOADERS)
-#: A guard against unbounded work on a hostile file (a fill of 10**18 hexes would never end), not a measure of
-#: speed, which make bench takes: loose enough for a machine busy with other jobs.
-SECOND = 5.0
 IDS = [lo.name for lo in LOADERS]
 
 pytestmark = pytest.mark.rule()
 
 
-def refused(loader: Loader, path: Path) -> tuple[DataError, float]:
-    """Load ``path``; it must raise DataError. Returns the error and the seconds taken."""
-    start = time.perf_counter()
+def refused(loader: Loader, path: Path) -> DataError:
+    """Load ``path``; it must raise DataError, which is returned."""
     try:
         loader.load(path)
     except DataError as e:
-        return e, time.perf_counter() - start
+        return e
     except Exception as e:      # noqa: BLE001 - the point of the suite
         raise AssertionError(f"{loader}: {path.name}: {type(e).__name__} instead of DataError: {e}") from e
     raise AssertionError(f"{loader}: {path.name} was accepted")
@@ -80,8 +78,7 @@ def hostile_files(tmp_path_factory) -> dict[str, Path]:
 @pytest.mark.parametrize("loader", LOADERS, ids=IDS)
 @pytest.mark.parametrize("case", ["alias bomb", "deep nesting", "deep block nesting", "50 MB file"])
 def test_hostile_file(loader, case, hostile_files):
-    err, seconds = refused(loader, hostile_files[case])
-    assert seconds < SECOND, f"{loader}: {case} took {seconds:.2f} s"
+    err = refused(loader, hostile_files[case])
     assert err.field == "(file)" and (err.line is not None or case == "50 MB file"), str(err)
 
 
@@ -91,40 +88,38 @@ def test_not_utf8_duplicate_key_and_huge_fill(loader, tmp_path):
     cut = text.index(b"\n", len(text) // 2) + 1
     bad = tmp_path / "latin1.yaml"
     bad.write_bytes(text[:cut] + b"# caf\xe9\n" + text[cut:])
-    err, seconds = refused(loader, bad)
-    assert seconds < SECOND and "UTF-8" in err.reason and err.line == text[:cut].count(b"\n") + 1
+    err = refused(loader, bad)
+    assert "UTF-8" in err.reason and err.line == text[:cut].count(b"\n") + 1
 
     data = sample_data(loader)
     first = next(iter(data))
     dup = tmp_path / "duplicate.yaml"
     dup.write_text(dup_text := write(tmp_path / "x.yaml", data).read_text() + f"{first}: 1\n")
-    err, seconds = refused(loader, dup)
-    assert seconds < SECOND and "repeats the key" in err.reason and "line 1" in err.reason
+    err = refused(loader, dup)
+    assert "repeats the key" in err.reason and "line 1" in err.reason
     assert err.line == dup_text.count("\n")
 
     fill = {"cols": [0, 10 ** 9], "rows": [0, 10 ** 9], "terrain": "clear"}
-    err, seconds = refused(loader, write(tmp_path / "fill.yaml", {**data, "fill": fill}))
-    assert seconds < SECOND and err.line is not None
+    err = refused(loader, write(tmp_path / "fill.yaml", {**data, "fill": fill}))
+    assert err.line is not None
 
 
 @pytest.mark.parametrize("loader", LOADERS, ids=IDS)
 def test_every_field_wrong_type_or_out_of_range(loader, tmp_path):
     """One wrong type and out-of-range value per shape of field, each a DataError placed at a line."""
     before = fingerprint(loader)
-    problems, slowest = [], 0.0
+    problems = []
     muts = distinct_mutations(sample_data(loader))
     for i, (where, what, doc) in enumerate(muts):
         path = write(tmp_path / f"m{i}.yaml", doc)
         try:
-            err, seconds = refused(loader, path)
+            err = refused(loader, path)
         except AssertionError as e:
             problems.append(f"{where} ({what}): {e}")
             continue
-        slowest = max(slowest, seconds)
         if err.line is None or err.field in ("", "(file)"):
             problems.append(f"{where} ({what}): the error names no field and line: {err}")
     assert not problems, f"{len(problems)} of {len(muts)} mutations:\n" + "\n".join(problems[:40])
-    assert slowest < SECOND
     assert fingerprint(loader) == before, "a refused file changed what the sample loads to"
 
 
@@ -138,18 +133,16 @@ HOSTILE_VALUES = st.recursive(
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_replacements_raise_only_data_errors(loader, tmp_path, data):
-    """Any value anywhere: the file loads or raises DataError, never another exception, within a second."""
+    """Any value anywhere: the file loads or raises DataError, never another exception."""
     doc = sample_data(loader)
     paths = [p for p, _ in leaves(doc) if p]
     path = data.draw(st.sampled_from(paths))
     value = data.draw(HOSTILE_VALUES)
     target = write(tmp_path / "random.yaml", replaced(doc, path, value))
-    start = time.perf_counter()
     try:
         loader.load(target)
     except DataError:
         pass
-    assert time.perf_counter() - start < SECOND
 
 
 # --------------------------------------------------------------------------- saves: truncated and tampered
@@ -167,8 +160,8 @@ def test_truncated_save(loader, tmp_path):
     for cut in (len(text) // 3, len(text) // 2, len(text) - 3):
         path = tmp_path / "cut.json"
         path.write_text(text[:cut])
-        err, seconds = refused(loader, path)
-        assert seconds < SECOND and err.line is not None, str(err)
+        err = refused(loader, path)
+        assert err.line is not None, str(err)
 
 
 def _with_dice(doc: dict) -> tuple[int, int]:
@@ -181,7 +174,7 @@ def test_changed_die_is_noticed(loader, tmp_path):
     i, j = _with_dice(doc)
     old = doc["history"][i]["dice"][j]
     for new in (v for v in range(1, 7) if v != old):
-        err, _ = refused(loader, write(tmp_path / "die.json", replaced(doc, ("history", i, "dice", j), new)))
+        err = refused(loader, write(tmp_path / "die.json", replaced(doc, ("history", i, "dice", j), new)))
         assert err.field in ("position_digest", f"history[{i}]") or err.field.startswith("history["), str(err)
         assert err.line is not None
 
@@ -190,7 +183,7 @@ def test_changed_die_is_noticed(loader, tmp_path):
 def test_die_that_no_die_has(loader, tmp_path):
     doc = _save_doc(loader)
     i, j = _with_dice(doc)
-    err, _ = refused(loader, write(tmp_path / "d.json", replaced(doc, ("history", i, "dice", j), 99)))
+    err = refused(loader, write(tmp_path / "d.json", replaced(doc, ("history", i, "dice", j), 99)))
     assert err.field.startswith(f"history[{i}].dice[{j}]") and "not a roll of a d" in err.reason, str(err)
     assert err.line is not None
 
@@ -204,7 +197,7 @@ def test_action_illegal_at_its_point(loader, tmp_path):
     start = cls.new(doc["scenario"], seed=doc["seed"])
     illegal = next(h for h in history[1:] if start.why_illegal(cls.parse_action(h["action"])) is not None)
     bad = {**doc, "history": [illegal] + history}
-    err, _ = refused(loader, write(tmp_path / "illegal.json", bad))
+    err = refused(loader, write(tmp_path / "illegal.json", bad))
     assert err.field.startswith("history[0]"), str(err)
     assert err.line is not None
 
@@ -212,7 +205,7 @@ def test_action_illegal_at_its_point(loader, tmp_path):
 @pytest.mark.parametrize("loader", SAVES, ids=[lo.name for lo in SAVES])
 def test_an_action_that_is_not_an_action(loader, tmp_path):
     doc = _save_doc(loader)
-    err, _ = refused(loader, write(tmp_path / "a.json", replaced(doc, ("history", 0, "action"), "teleport to=9999")))
+    err = refused(loader, write(tmp_path / "a.json", replaced(doc, ("history", 0, "action"), "teleport to=9999")))
     assert err.field == "history[0].action" and "not an action" in err.reason and err.line is not None
 
 

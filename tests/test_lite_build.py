@@ -112,3 +112,25 @@ def test_chapter_sources_are_notebooks_under_book():
     names = [p.relative_to(lite.REPO).as_posix() for p in found]
     assert "book/citadel/rule01.md" in names
     assert "book/interactive.md" not in names and "book/appendix/ambiguities.md" not in names  # no kernelspec
+
+
+def test_every_package_the_engine_and_widgets_import_is_in_the_live_kernel():
+    """A module of ours that imports a package the live edition's kernel lacks fails there, not natively."""
+    import ast
+    missing = set()
+    for top in ("wargames", "widgets"):
+        for path in (lite.REPO / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    root = name.split(".")[0]
+                    if (root not in sys.stdlib_module_names and root not in ("wargames", "widgets", "bokeh",
+                                                                              "jupyter_bokeh")
+                            and root not in lite.KERNEL_MODULES):
+                        missing.add((path.relative_to(lite.REPO).as_posix(), root))
+    assert missing == set()

@@ -48,12 +48,18 @@ PYODIDE = "0.29.3"  # Python 3.13; the 0.30/314.x line is Python 3.14
 PYTHON_VERSION = "3.13"
 PYYAML = "6.0.3"
 # Pure wheels the kernel loads. Versions pinned so a build is reproducible; pip resolves their dependencies.
-KERNEL_SPECS = ["micropip==0.11.0", "ipython==9.12.0", "jedi==0.20.1", "comm==0.2.3", "ipywidgets==8.1.9"]
+KERNEL_SPECS = ["micropip==0.11.0", "ipython==9.12.0", "jedi==0.20.1", "comm==0.2.3", "ipywidgets==8.1.9",
+                "markdown-it-py==3.0.0"]
+# The import name each kernel wheel (and the pure PyYAML) provides: what a chapter may import in the live edition
+# besides the standard library and bokeh (tests/test_lite_build.py checks the engine and widgets against it).
+KERNEL_MODULES = {"micropip", "IPython", "jedi", "comm", "ipywidgets", "markdown_it", "yaml"}
 TEST_SPECS = ["pytest==9.2.0", "hypothesis==6.155.7"]
 # Not loadable or not wanted in Pyodide: the kernel ships its own widgetsnbextension shim, and IPython's
 # terminal helpers need a pty.
 DROP = ("widgetsnbextension", "pexpect", "ptyprocess")
-PREFETCH = ["wargames", "pyyaml", "ipywidgets", "jedi"]
+# Loaded as the kernel starts: the kernel loads a package when a cell imports it, but not when one of our functions
+# does (markdown-it-py, for widgets.common.markdown_html).
+PREFETCH = ["wargames", "pyyaml", "ipywidgets", "jedi", "markdown-it-py"]
 # A chapter cell that imports bokeh itself is disabled. Our drawing and widget modules load without bokeh
 # (wargames.viz.optional), so importing them is fine; only the names of theirs that draw with bokeh are
 # disabled (`bokeh_names`), and the static book's drawing calls point at SVG stand-ins (`LIVE_STANDINS`).
@@ -433,7 +439,11 @@ def build(out: Path, cache: Path, patterns: list[str] | None) -> None:
         (lite_dir / "jupyter-lite.json").write_text(json.dumps({
             "jupyter-lite-schema-version": 0,
             # exposeAppInBrowser: window.jupyterapp, which tests/browser/test_lite.py drives.
-            "jupyter-config-data": {"appName": "Executable Vietnam wargames (live)", "exposeAppInBrowser": "true"},
+            # windowingMode none: every cell of a chapter is in the page (a widget far down is drawn too, and the
+            # browser's find-in-page sees the whole chapter).
+            "jupyter-config-data": {"appName": "Executable Vietnam wargames (live)", "exposeAppInBrowser": "true",
+                                    "settingsOverrides": {"@jupyterlab/notebook-extension:tracker":
+                                                          {"windowingMode": "none"}}},
         }, indent=2))
         shutil.rmtree(out, ignore_errors=True)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -65,6 +65,16 @@ NO_BOKEH = textwrap.dedent("""
         w.widget()
     for cls in (OddsShiftsLive, CombatGridLive, ElectionLive):
         cls().widget()
+    from wargames.citadel import Game
+    from widgets.citadel_scenario import play_setup, setup_map
+    from wargames.viz.svg import SvgMap
+    g = Game.new("scenario1", seed=1)
+    play_setup(g)
+    fig, summary = setup_map(g.state, "Scenario 1", "s1")
+    assert isinstance(fig, SvgMap) and fig.svg.startswith("<svg") and "Scenario 1" in summary
+    from widgets.layout import aria_map
+    aria_map(fig, summary)
+    assert fig.svg.count("aria-label=") == 1 and summary.split(":")[0] in fig.svg.split("aria-label=")[1][:40]
     try:
         anne_marie_static()
     except ImportError as e:

@@ -73,11 +73,9 @@ LIVE_STANDINS = {("bokeh.io", "show"): "wargames.viz.live", ("bokeh.io", "output
                  ("wargames.viz.fte", "with_alt_text"): "wargames.viz.live"}
 # A chapter cell tagged so (say, one that adds bokeh glyphs to a map) stays commented out in the live edition.
 STATIC_ONLY = "static-only"
-# Our functions that take a bokeh figure (the analysis cannot tell from their code).
-FIGURE_TAKERS = {("widgets.layout", "aria_map")}
 # Live widgets that draw their map as SVG when bokeh is missing (their bokeh branch is not taken there).
 SVG_WHEN_NO_BOKEH = {("widgets.citadel", "AnneMarieLive"), ("widgets.citadel_melee", "MeleeLive"),
-                     ("widgets.fte", "AssaultLive")}
+                     ("widgets.fte", "AssaultLive"), ("widgets.citadel_scenario", "setup_map")}
 LIVE_NOTE = (
     "# Live edition: this cell draws a bokeh chart or panel, which cannot load in the browser's Python.\n"
     "# The static page shows its output; `make lab` runs it. The original code is commented out;\n"
@@ -249,7 +247,6 @@ def bokeh_names(root: Path = REPO) -> set[tuple[str, str]]:
                     else:
                         for n in _bound(node):
                             defs[(mod, n)] = node
-    tainted |= FIGURE_TAKERS
     for key, node in defs.items():
         if key not in SVG_WHEN_NO_BOKEH and _imports_bokeh(node):
             tainted.add(key)

@@ -24,6 +24,8 @@ from wargames.citadel.strongpoints import controller, strongpoint_at
 from wargames.citadel.terrain import MONSOON_DATE, strongpoints
 from wargames.citadel.units import Side
 from wargames.viz.hexmap import center, citadel_map
+from wargames.viz.optional import HAVE_BOKEH
+from wargames.viz.svg import SvgMap, citadel_map_svg
 
 #: Rules that start on a date of the battle (rule, what begins), in date order.
 DATED_RULES = ((DIG_FROM, "C 18", "the Vietminh may dig trenches, tunnels and weapons pits"),
@@ -165,13 +167,17 @@ def setup_map(state, title: str, name: str, width: int = 720):
     """The set-up drawn on the valley, cropped to the placed counters with a margin of about one hex.
 
     Returns ``(figure, summary)``: the summary (counter counts and the crop) serves as the map's accessible
-    name; :func:`setup_words` gives the full description."""
+    name; :func:`setup_words` gives the full description. Where bokeh is missing (the live edition) the figure
+    is the same map as SVG (:class:`wargames.viz.svg.SvgMap`)."""
     xs, ys = zip(*(center(u.hex) for u in state.units.values() if u.on_board))
     crop = [h for h in state.map.hexes if min(xs) - 1.5 <= center(h)[0] <= max(xs) + 1.5
             and min(ys) - 1.5 <= center(h)[1] <= max(ys) + 1.5]
     counts = Counter(u.side for u in state.units.values() if u.on_board)
     labels = sorted(state.label(h) for h in crop)
-    fig, _ = citadel_map(state, hexes=crop, width=width, title=title, name=name)
+    if HAVE_BOKEH:
+        fig, _ = citadel_map(state, hexes=crop, width=width, title=title, name=name)
+    else:
+        fig = SvgMap(*citadel_map_svg(state, hexes=crop, width=width, title=title))
     summary = (f"{title}: {counts[Side.FRENCH]} French and {counts[Side.VIETMINH]} Vietminh counters; the map "
                f"shows {len(crop)} of the valley's {len(state.map.hexes)} hexes, {labels[0]} to {labels[-1]}")
     return fig, summary

@@ -17,6 +17,7 @@ import html
 from typing import Mapping, Sequence
 
 from wargames.viz.optional import bokeh_name, bokeh_names
+from wargames.viz.svg import SvgMap
 
 column, row = bokeh_names("bokeh.layouts", "column", "row")
 Document = bokeh_name("bokeh.document", "Document")
@@ -202,7 +203,11 @@ def show_widget(layout) -> None:
 
 
 def aria_map(fig, alt: str) -> None:
-    """Give the map an accessible name: its position in words."""
+    """Give the map an accessible name: its position in words. An SVG map (the live edition's) is an image
+    titled with its description already; it gets an ``aria-label`` too."""
+    if isinstance(fig, SvgMap):
+        fig.svg = fig.svg.replace('role="img"', f'role="img" aria-label="{html.escape(alt, quote=True)}"', 1)
+        return
     fig.html_attributes = {**fig.html_attributes, "role": "img", "aria-label": alt}
 
 

@@ -81,6 +81,16 @@ NO_BOKEH = textwrap.dedent("""
         assert "needs bokeh" in str(e), e
     else:
         raise AssertionError("the static widget drew without bokeh")
+    from wargames import indochina
+    from widgets.indochina_play import phase_map, region, unit_marks
+    game = indochina.Game.new("scenario1", seed=1)
+    marks = unit_marks(game)
+    box, words = phase_map(game, [("set-up", marks), ("none left", [])], region(game, (17, 40), (1, 26)), "Tonkin")
+    select, view = box.children
+    first = view.value
+    assert first.startswith("<svg") and 'class="units"' in first and "set-up" in words
+    select.value = "none left"
+    assert view.value != first and 'class="units"' in view.value and "none left" in view.value
     print("ok")
 """)
 

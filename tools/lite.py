@@ -75,7 +75,8 @@ LIVE_STANDINS = {("bokeh.io", "show"): "wargames.viz.live", ("bokeh.io", "output
 STATIC_ONLY = "static-only"
 # Live widgets that draw their map as SVG when bokeh is missing (their bokeh branch is not taken there).
 SVG_WHEN_NO_BOKEH = {("widgets.citadel", "AnneMarieLive"), ("widgets.citadel_melee", "MeleeLive"),
-                     ("widgets.fte", "AssaultLive"), ("widgets.citadel_scenario", "setup_map")}
+                     ("widgets.fte", "AssaultLive"), ("widgets.citadel_scenario", "setup_map"),
+                     ("widgets.indochina_play", "phase_map")}
 LIVE_NOTE = (
     "# Live edition: this cell draws a bokeh chart or panel, which cannot load in the browser's Python.\n"
     "# The static page shows its output; `make lab` runs it. The original code is commented out;\n"

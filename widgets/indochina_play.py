@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass, field
 
 from wargames.viz.hexmap import UnitMark, describe, draw_map, overlay_data, with_alt_text
-from wargames.viz.optional import bokeh_name, bokeh_names
+from wargames.viz.optional import HAVE_BOKEH, bokeh_name, bokeh_names
+from wargames.viz.svg import draw_map_svg
 
 column = bokeh_name("bokeh.layouts", "column")
 CustomJS, Div, Select = bokeh_names("bokeh.models", "CustomJS", "Div", "Select")
@@ -137,11 +138,14 @@ def log_html(log: PhaseLog, open_under: int = 12) -> str:
 
 
 def phase_map(game, snapshots: list[tuple[str, list[UnitMark]]], hexes, title: str, width: int = 760):
-    """One map of ``hexes``, drawn once, and a Select that swaps in the counters of each snapshot."""
+    """One map of ``hexes``, drawn once, and a Select that swaps in the counters of each snapshot. Where bokeh
+    is missing (the live edition), an ipywidgets dropdown and the map as SVG, redrawn for each snapshot."""
     m = game.state.map
     crop = set(hexes)
     pick = lambda marks: [u for u in marks if u.hex in crop]  # noqa: E731
     first_label, first = snapshots[0]
+    if not HAVE_BOKEH:
+        return _phase_map_svg(m, snapshots, hexes, title, width, pick)
     fig, _ = draw_map(m, pick(first), title=title, width=width, hexes=hexes, name="indochina-turn-map")
     data = {lab: overlay_data(m, pick(marks), hexes=hexes, dynamic_only=True)["units"] for lab, marks in snapshots}
     words = {lab: f"{title}, position after {lab}: " + describe(m, pick(marks), map_part=False)
@@ -162,3 +166,19 @@ def phase_map(game, snapshots: list[tuple[str, list[UnitMark]]], hexes, title: s
     """))
     fig.html_attributes = {**fig.html_attributes, "role": "img", "aria-label": alt}
     return column(select, fig, note), words
+
+
+def _phase_map_svg(m, snapshots, hexes, title: str, width: int, pick):
+    import ipywidgets as w
+    by_label = dict(snapshots)
+    words = {lab: f"{title}, position after {lab}: " + describe(m, pick(marks), map_part=False)
+             for lab, marks in snapshots}
+
+    def drawn(lab: str) -> str:
+        svg, _ = draw_map_svg(m, pick(by_label[lab]), title=title, width=width, hexes=hexes)
+        return svg + f"<p class='map-alt-text'>{html.escape(words[lab])}</p>"
+
+    select = w.Dropdown(options=list(by_label), value=snapshots[0][0], description="Position after")
+    view = w.HTML(drawn(snapshots[0][0]))
+    select.observe(lambda change: setattr(view, "value", drawn(change["new"])), names="value")
+    return w.VBox([select, view]), words

@@ -136,3 +136,13 @@ def test_every_package_the_engine_and_widgets_import_is_in_the_live_kernel():
                             and root not in lite.KERNEL_MODULES):
                         missing.add((path.relative_to(lite.REPO).as_posix(), root))
     assert missing == set()
+
+
+def test_a_loop_or_comprehension_variable_is_not_an_earlier_name():
+    tainted = {"z", "u", "fig"}
+    keep = lite.live_statements("for z in range(3):\n    print(z)\nxs = [u for u in range(2)]\n"
+                                "f = lambda fig: fig\nfig2 = fig.copy()\nprint(z)", set(), tainted)
+    # the loop rebinds z, so the last line reads the loop's z; fig is read from outside only by fig2's line
+    assert keep == ["for z in range(3):\n    print(z)", "xs = [u for u in range(2)]", "f = lambda fig: fig",
+                    "print(z)"]
+    assert "fig2" in tainted

@@ -205,8 +205,49 @@ def _bound(node) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+def _targets(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def _used(node) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    """Names a statement reads from outside it: a loop's, a comprehension's or a function's own variables are
+    not counted where they are in scope (``for z in ...: print(z)`` reads no earlier ``z``)."""
+    names: set[str] = set()
+
+    def visit(n, local: frozenset) -> None:
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load) and n.id not in local:
+                names.add(n.id)
+            return
+        if isinstance(n, (ast.For, ast.AsyncFor)):
+            visit(n.iter, local)
+            inner = local | _targets(n.target)
+            for child in [*n.body, *n.orelse]:
+                visit(child, inner)
+            return
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            inner = local
+            for gen in n.generators:
+                visit(gen.iter, inner)
+                inner = inner | _targets(gen.target)
+                for cond in gen.ifs:
+                    visit(cond, inner)
+            for child in ([n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]):
+                visit(child, inner)
+            return
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for d in [*n.args.defaults, *[d for d in n.args.kw_defaults if d is not None]]:
+                visit(d, local)
+            inner = local | {a.arg for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs,
+                                             *filter(None, [n.args.vararg, n.args.kwarg])]}
+            for child in (n.body if isinstance(n.body, list) else [n.body]):
+                visit(child, inner)
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child, local)
+
+    visit(node, frozenset())
+    return names
 
 
 def _imports_bokeh(node) -> bool:

@@ -370,3 +370,18 @@ def test_canonical_data_does_not_depend_on_set_order_or_hashing():
     b = Policy(frozenset(["China", "USSR"]), (1, 2))
     assert canonical(a) == canonical(b) == {"aid": ["China", "USSR"], "turns": [1, 2]}
     assert canonical({3: {"x", "a"}}) == {"3": ["a", "x"]}
+
+
+def test_canonical_strict_takes_plain_data_only():
+    from enum import Enum
+
+    from wargames.core.game import canonical
+
+    class Colour(Enum):
+        RED = "red"
+
+    assert canonical({"a": (1, Colour.RED), 2: [None, 1.5]}, strict=True) == {"a": [1, "red"], "2": [None, 1.5]}
+    for bad in ({"a": {1, 2}}, [Outcome("x", "y", "C 1", "why")], object()):
+        with pytest.raises(DataError, match="not plain data"):
+            canonical(bad, strict=True)
+    assert canonical({"a": {2, 1}}) == {"a": [1, 2]}        # not strict: sets sorted, as for digests

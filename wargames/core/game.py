@@ -201,7 +201,7 @@ class Ruleset:
             raise DataError(str(folder / "ruleset.yaml"), e.field, e.reason) from None
 
     def to_dict(self) -> dict:
-        return {"charts": dict(self.sources), "readings": _plain(self.readings)}
+        return {"charts": dict(self.sources), "readings": canonical(self.readings, strict=True)}
 
     @classmethod
     def from_dict(cls, doc: Any, source: str = "save") -> "Ruleset":
@@ -233,16 +233,6 @@ def _digest_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if hasattr(value, "value"):        # enums
-        return _plain(value.value)
-    raise DataError("ruleset", "readings", f"{value!r} is not plain data")
 
 
 # --------------------------------------------------------------------------- the legal-actions view
@@ -632,22 +622,25 @@ class Game:
             str(p) if p is not None else f"over: {self.outcome().reason}")
 
 
-def canonical(value: Any) -> Any:
+def canonical(value: Any, strict: bool = False) -> Any:
     """JSON-able data whose order does not depend on the process: dict keys as strings, tuples as lists, sets
     sorted, dataclasses as their fields, enums as their values. Positions and digests are built from it, so a
-    save made in one process loads in another, whatever its string hashing."""
+    save made in one process loads in another, whatever its string hashing. ``strict`` (a ruleset's readings)
+    takes only plain data (numbers, strings, lists, dicts, enums) and raises DataError for anything else."""
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, dict):
-        return {str(k): canonical(v) for k, v in value.items()}
+        return {str(k): canonical(v, strict) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [canonical(v) for v in value]
-    if isinstance(value, (set, frozenset)):
+        return [canonical(v, strict) for v in value]
+    if not strict and isinstance(value, (set, frozenset)):
         return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True, default=str))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if not strict and dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if hasattr(value, "value"):        # enums
-        return canonical(value.value)
+        return canonical(value.value, strict)
+    if strict:
+        raise DataError("ruleset", "readings", f"{value!r} is not plain data")
     return str(value)
 
 

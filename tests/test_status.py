@@ -127,12 +127,12 @@ def test_status_table_has_one_row_per_game_with_its_counts():
     assert fte.written == tuple(range(1, 30))
 
 
-def test_citadel_every_rule_has_a_chapter_and_the_part_ends_with_the_scenarios():
+def test_citadel_every_rule_has_a_chapter_and_the_part_ends_with_the_scenarios_then_exercises():
     st = game_status("citadel")
     assert st.written == tuple(range(1, 36)) and st.unwritten == ()
     assert unwritten_markdown(st).splitlines()[2:] == []
     docs = [d for d in toc_files() if d.startswith("book/citadel/")]
-    assert docs[-8:] == [f"book/citadel/scenario{n}" for n in range(1, 9)]
+    assert docs[-9:] == [f"book/citadel/scenario{n}" for n in range(1, 9)] + ["book/citadel/exercises"]
     rules = [int(d[-2:]) for d in docs if d.startswith("book/citadel/rule")]
     assert rules == list(range(1, 36))             # in rule order
 
@@ -164,6 +164,14 @@ def test_chapter_h1_keeps_the_game_and_the_rule_id(name):
         assert h1.startswith(ALL_TITLES[name] + ", Rule"), h1
         ids = re.search(r"\(([^)]*)\)", h1)
         assert ids and re.search(rf"(^|, ){prefix} {n}(\.\d+)*(,|$)", ids.group(1)), h1
+
+
+def test_every_game_part_ends_with_its_exercise_page():
+    docs = toc_files()
+    for name in ORDER:
+        mine = [d for d in docs if d.startswith(f"book/{name}/")]
+        assert mine[-1] == f"book/{name}/exercises", name
+        assert page_title(mine[-1]) == f"{ALL_TITLES[name]}: exercises"
 
 
 def test_interactive_index_lists_every_map_and_widget():

@@ -75,8 +75,9 @@ def test_sidebar_has_one_collapsible_part_per_game(open_page, viewport, dark):
             # Collapsed on a page outside the game: the chapters are there but not shown.
             assert e["collapsible"] and e["open"] is False, e
             assert not any(c["visible"] for c in e["children"]), name
-    # The whole sidebar of the intro is short: the introduction, the games, then at most four pages across them.
-    assert sum(1 for c in entries) <= 1 + len(ORDER) + 4, titles
+    # The whole sidebar of the intro is short: the introduction, the games, the comparison (one entry, its
+    # chapters nested), then at most five pages across them.
+    assert sum(1 for c in entries) <= 1 + len(ORDER) + 1 + 5, titles
     # A click on the Citadel chevron opens its chapters in place.
     book.page.locator("nav.bd-docs-nav li.toctree-l1", has_text="Citadel").first.locator(
         ":scope > details > summary .toctree-toggle").click()
@@ -106,12 +107,12 @@ def test_sidebar_opens_the_current_game_and_uses_short_titles(open_page, viewpor
     book.assert_clean()
 
 
-def test_citadel_part_lists_every_rule_then_the_scenarios(open_page):
+def test_citadel_part_lists_every_rule_then_the_scenarios_then_exercises(open_page):
     book = open_page("book/citadel/scenario8.html")
     citadel = next(e for e in _sidebar(book) if e["title"] == "Citadel")
     titles = [c["title"] for c in citadel["children"]]
     short = toc_titles()
-    assert titles[-1] == short["book/citadel/scenario8"]
+    assert titles[-2:] == [short["book/citadel/scenario8"], short["book/citadel/exercises"]]
     assert [t for t in titles if t.startswith("Rule ")] == [short[f"book/citadel/rule{n:02d}"] for n in range(1, 36)]
     assert not any("not written" in t for t in titles)
     book.assert_clean()

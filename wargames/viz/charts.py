@@ -15,8 +15,8 @@ from .hexmap import with_alt_text
 from .optional import bokeh_name, bokeh_names
 
 figure = bokeh_name("bokeh.plotting", "figure")
-(ColumnDataSource, LabelSet, Range1d, HoverTool) = bokeh_names(
-    "bokeh.models", "ColumnDataSource", "LabelSet", "Range1d", "HoverTool")
+(ColumnDataSource, LabelSet, Range1d) = bokeh_names(
+    "bokeh.models", "ColumnDataSource", "LabelSet", "Range1d")
 
 TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy",
           "ntnd": "No Trumpets No Drums"}

@@ -112,7 +112,7 @@ def mutate(action: Action, names: dict[str, list[str]], rng: random.Random) -> A
 
 def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str | None = None,
          illegal_rate: float = 0.25, round_trip_rate: float = 0.02, max_failures: int = 20,
-         ruleset=None, finish: int = 0) -> FuzzReport:
+         ruleset=None, finish: int = 0, lazy: bool = False) -> FuzzReport:
     """Play ``actions`` random legal actions (restarting finished games) and report every failure; each game
     is played with ``ruleset`` (default: the game's own). A game whose phases offer hundreds of actions names
     the actions that close a phase (``Game.PASS_ACTIONS``) and how often the random player picks one when it
@@ -122,7 +122,13 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
     for at most ``finish`` more actions, closing phases at least half the time it may (a long scenario, such
     as the 56 days of the whole Dien Bien Phu battle, needs more actions than a share of the budget). Those
     actions get every check but the save and undo round trips, whose replays would grow with the history.
-    ``report.finish_actions`` counts them; ``report.games_finished`` stays 0 if even that did not suffice."""
+    ``report.finish_actions`` counts them; ``report.games_finished`` stays 0 if even that did not suffice.
+
+    ``lazy``: draw each action with :meth:`Game.random_legal_action` (the same uniform choice, checking
+    candidates only until one is legal) instead of listing every legal action first. It asks which rules play
+    reaches, not whether every offered action holds, so it makes no illegal tries and no round trips."""
+    if lazy and (illegal_rate or round_trip_rate):
+        raise ValueError("lazy random play makes no illegal tries and no round trips: set both rates to 0")
     rng = random.Random(seed)
     report = FuzzReport(game_cls.NAME)
     with reaching() as reached:
@@ -138,6 +144,20 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
             if finishing and (report.games_finished or report.finish_actions >= finish):
                 break
             report.finish_actions += finishing
+            rate = max(game_cls.PASS_RATE, 0.5) if finishing else game_cls.PASS_RATE
+            if lazy:
+                try:
+                    action = game.random_legal_action(rng, game_cls.PASS_ACTIONS, rate)
+                except Exception:
+                    report.failures.append(Failure("crash", "legal_actions", traceback.format_exc(), game.save()))
+                    game = _start(game_cls, scenario, rng, report, ruleset)
+                    continue
+                if action is None:
+                    report.failures.append(Failure("dead-end", str(game.prompt), "no legal action", game.save()))
+                    game = _start(game_cls, scenario, rng, report, ruleset)
+                elif not _take(game, action, report):
+                    game = _start(game_cls, scenario, rng, report, ruleset)
+                continue
             try:
                 legal = list(game.legal_actions)
             except Exception:
@@ -150,7 +170,6 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
                 continue
             if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
                 continue                    # the variation was legal and taken: list the actions afresh
-            rate = max(game_cls.PASS_RATE, 0.5) if finishing else game_cls.PASS_RATE
             passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if rate else []
             action = rng.choice(passes) if passes and rng.random() < rate else rng.choice(legal)
             if not _take(game, action, report):
@@ -177,25 +196,37 @@ def _take(game: Game, action: Action, report: FuzzReport) -> bool:
     if again != action:
         report.failures.append(Failure("text", text, f"parses back as {again!r}"))
         return False
-    save = game.save()
+    # The save of the position before the action is made only when there is a failure to report (a save
+    # writes the whole history): a refused or crashing ``apply`` puts the position back as it was, and after
+    # a broken invariant the action is undone first.
     try:
         game.apply(action)
     except RuleViolation:
-        report.failures.append(Failure("offered-refused", text, traceback.format_exc(), save))
+        report.failures.append(Failure("offered-refused", text, traceback.format_exc(), game.save()))
         return False
     except Exception:
-        report.failures.append(Failure("crash", text, traceback.format_exc(), save))
+        report.failures.append(Failure("crash", text, traceback.format_exc(), game.save()))
         return False
     report.actions += 1
     try:
         broken = game.invariants()
     except Exception:
-        report.failures.append(Failure("crash", f"invariants after {text}", traceback.format_exc(), save))
+        report.failures.append(Failure("crash", f"invariants after {text}", traceback.format_exc(),
+                                       _save_before(game)))
         return False
     if broken:
-        report.failures.append(Failure("invariant", text, "; ".join(broken), save))
+        report.failures.append(Failure("invariant", text, "; ".join(broken), _save_before(game)))
         return False
     return True
+
+
+def _save_before(game: Game) -> dict | None:
+    """The save of the position before the last action (None if even undoing it fails)."""
+    try:
+        game.undo(1)
+        return game.save()
+    except Exception:
+        return None
 
 
 def _try_illegal(game: Game, legal: list[Action], rng: random.Random, report: FuzzReport) -> bool:

@@ -393,24 +393,43 @@ class Game:
     def legal_actions(self) -> LegalActions:
         return LegalActions(self)
 
+    def unique_candidates(self) -> list[Action]:
+        """:meth:`candidates`, each once (equal frozen dataclasses are one action; an unhashable one is compared
+        by its text), in their order."""
+        seen: dict = {}
+        for a in self.candidates():
+            k = a
+            try:
+                hash(a)
+            except TypeError:                   # a field holding a list: compare by the text form
+                k = str(a)
+            seen.setdefault(k, a)
+        return list(seen.values())
+
     def _cached_legal(self) -> list[Action]:
         key = len(self.history)
         if self._legal_cache is None or self._legal_cache[0] != key:
             if self.outcome() is not None:
                 actions = []
             else:
-                seen: dict = {}                 # frozen dataclasses: equal fields, one entry (else its text)
-                for a in self.candidates():
-                    k = a
-                    try:
-                        hash(a)
-                    except TypeError:           # a field holding a list: compare by the text form
-                        k = str(a)
-                    if k not in seen and self.why_illegal(a) is None:
-                        seen[k] = a
-                actions = list(seen.values())
+                actions = [a for a in self.unique_candidates() if self.why_illegal(a) is None]
             self._legal_cache = (key, actions)
         return list(self._legal_cache[1])
+
+    def random_legal_action(self, rng, prefer: tuple[type, ...] = (), rate: float = 0.0) -> Action | None:
+        """One legal action drawn uniformly at random, or None if there is none (or the game is over).
+
+        The candidates are checked in a random order and the first legal one is taken: every legal action is
+        equally likely to come first, so the draw is the same as a uniform choice from :attr:`legal_actions`,
+        without checking every candidate. With probability ``rate`` the draw is made among the candidates of
+        the types ``prefer`` first (say, the actions that close a phase), if one of them is legal."""
+        if self.outcome() is not None:
+            return None
+        pool = self.unique_candidates()
+        rng.shuffle(pool)
+        if prefer and rng.random() < rate:
+            pool.sort(key=lambda a: not isinstance(a, prefer))      # stable: still shuffled within each part
+        return next((a for a in pool if self.why_illegal(a) is None), None)
 
     def why_illegal(self, action: Action) -> RuleViolation | None:
         """None if ``apply`` would accept the action, else the RuleViolation it would raise."""

@@ -385,3 +385,83 @@ def test_canonical_strict_takes_plain_data_only():
         with pytest.raises(DataError, match="not plain data"):
             canonical(bad, strict=True)
     assert canonical({"a": {2, 1}}) == {"a": [1, 2]}        # not strict: sets sorted, as for digests
+
+
+class Crowded(Toy):
+    """Many candidates, most of them illegal, one of them twice: the lazy draw must still be uniform."""
+
+    def candidates(self):
+        other = self.other(self.turn)
+        extra = [Judge(self.turn, True), Judge(other, False), Roll(other), Hold(other), Jump(self.turn, (2,))]
+        return extra + list(super().candidates()) + [Hold(self.turn)]
+
+
+def test_a_lazy_draw_is_a_uniform_choice_among_the_legal_actions():
+    import random
+    from collections import Counter
+    game = Crowded.new("race", seed=1)
+    legal = list(game.legal_actions)
+    assert len(legal) == 3 and len(game.unique_candidates()) == 8
+    rng = random.Random(7)
+    drawn = Counter(game.random_legal_action(rng) for _ in range(3000))
+    assert set(drawn) == set(legal)
+    assert all(900 <= n <= 1100 for n in drawn.values()), drawn        # 1000 each; sd about 26
+    always = Counter(game.random_legal_action(rng, prefer=(Hold,), rate=1.0) for _ in range(200))
+    assert always == Counter({Hold("A"): 200})
+    never = Counter(game.random_legal_action(rng, prefer=(Hold,), rate=0.0) for _ in range(3000))
+    assert 900 <= never[Hold("A")] <= 1100
+
+
+def test_a_lazy_draw_gives_none_when_nothing_is_legal_or_the_game_is_over():
+    import random
+    game = DeadEnd.new("race", seed=1)
+    game.pos["A"] = 4
+    assert game.random_legal_action(random.Random(1)) is None
+    won = Toy.new("race", seed=1)
+    won.pos["B"] = 99
+    assert won.outcome() is not None and won.random_legal_action(random.Random(1)) is None
+
+
+def test_lazy_fuzzing_passes_a_sound_game_and_finds_planted_bugs():
+    report = fuzz(Toy, actions=300, seed=1, illegal_rate=0.0, round_trip_rate=0.0, lazy=True)
+    assert report.ok and report.actions >= 300 and report.games_finished > 5 and report.reached == {"T 2"}
+    for cls, kind in [(OffersIllegal, "offered-refused"), (Crashes, "crash"), (DeadEnd, "dead-end")]:
+        found = fuzz(cls, actions=200, seed=2, illegal_rate=0.0, round_trip_rate=0.0, lazy=True).failures
+        assert any(f.kind == kind for f in found), (cls.__name__, [f.line() for f in found])
+    with pytest.raises(ValueError, match="lazy"):
+        fuzz(Toy, actions=10, lazy=True)
+
+
+class CrashesOnApply(Crashes):
+    """The legality probe only checks whose turn it is, so the crash comes in ``apply`` itself."""
+
+    def check_action(self, action):
+        if not isinstance(action, Judge):
+            self._who(action)
+        elif not self.pending:
+            raise RuleViolation("T 3", "nothing to judge")
+
+
+def test_a_failure_carries_the_save_of_the_position_before_the_failing_action():
+    failures = fuzz(CrashesOnApply, actions=200, seed=2, illegal_rate=0.0, round_trip_rate=0.0).failures
+    crash = next(f for f in failures if f.kind == "crash")
+    assert crash.action.startswith("hold")
+    again = CrashesOnApply.load(crash.save)
+    with pytest.raises(KeyError, match="boom"):
+        again.apply(CrashesOnApply.parse_action(crash.action))
+
+
+class BreaksInvariant(Toy):
+    @handles(Hold)
+    def _hold(self, action, dice, res):
+        Toy._hold(self, action, dice, res)
+        self.pos[action.player] = -1
+
+
+def test_an_invariant_failure_carries_the_save_from_before_the_action():
+    failures = fuzz(BreaksInvariant, actions=200, seed=2, illegal_rate=0.0, round_trip_rate=0.0).failures
+    broken = next(f for f in failures if f.kind == "invariant")
+    before = BreaksInvariant.load(broken.save)
+    assert not before.invariants()
+    before.apply(BreaksInvariant.parse_action(broken.action))
+    assert before.invariants() == [broken.detail]

@@ -39,8 +39,9 @@ TARGET = "N3313"
 GARRISON = ("9/III-13DBLE", "10/III-13DBLE")
 #: Each attacking battalion's lane: (unit, the vulnerability point where it pauses or None, the hex it attacks
 #: from). The first two cross open ground and pause at their third clear hex, two hexes out, just outside the
-#: garrison's zone of control (C 8); the others come out of the full jungle through partial jungle, which holds
-#: no vulnerability point (C 8). The fifth is the "one more unit" of :func:`worths`.
+#: garrison's zone of control (C 8); the third and fourth step from the full jungle straight into their attack
+#: hexes (partial jungle inside the French zone of control: no vulnerability point, C 8). The fifth, the "one more
+#: unit" of :func:`worths`, attacks from the hill hex N3213 and is taken to arrive there unfired.
 LANES = (("1/141", "N3311", "N3312"), ("2/141", "N3315", "N3314"), ("3/141", None, "N3412"),
          ("4/141", None, "N3413"), ("1/209", None, "N3213"))
 #: Two companies of V/7e RTA, Gabrielle's garrison in Scenario 1 (Algerian companies 3-3).
@@ -239,8 +240,8 @@ MAPPING = (
     "The Vietminh attack with three battalions of the 141st Regiment (312th Division), 14 strength points and "
     "morale 4 each, on the first day of Scenario 1 (C Sc 1).",
     "Two battalions cross open ground and pause at their third clear hex two hexes out, outside the garrison's "
-    "zone of control; the third comes through jungle and partial jungle, where it meets no vulnerability "
-    "point (C 8).",
+    "zone of control; the third steps from the full jungle straight into its attack hex, a partial jungle hex "
+    "in the French zone of control, and meets no vulnerability point (C 8).",
     "Each garrison company fires once, alone, at one paused battalion, small arms at range 2, as only one unit "
     "fires at each vulnerability point and each fires once a phase (C 8, resolved as fire combat, C 9).",
     "A pinned battalion ends its move short of the wire and so takes no part in the melee (C 8, C 11.A).",
@@ -275,7 +276,7 @@ def taking_curve() -> Curve:
 @lru_cache(maxsize=None)
 def worths() -> list[Worth]:
     """At each point of the curve: one column shift in the attacker's favour (the strongpoint's melee shift one
-    smaller, C 14), one more full battalion (attacking from N3213, with no vulnerability point on its way),
+    smaller, C 14), one more full battalion (attacking from N3213, taken to arrive unfired),
     and one morale point more for every battalion (C 11.C.2-3)."""
     xs = tuple(_x(s) for s in CURVE)
     base = [p_taken(s) for s in CURVE]
@@ -306,13 +307,14 @@ def history() -> list[HistoryCase]:
             "a single battalion attacking instead of three", p_taken(weak)),
         HistoryCase(
             GAME, "Gabrielle, 14-15 March 1954",
-            "On the night of 14-15 March the 308th Division attacked Gabrielle, held by the Algerian 5/7e RTA; "
-            "the position held through the night and fell on the morning of the 15th, after a French "
-            "counterattack failed to relieve it.",
+            "On the evening of 14 March the Viet Minh, with the 308th Division leading, attacked Gabrielle, held "
+            "by the Algerian 5/7e RTA; the position held through part of the night and was lost on the morning "
+            "of the 15th, after a French counterattack failed to relieve it.",
             sources,
-            "Scenario 1 (C Sc 1): three full battalions against two 5/7e RTA companies (3 strength points, morale "
-            "3) in the same kind of hill strongpoint with the same approach; the game's counters for the 308th "
-            "are the engagement's battalions (14 strength points, morale 4).",
+            "Scenario 1 (C Sc 1): three full battalions (14 strength points, morale 4, as every Vietminh "
+            "battalion of the scenario) against two 5/7e RTA companies (3 strength points, morale 3), set in "
+            "B-2 with the engagement's approach: the ground is Béatrice's, a hill strongpoint as Gabrielle's "
+            "were, so that only the defenders differ (C 11, C 14).",
             "the strongpoint taken in the first melee", gabrielle,
             "a single battalion attacking instead of three", p_taken(weak, garrison=RTA),
         ),

@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..core import Distribution, Resolution, ScriptedDice, enumerate_outcomes
-from ..indochina.combat import TABLES, Combat, Side, crt_chooser, final_odds, resolve_combat
+from ..indochina.combat import TABLES, Combat, Side, combat_terrain, crt_chooser, final_odds, resolve_combat
 from ..indochina.counters import make_counter
 from ..indochina.militia import defending_strengths
 from ..indochina.results import apply_result, retreat_options
@@ -84,7 +84,7 @@ def combat(st, *, fortified: bool = True, enhanced: bool = True, general_offensi
     h = st.map.hex(DONG_KHE)
     defence, militia_alone = defending_strengths(st, h)
     return Combat(Side.COMMUNIST, tuple(st.unit(a).strength for a in attackers(st)), defence,
-                  attack_enhanced=enhanced, terrain="town", fortified=fortified,
+                  attack_enhanced=enhanced, terrain=combat_terrain(st, h), fortified=fortified,
                   general_offensive=general_offensive, militia_alone=militia_alone)
 
 

@@ -4,7 +4,7 @@ from fractions import Fraction as F
 import pytest
 
 from wargames.citadel.melee import MeleeOutcome
-from wargames.compare import FATES, Verdict, measures
+from wargames.compare import FATES, Verdict, measures, summarise
 from wargames.compare import citadel as ci
 
 ALL_FREE = (("1/141", "N3312", 14, False, 0, False), ("2/141", "N3314", 14, False, 0, False),
@@ -28,6 +28,14 @@ def test_engagement_headline_figures():
     }
 
 
+def test_engagement_fates():
+    s = summarise(ci.engagement().dist)
+    assert s.attacker_fates == {"stands": F(25, 36), "suppressed": F(67, 324), "retreats": F(127, 1296),
+                                "routed": F(1, 1296), "eliminated": F(0)}
+    assert s.defender_fates == {"stands": F(505, 1296), "suppressed": F(0), "retreats": F(305, 648),
+                                "routed": F(181, 1296), "eliminated": F(0)}
+
+
 def test_approach_fire_pins_one_battalion_in_six_and_a_pinned_battalion_stays_out():
     d = ci.approach_dist((14, 14, 14), 0, 0, ci.GARRISON)
     pinned = d.prob(lambda after: any(a[5] for a in after))
@@ -47,6 +55,9 @@ def test_verdict_mapping_on_hand_picked_results():
     assert v == Verdict(True, F(1, 42), F(1), "stands", "eliminated")
     v = ci.verdict(s, ALL_FREE, MeleeOutcome("both routed", 0, 0, False))
     assert (v.attacker_fate, v.defender_fate) == ("routed", "routed")
+    one_pinned = (("1/141", "N3311", 13, False, 1, True),) + ALL_FREE[1:]
+    v = ci.verdict(s, one_pinned, MeleeOutcome("neither", 1, 1, False))
+    assert v == Verdict(False, F(2, 42), F(1, 6), "suppressed", "stands")
     pinned = tuple((u, vp, 13, False, 1, True) for u, vp in (("1/141", "N3311"), ("2/141", "N3315")))
     v = ci.verdict((14, 14), pinned, None)               # no battalion reached the wire: no melee
     assert v == Verdict(False, F(2, 28), F(0), "suppressed", "stands")

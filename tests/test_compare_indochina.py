@@ -3,7 +3,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from wargames.compare import Verdict, measures
+from wargames.compare import Verdict, measures, summarise
 from wargames.compare import indochina as ic
 from wargames.indochina.combat import Side, crt_chooser
 
@@ -24,6 +24,13 @@ def test_engagement_headline_figures():
         "attacker loss (mean share)": F(1, 12),
         "defender loss (mean share)": F(1, 2),
     }
+
+
+def test_engagement_fates():
+    s = summarise(ic.engagement().dist)
+    assert s.attacker_fates == {"stands": F(1, 3), "suppressed": F(2, 3), "retreats": 0, "routed": 0, "eliminated": 0}
+    assert s.defender_fates == {"stands": F(1, 6), "suppressed": F(2, 3), "retreats": 0, "routed": 0,
+                                "eliminated": F(1, 6)}
 
 
 def test_the_fef_chooses_and_picks_the_assault_crt():

@@ -14,8 +14,9 @@ How a melee's end becomes a :class:`~wargames.compare.Verdict`:
   melee losses over its strength.
 - fates from :attr:`MeleeOutcome.result`: "defender routed" / "attacker routed" / "both routed" -> ``routed``
   (the pre-melee morale check, C 11.C.3); "defender retreats" / "attacker retreats" -> ``retreats`` (the
-  Melee Combat Table); a side with no strength left -> ``eliminated``; an attack that never comes because the
-  approach fire pinned every battalion (C 8, C 9) -> the attacker ``suppressed``; otherwise ``stands``.
+  Melee Combat Table); a side with no strength left -> ``eliminated``; an attacker with any battalion pinned by
+  the approach fire (C 8, C 9), and not routed or retreating, -> ``suppressed`` (so is an attack that never
+  comes because every battalion was pinned); otherwise ``stands``.
 """
 from __future__ import annotations
 
@@ -184,11 +185,13 @@ def verdict(strengths, after, melee: MeleeOutcome | None, garrison=GARRISON) -> 
     a_loss = Fraction(fire_loss + melee.attacker_losses, start)
     d_loss = Fraction(melee.defender_losses, held)
     r = melee.result
-    fate = {"routed": ("stands", "routed"), "attacker routed": ("routed", "stands"),
+    fate = {"attacker routed": ("routed", "stands"),
             "both routed": ("routed", "routed"), "defender routed": ("stands", "routed"),
             "defender retreats": ("stands", "retreats"), "attacker retreats": ("retreats", "stands"),
             "pre-melee rout": ("stands", "eliminated")}.get(r, ("stands", "stands"))
     a_fate, d_fate = fate
+    if a_fate == "stands" and any(pinned for *_, pinned in after):
+        a_fate = "suppressed"               # part of the force pinned on the way (C 9)
     if a_loss == 1:
         a_fate = "eliminated"
     if d_loss == 1:

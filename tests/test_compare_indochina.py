@@ -107,3 +107,11 @@ def test_example_is_the_printed_13_31_case():
     assert texts[0] == "the FEF player chooses the Assault CRT"
     assert "odds 9/3 = 3.00/1, fraction dropped: 3/1" in texts
     assert ex.resolution.result["column"] == "2/1" and ex.resolution.result["result"] == "BB"
+
+
+def test_a_retreat_avoids_the_enemy_zone_of_control_when_it_can():
+    one = ic.position(1)                    # one regiment in 3408: 3510 is free of its zone of control
+    after = ic.apply(one, "DR", "Mobile")
+    g = after.unit("FR reg inf gp 1")
+    assert after.label(g.hex) == "3510" and g.disrupted and not g.eliminated
+    assert ic.verdict(one, after, "DR") == Verdict(True, F(0), F(1, 2), "stands", "retreats")

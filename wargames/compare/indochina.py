@@ -34,6 +34,7 @@ from ..indochina.militia import defending_strengths
 from ..indochina.results import apply_result, retreat_options
 from ..indochina.scenarios import rulebook_scenario
 from ..indochina.units import UnitState
+from ..indochina.zoc import enemy_zoc
 from . import Curve, Engagement, Example, HistoryCase, Verdict, Worth
 
 GAME = "indochina"
@@ -117,12 +118,18 @@ def verdict(before, after, code: str) -> Verdict:
 
 
 def apply(st, code: str, table: str):
-    """Apply a CRT result to a copy of ``st`` with the engine's own procedure; each retreating unit takes the
-    first hex it may enter (IC 13.62), each single-unit result hits the strongest unit (the chapters' default)."""
+    """Apply a CRT result to a copy of ``st`` with the engine's own procedure. Each retreating unit takes the
+    first hex it may enter outside the enemy's zones of control, or the first it may enter if none is (IC 13.62,
+    14.4); each single-unit result hits the strongest unit (the chapters' default)."""
     after = _fresh(st)
     after.units = {k: UnitState(u.counter, u.hex, disrupted=u.disrupted, eliminated=u.eliminated)
                    for k, u in st.units.items()}
-    retreats = {uid: opts[0] for uid in after.units if (opts := retreat_options(after, uid))}
+    retreats = {}
+    for uid, u in after.units.items():
+        opts = retreat_options(after, uid)
+        if opts:
+            zoc = enemy_zoc(after, u.counter.side)
+            retreats[uid] = next((o for o in opts if after.map.hex(o) not in zoc), opts[0])
     apply_result(after, code, attackers(after), DONG_KHE, table, {"retreats": retreats})
     return after
 
@@ -209,8 +216,9 @@ def _mapping() -> tuple[str, ...]:
         f"it the lower chance of losing the hex: the Assault CRT (taken {ass}) rather than the Mobile CRT "
         f"(taken {mob}).",
         "A DD result is turned into BB by the fortified FEF defender, who always prefers it (IC 16.3(2)).",
-        "Retreating units take the first hex they may enter; a defender that can only retreat into a Viet Minh "
-        "zone of control is eliminated there (IC 13.62, 14.4).",
+        "The regiments stand in the hexes around Dong Khe in map order. Retreating units take a hex outside the "
+        "enemy's zones of control if there is one; a defender that can only retreat into a Viet Minh zone of "
+        "control is disrupted again there and eliminated (IC 13.62, 14.4).",
         "Losses count steps: two for each unit, one lost to disruption, both to elimination (IC 14.0, 14.4).",
     )
 

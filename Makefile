@@ -74,7 +74,7 @@ test-pyodide: $(LITE_STAMP)
 # Both cores (pytest-xdist): UNIT_WORKERS=0 runs the layer in one process.
 UNIT_WORKERS ?= auto
 test-unit: $(STAMP)
-	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS)
+	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS) --dist loadgroup
 
 # The browser layer drives Debian's chromium (never a downloaded browser). As root, install it (and make
 # sure of it) from Debian; otherwise stop at once with one line saying what to install.

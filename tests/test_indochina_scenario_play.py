@@ -19,10 +19,8 @@ def play(scenario: str, seed: int, limit: int = 6000):
     for _ in range(limit):
         if g.outcome() is not None:
             break
-        legal = list(g.legal_actions)
-        assert legal, f"dead end at {g.prompt}"
-        ends = [a for a in legal if isinstance(a, EndPhase)]
-        a = ends[0] if ends and rng.random() < 0.35 else rng.choice(legal)
+        a = g.random_legal_action(rng, prefer=(EndPhase,), rate=0.35)     # uniform, checked lazily
+        assert a is not None, f"dead end at {g.prompt}"
         kind = g.phase.kind if g.deploy is None else "setup"
         g.apply(a)
         acted.setdefault(kind, set()).add(type(a).__name__)
@@ -31,6 +29,8 @@ def play(scenario: str, seed: int, limit: int = 6000):
 
 
 GAMES: dict = {}
+#: The games above are shared by the tests of this module: keep them on one worker (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("indochina-scenario-games")
 
 
 def played(scenario: str, seed: int):

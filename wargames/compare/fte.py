@@ -208,8 +208,7 @@ def history() -> list[HistoryCase]:
             "At Landing Zone X-Ray in the Ia Drang valley (14-16 November 1965) the 1st Battalion, 7th Cavalry "
             "held a perimeter of foxholes against repeated close assaults by North Vietnamese regulars; the "
             "perimeter held, with heavy losses on both sides.",
-            ("Harold G. Moore and Joseph L. Galloway, We Were Soldiers Once... and Young (1992)",
-             "S. L. A. Marshall, Battles in the Monsoon (1967)"),
+            ("Harold G. Moore and Joseph L. Galloway, We Were Soldiers Once... and Young (1992)",),
             "A representative assault, not a recreation of any moment of the battle: two NVA fire teams (a "
             "squad of the assaulting force) rush one US fire team in foxholes (+1, F 25.0) on clear ground, "
             "through its opportunity fire (F 8.0, F 21.0), with the values of the F 8.0 Assault Example.",

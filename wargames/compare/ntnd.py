@@ -267,8 +267,8 @@ def history() -> list[HistoryCase]:
             "in the rules.",
             "Taken: the Communists win the battle (NT 19.2.6) and the defenders leave Hue.",
             p_taken(attack),
-            "A US Marine regiment in the city and a firebase within two hexes (NT 19.2.2): the defence the "
-            "Allies put into Hue only after the attack",
+            "A US Marine regiment in the city (the Marines came in only after the attack) and a US firebase "
+            "within two hexes (+1, NT 19.2.2)",
             p_taken(stronger),
         ),
         HistoryCase(

@@ -207,7 +207,12 @@ def worths() -> list[Worth]:
     """At each force of the curve, what P(taken) gains from: one DRM (one more artillery regiment adjacent,
     +1 to the total, NT 19.2.2); one morale point (on one attacking unit, so the average rises by 1 over the
     number of units, NT 19.2.1); one more unit (one more NVA division, morale 4: the average and the
-    outnumbering of NT 19.2.4 both move)."""
+    outnumbering of NT 19.2.4 both move).
+
+    Where the steps fall: the totals are compared after whole-number dice, so any fraction of a point turns
+    every tie the attacker's way, and for P(taken) one morale point on one of three units (+1/3) is worth as
+    much as a whole DRM; a fourth division adds nothing once three already outnumber the defence three to one
+    (the NT 19.2.4 bonus stops at +2 and the average stays 4)."""
     bs = ladder_battles()
     xs = taking_curve().xs
     out = []

@@ -182,8 +182,9 @@ WORTH_LADDER = ((False,), (True,), (True, True))
 
 @lru_cache(maxsize=None)
 def worths() -> list[Worth]:
-    """At three forces of the curve (one reduced team, one full team, two full teams), what P(taken) gains from: one DRM (the US team in foxholes, +1,
-    F 25.0, instead of a bunker, +2, F 24.0: one point less on every NVA to-hit roll against it); one morale
+    """At three forces of the curve (one reduced team, one full team, two full teams), what P(taken) gains
+    from: one DRM (the US team in foxholes, +1, F 25.0, instead of a bunker, +2, F 24.0: one point less on
+    every NVA to-hit roll against it); one morale
     point (TQ 5 instead of 4 for every NVA team: the TQ check to go in and the S? checks, F 1.2, F 8.0); one
     more unit (one more full NVA fire team, first in the line, so it draws the opportunity fire)."""
     xs = tuple(Fraction(men(t), 4) for t in WORTH_LADDER)

@@ -113,10 +113,11 @@ def example() -> Example:
     gs = Adjustment(-1, "NT 11.1.2", "ground support")
     allied = (Engaged("USMC brigade", "marine", "US", 4), Engaged("ARVN division 1", "infantry", "SVN", 2),
               Engaged("ARVN division 2", "infantry", "SVN", 2), Engaged("ARVN armour", "armor", "SVN", 3))
-    communist = (Engaged("NVA division", "division", "NVA", 4, (gs,)), Engaged("VC regiment", "regiment", "VC", 3, (gs,)),
-                 Engaged("artillery 1", "artillery", "NVA", 1))
+    communist = (Engaged("NVA division", "division", "NVA", 4, (gs,)),
+                 Engaged("VC regiment", "regiment", "VC", 3, (gs,)), Engaged("artillery 1", "artillery", "NVA", 1))
     support = (Support("artillery 1", "artillery", 0), Support("artillery 2", "artillery", 1),
-               Support("firebase", "firebase", 2), Support("fleet", "fleet", 2), Support("patrol boat", "patrol_boat", 1))
+               Support("firebase", "firebase", 2), Support("fleet", "fleet", 2),
+               Support("patrol boat", "patrol_boat", 1))
     b = Battle("allied", allied, communist, support, Hex("swamp", {"city"}))
     with ScriptedDice([3, 2]) as d:
         res = resolve(b, d)

@@ -530,3 +530,28 @@ def test_a_leader_put_out_of_the_assault_no_longer_spares_his_stack_the_check():
     assert s.unit("US Ldr").suppressed and "US Ldr is out of the assault after the opportunity fire" in _texts(run)
     rolled = [st.inputs["unit"] for st in run.res.steps if "TQ check for the assault: rolls" in st.text]
     assert rolled == ["US FT 20.20", "US FT 19.19"]
+
+
+@pytest.mark.rule("F 8.0", "F 21.0")
+def test_a_planned_opportunity_shot_at_an_attacker_already_broken_is_held():
+    """Two defenders plan their opportunity fire at the same attacker; the first shot breaks it (it runs back,
+    F 7.4), so the second defender keeps its fire instead of firing at a unit no longer in the assault."""
+    from wargames.compare.fte import BUNKER_HEX, position
+    from wargames.core.dice import ScriptedDice
+    from wargames.fte.assault import AssaultPlan, assault
+    from wargames.fte.state import place
+    from wargames.fte.units import Unit
+    s = position()
+    place(s, [Unit("US FT 2", "US", fire_rating=4, weapon="SA", tq=4, range=4, men=4, hex=s.hex(BUNKER_HEX))])
+    plan = AssaultPlan(("NVA FT 1", "NVA FT 2"), BUNKER_HEX, advance=False,
+                       defender_opfire=(("US FT", "NVA FT 1"), ("US FT 2", "NVA FT 1")))
+    # US FT: TQ check 2 (passes), to-hit 1 (hits), effect 5 (B): NVA FT 1 breaks and retreats two hexes
+    run = start(s, plan)
+    dice = ScriptedDice([2, 1, 5])
+    while run.phase != "tq":
+        run.step(dice)
+    dice.finish()                                   # the second defender rolled nothing
+    texts = [st.text for st in run.res.steps]
+    assert "NVA FT 1 is Broken" in texts
+    assert "US FT 2 holds its fire: NVA FT 1 is already out of the assault" in texts
+    assert s.unit("US FT").op_fired and not s.unit("US FT 2").op_fired

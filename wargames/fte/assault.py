@@ -452,7 +452,12 @@ class AssaultRun:
                 raise RuleViolation("F 8.0", f"{did} is not a defender in {self.plan.target}")
             if aid not in self.plan.attackers:
                 raise RuleViolation("F 8.0", f"{aid} is not one of the assaulting units")
-            if not self.state.unit(aid).on_map:
+            target = self.state.unit(aid)
+            if not target.on_map or target.broken:
+                # an earlier defender's shot broke it (it has run back, F 7.4) or removed it: it is out of the
+                # assault, and this defender keeps its fire (in play each defender answers in turn and picks
+                # another target; a plan names its targets in advance)
+                self.res.add("F 8.0", f"{did} holds its fire: {aid} is already out of the assault")
                 continue
             # the TQ check first: a concealed defender keeps its marker if it fails, and fires with the -1 of a
             # concealed firer if it passes, losing the marker as it fires (F 8.0, F 21.0)

@@ -15,8 +15,8 @@ from .hexmap import with_alt_text
 from .optional import bokeh_name, bokeh_names
 
 figure = bokeh_name("bokeh.plotting", "figure")
-(ColumnDataSource, LabelSet, Range1d) = bokeh_names(
-    "bokeh.models", "ColumnDataSource", "LabelSet", "Range1d")
+(ColumnDataSource, FixedTicker, LabelSet, Range1d) = bokeh_names(
+    "bokeh.models", "ColumnDataSource", "FixedTicker", "LabelSet", "Range1d")
 
 TITLES = {"citadel": "Citadel", "indochina": "Indochina", "fte": "Front Toward Enemy",
           "ntnd": "No Trumpets No Drums"}
@@ -40,7 +40,7 @@ def verdict_chart(eng: Engagement, width: int = 460, height: int = 280):
     src = ColumnDataSource({"measure": labels, "value": [float(figs[k]) for k in labels],
                             "text": [percent(figs[k]) for k in labels]})
     p = figure(y_range=list(reversed(labels)), x_range=Range1d(0, 1.12), width=width, height=height,
-               title=f"{TITLES[eng.game]}: {eng.title}", toolbar_location=None, tools="")
+               title=TITLES[eng.game], toolbar_location=None, tools="")
     p.hbar(y="measure", right="value", height=0.7, source=src, color=COLOURS[eng.game])
     p.add_layout(LabelSet(x="value", y="measure", text="text", source=src, x_offset=4, y_offset=-7,
                           text_font_size="11px"))
@@ -53,6 +53,19 @@ def verdict_chart(eng: Engagement, width: int = 460, height: int = 280):
 
 def _x(v: Fraction) -> float:
     return float(v)
+
+
+#: Force-ratio ticks of the log axis, as ratios.
+RATIO_TICKS = {0.25: "1:4", 0.5: "1:2", 1: "1:1", 2: "2:1", 4: "4:1", 8: "8:1", 16: "16:1"}
+
+
+def _ratio_axis(p) -> None:
+    """A log force-ratio axis labelled as ratios, the legend beside the plot (the labels say what is varied)."""
+    p.xaxis.ticker = FixedTicker(ticks=list(RATIO_TICKS))
+    p.xaxis.major_label_overrides = {k: v for k, v in RATIO_TICKS.items()}
+    p.xaxis.axis_label = "force ratio, attacker to defender (log scale)"
+    p.legend.label_text_font_size = "11px"
+    p.add_layout(p.legend[0], "right")
 
 
 def curve_words(curves: Sequence[Curve]) -> str:
@@ -68,24 +81,21 @@ def _ratio(x: Fraction) -> str:
 
 
 def curves_chart(curves: Sequence[Curve], title: str = "Chance of taking the position against the force ratio",
-                 width: int = 640, height: int = 340):
+                 width: int = 760, height: int = 340):
     """P(position taken) against the force ratio for each system, on a log ratio axis: odds tables as steps
     (their columns), the modifier systems as lines through their points."""
     p = figure(x_axis_type="log", y_range=Range1d(0, 1.02), width=width, height=height, title=title,
                toolbar_location=None, tools="")
     for c in curves:
         xs, ys = [_x(x) for x in c.xs], [float(y) for y in c.ys]
-        kw = dict(color=COLOURS[c.game], line_width=2.5, line_dash=DASHES[c.game],
-                  legend_label=f"{TITLES[c.game]}: {c.label}")
+        kw = dict(color=COLOURS[c.game], line_width=2.5, line_dash=DASHES[c.game], legend_label=TITLES[c.game])
         if c.step:
             p.step(xs, ys, mode="after", **kw)
         else:
             p.line(xs, ys, **kw)
         p.scatter(xs, ys, size=6, color=COLOURS[c.game])
-    p.xaxis.axis_label = "force ratio, attacker to defender (log scale)"
     p.yaxis.axis_label = "P(position taken)"
-    p.legend.location = "top_left"
-    p.legend.label_text_font_size = "11px"
+    _ratio_axis(p)
     return with_alt_text(p, f"{title}. " + curve_words(curves))
 
 
@@ -95,17 +105,15 @@ def worth_words(worths: Sequence[Worth]) -> str:
                                                      for x, d in zip(w.xs, w.deltas)) + "." for w in worths)
 
 
-def worth_chart(worths: Sequence[Worth], title: str, width: int = 640, height: int = 300):
+def worth_chart(worths: Sequence[Worth], title: str, width: int = 760, height: int = 300):
     """What one more of each thing adds to P(taken), in percentage points, at each force ratio."""
     p = figure(x_axis_type="log", width=width, height=height, title=title, toolbar_location=None, tools="")
     dashes = ["solid", "dashed", "dotted", "dotdash"]
     for i, w in enumerate(worths):
         xs, ys = [_x(x) for x in w.xs], [float(d) * 100 for d in w.deltas]
         p.line(xs, ys, color=COLOURS[w.game], line_width=2.5, line_dash=dashes[i % len(dashes)],
-               legend_label=f"{TITLES[w.game]}: {w.label}")
+               legend_label=w.label)
         p.scatter(xs, ys, size=6, color=COLOURS[w.game])
-    p.xaxis.axis_label = "force ratio, attacker to defender (log scale)"
-    p.yaxis.axis_label = "change in P(taken), percentage points"
-    p.legend.location = "top_right"
-    p.legend.label_text_font_size = "11px"
+    p.yaxis.axis_label = "change in P(taken), points"
+    _ratio_axis(p)
     return with_alt_text(p, f"{title}. " + worth_words(worths))

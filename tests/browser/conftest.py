@@ -48,16 +48,23 @@ def book_server(book_html: Path):
 
 
 @pytest.fixture(scope="session")
-def browser(book_html: Path):
+def playwright():
+    """One Playwright for the whole run. The sync API runs an event loop while it is open, so a second
+    ``sync_playwright()`` inside it fails: every browser of the layer is launched from this one."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(book_html: Path, playwright):
     executable = chromium_path()
     if executable is None:
         pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

@@ -142,64 +142,61 @@ def _engine_steps(die: int) -> str:
     return live.steps.value
 
 
-def test_live_widget_in_jupyterlab_offline(lab):
-    from playwright.sync_api import sync_playwright
+def test_live_widget_in_jupyterlab_offline(lab, playwright):
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=LAB_CHROMIUM_ARGS)
+    try:
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        page.set_default_timeout(30_000)
+        external = []
+        page.on("request", lambda r: external.append(r.url)
+                if not r.url.startswith(("http://localhost", "data:", "blob:", "ws://localhost")) else None)
+        page.goto(lab)
+        page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+        status = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
+        deadline = time.monotonic() + 30
+        while not status.count():
+            dialog = page.locator(".jp-Dialog").get_by_role("button", name="Select")
+            if dialog.count():
+                dialog.click()
+            assert time.monotonic() < deadline, "the chapter's kernel never became idle"
+            page.wait_for_timeout(200)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=LAB_CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            page.set_default_timeout(30_000)
-            external = []
-            page.on("request", lambda r: external.append(r.url)
-                    if not r.url.startswith(("http://localhost", "data:", "blob:", "ws://localhost")) else None)
-            page.goto(lab)
-            page.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
-            status = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
-            deadline = time.monotonic() + 30
-            while not status.count():
-                dialog = page.locator(".jp-Dialog").get_by_role("button", name="Select")
-                if dialog.count():
-                    dialog.click()
-                assert time.monotonic() < deadline, "the chapter's kernel never became idle"
-                page.wait_for_timeout(200)
+        page.locator("#jp-MainMenu").get_by_text("Run", exact=True).click()
+        page.get_by_text("Run All Cells", exact=True).click()
+        page.wait_for_function(ALL_RAN_JS, timeout=RUN_TIMEOUT_MS, polling=250)
 
-            page.locator("#jp-MainMenu").get_by_text("Run", exact=True).click()
-            page.get_by_text("Run All Cells", exact=True).click()
-            page.wait_for_function(ALL_RAN_JS, timeout=RUN_TIMEOUT_MS, polling=250)
+        errors = page.locator(".jp-OutputArea-output", has_text="Javascript Error")
+        tracebacks = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+                                  has_text="Traceback")
+        assert errors.count() == 0, errors.first.inner_text()
+        assert tracebacks.count() == 0, tracebacks.first.inner_text()
 
-            errors = page.locator(".jp-OutputArea-output", has_text="Javascript Error")
-            tracebacks = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
-                                      has_text="Traceback")
-            assert errors.count() == 0, errors.first.inner_text()
-            assert tracebacks.count() == 0, tracebacks.first.inner_text()
+        # The live widget: the outermost ipywidget in the output of the cell that builds AnneMarieLive;
+        # its first die is the first dropdown offering the faces 1 to 6.
+        cell = page.locator(".jp-CodeCell", has_text="AnneMarieLive()").last
+        live = cell.locator(".jp-OutputArea .jupyter-widgets").first
+        live.wait_for()
+        faces = [str(n) for n in range(1, 7)]
+        dropdowns = live.locator("select")
+        die1 = next((dropdowns.nth(i) for i in range(dropdowns.count())
+                     if dropdowns.nth(i).locator("option").all_inner_texts() == faces), None)
+        assert die1 is not None, "the live widget has no die dropdown (faces 1-6)"
+        map_pixels = lambda: live.evaluate(LIVE_MAP_PIXELS_JS)  # noqa: E731
+        page.wait_for_function(f"(el) => ({LIVE_MAP_PIXELS_JS})(el).area > 0",
+                               arg=live.element_handle(), timeout=30_000)
+        before_map, before_text = map_pixels(), live.inner_text()
 
-            # The live widget: the outermost ipywidget in the output of the cell that builds AnneMarieLive;
-            # its first die is the first dropdown offering the faces 1 to 6.
-            cell = page.locator(".jp-CodeCell", has_text="AnneMarieLive()").last
-            live = cell.locator(".jp-OutputArea .jupyter-widgets").first
-            live.wait_for()
-            faces = [str(n) for n in range(1, 7)]
-            dropdowns = live.locator("select")
-            die1 = next((dropdowns.nth(i) for i in range(dropdowns.count())
-                         if dropdowns.nth(i).locator("option").all_inner_texts() == faces), None)
-            assert die1 is not None, "the live widget has no die dropdown (faces 1-6)"
-            map_pixels = lambda: live.evaluate(LIVE_MAP_PIXELS_JS)  # noqa: E731
-            page.wait_for_function(f"(el) => ({LIVE_MAP_PIXELS_JS})(el).area > 0",
-                                   arg=live.element_handle(), timeout=30_000)
-            before_map, before_text = map_pixels(), live.inner_text()
+        new = 1 if int(die1.input_value()) != 1 else 6
+        die1.select_option(str(new))
+        page.wait_for_function("([el, text]) => el.innerText !== text",
+                               arg=[live.element_handle(), before_text], timeout=15_000)
+        page.wait_for_timeout(500)  # the map redraw follows the same change
+        after_map, after_text = map_pixels(), live.inner_text()
+        assert after_map["hash"] != before_map["hash"], "the live map did not change with the die"
 
-            new = 1 if int(die1.input_value()) != 1 else 6
-            die1.select_option(str(new))
-            page.wait_for_function("([el, text]) => el.innerText !== text",
-                                   arg=[live.element_handle(), before_text], timeout=15_000)
-            page.wait_for_timeout(500)  # the map redraw follows the same change
-            after_map, after_text = map_pixels(), live.inner_text()
-            assert after_map["hash"] != before_map["hash"], "the live map did not change with the die"
-
-            shown = page.evaluate(HTML_TEXT_JS, _engine_steps(new))
-            assert _words(shown) in _words(after_text), "the live widget does not show the engine's shots"
-            assert errors.count() == 0, errors.first.inner_text()
-            assert not external, f"requests off localhost: {external[:5]}"
-        finally:
-            browser.close()
+        shown = page.evaluate(HTML_TEXT_JS, _engine_steps(new))
+        assert _words(shown) in _words(after_text), "the live widget does not show the engine's shots"
+        assert errors.count() == 0, errors.first.inner_text()
+        assert not external, f"requests off localhost: {external[:5]}"
+    finally:
+        browser.close()

@@ -90,18 +90,15 @@ def _text(outputs: list[dict]) -> str:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
+def browser(playwright):
     executable = chromium_path()
     if executable is None:
         pytest.fail("Debian chromium not found: apt-get install chromium (or set CHROMIUM=path)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    b = playwright.chromium.launch(executable_path=executable, args=ARGS)
+    try:
+        yield b
+    finally:
+        b.close()
 
 
 class Visit:

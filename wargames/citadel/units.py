@@ -121,10 +121,8 @@ class UnitState(CounterState):
         object.__setattr__(self, name, value)
 
     def __deepcopy__(self, memo) -> "UnitState":
-        """Every field is an immutable value (a frozen counter, a hex, numbers, flags): a shallow copy is deep
-        (made directly: ``copy.copy`` goes through the pickling protocol, several times slower)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        """Every field is an immutable value (a frozen counter, a hex, numbers, flags): a shallow copy is deep."""
+        new = copy.copy(self)
         memo[id(self)] = new
         return new
 

@@ -4,11 +4,11 @@ from fractions import Fraction
 
 import pytest
 
-from wargames.citadel.melee import melee_odds, play_melee
+from wargames.citadel.melee import advance_all, melee_odds, play_melee
 from wargames.core import Distribution, Resolution, ScriptedDice
 from widgets.common import WALKER_JS, _rounded, walk_graph
 from widgets.citadel_melee import (ATTACKER_SETS, TARGETS, MeleeLive, alt_parts, alt_text, line_parts, melee_static,
-                                   odds, odds_block, pick, set_key, sources, summary_text, play_line, wire_game,
+                                   odds, odds_block, set_key, sources, summary_text, play_line, wire_game,
                                    wire_state)
 from widgets.layout import summary_html
 
@@ -50,7 +50,7 @@ def test_every_leaf_of_the_static_graph_is_a_fresh_engine_run(static):
                 line = play_line(target, attackers, dice)
                 if line.error is None:                        # the same line straight from the engine
                     out = play_melee(st, list(attackers), st.map.hex(target), ScriptedDice(list(dice[:len(line.dice)])),
-                                     res, choose=pick)
+                                     res, choose=advance_all)
                     assert out == line.outcome and [s.text for s in res.steps] == [s.text for s in line.res.steps]
                 assert view["html"] == "".join(line_parts(line) + alt_parts(alt_text(line)))
                 assert view["summary"] == summary_html(summary_text(line))

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from wargames.citadel import Game
 from wargames.citadel.game import EndPhase
-from wargames.citadel.melee import MeleeOutcome, melee_odds, melee_problem, play_melee
+from wargames.citadel.melee import MeleeOutcome, advance_all, melee_odds, melee_problem, play_melee
 from wargames.core import Distribution, Resolution, ScriptedDice
 from wargames.core.dice import DiceError
 from wargames.core.errors import RuleViolation
@@ -129,14 +129,8 @@ def play_line(target: str, attackers, dice) -> Line:
     if why:
         return Line(target, attackers, (), None, res, st, RuleViolation("C 11", why))
     script = ScriptedDice(list(dice), source="widget dice")
-    outcome = play_melee(st, list(attackers), h, script, res, choose=pick)
+    outcome = play_melee(st, list(attackers), h, script, res, choose=advance_all)
     return Line(target, attackers, tuple(dice[:script.used]), outcome, res, st)
-
-
-def pick(options):
-    """The answer ``melee_odds`` gives each decision: the first option, or for the advance every attacker
-    that stacking lets in (the last option)."""
-    return options[-1] if options and isinstance(options[0], tuple) else options[0]
 
 
 def needs(target: str, attackers, dice) -> bool:

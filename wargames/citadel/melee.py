@@ -729,12 +729,16 @@ def play_melee(state, attacker_ids: Sequence[str], target: Hex, dice, res: Resol
     return MeleeOutcome(what, lost(side), lost(side.enemy), taken)
 
 
+def advance_all(options: list) -> object:
+    """A ``choose`` for :func:`play_melee`: the first hex or unit offered, and the advance with every attacker
+    that fits (the last advance option)."""
+    return options[-1] if options and isinstance(options[0], tuple) else options[0]
+
+
 def melee_odds(state, attacker_ids: Sequence[str], target: Hex, choose=None):
     """The exact distribution of :class:`MeleeOutcome` over every die, by the same procedure (advancing with
     every attacker when the hex empties, unless ``choose`` says otherwise)."""
     from ..core import enumerate_outcomes
 
-    def pick(options):
-        return options[-1] if options and isinstance(options[0], tuple) else options[0]
-
-    return enumerate_outcomes(lambda d: play_melee(state.copy(), attacker_ids, target, d, choose=choose or pick))
+    return enumerate_outcomes(lambda d: play_melee(state.copy(), attacker_ids, target, d,
+                                                   choose=choose or advance_all))

@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..citadel.fire import resolve_fire
-from ..citadel.melee import MeleeOutcome, melee_odds, play_melee
+from ..citadel.melee import MeleeOutcome, advance_all, melee_odds, play_melee
 from ..citadel.scenarios import shipped_oob
 from ..citadel.state import CitadelState
 from ..citadel.terrain import valley_map
@@ -232,8 +232,7 @@ def example() -> Example:
     after = approach(st, ScriptedDice([6, 1], source="chosen dice"), res)
     st.phase = "VM melee"
     who = attackers(after)
-    play_melee(st, who, st.map.hex(TARGET), ScriptedDice([2, 5, 3], source="chosen dice"), res,
-               choose=lambda o: o[-1] if o and isinstance(o[0], tuple) else o[0])
+    play_melee(st, who, st.map.hex(TARGET), ScriptedDice([2, 5, 3], source="chosen dice"), res, choose=advance_all)
     return Example(GAME, "Three battalions of the 141st Regiment close on B-2 and attack it in melee", res)
 
 

@@ -28,7 +28,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..core import Distribution, Resolution, ScriptedDice, enumerate_outcomes
-from ..indochina.combat import TABLES, Combat, Side, combat_terrain, crt_chooser, final_odds, resolve_combat
+from ..indochina.combat import (TABLES, Combat, Side, combat_strengths, combat_terrain, crt_chooser, final_odds,
+                                resolve_combat)
 from ..indochina.counters import make_counter
 from ..indochina.militia import defending_strengths
 from ..indochina.results import apply_result, retreat_options
@@ -121,9 +122,7 @@ def apply(st, code: str, table: str):
     """Apply a CRT result to a copy of ``st`` with the engine's own procedure. Each retreating unit takes the
     first hex it may enter outside the enemy's zones of control, or the first it may enter if none is (IC 13.62,
     14.4); each single-unit result hits the strongest unit (the chapters' default)."""
-    after = _fresh(st)
-    after.units = {k: UnitState(u.counter, u.hex, disrupted=u.disrupted, eliminated=u.eliminated)
-                   for k, u in st.units.items()}
+    after = st.copy()
     retreats = {}
     for uid, u in after.units.items():
         opts = retreat_options(after, uid)
@@ -231,9 +230,8 @@ def engagement() -> Engagement:
 
 
 def _x(regiments: int, **kw) -> Fraction:
-    c = combat(position(regiments), **kw)
-    a = sum(c.attack) * (2 if c.attack_enhanced else 1)
-    d = sum(c.defence) * (2 if c.defence_enhanced else 1)
+    """The force ratio: the strengths the odds are figured from, enhancement included (IC 13.2, 13.23)."""
+    a, d = combat_strengths(combat(position(regiments), **kw), Resolution())
     return Fraction(a, d)
 
 

@@ -10,6 +10,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HTML := _build/html
 
+# Python's byte-code caches, kept out of the source tree in _build/pycache: every book kernel, test worker and
+# pytest subprocess imports the engine, and without the caches each one compiles it (and pytest rewrites
+# every test module) again, which environments that set PYTHONDONTWRITEBYTECODE would otherwise force.
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX := $(CURDIR)/_build/pycache
+
 # Timeouts in seconds for each step (a stalled kernel must not hang CI).
 UNIT_TIMEOUT ?= 1500
 BOOK_TIMEOUT ?= 1200

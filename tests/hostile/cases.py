@@ -6,7 +6,6 @@ feeds every loader the same hostile files, and mutates every field of each sampl
 """
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,11 +73,13 @@ def dotted(path: tuple) -> str:
 
 
 def replaced(data: Any, path: tuple, value: Any) -> Any:
-    new = copy.deepcopy(data)
-    node = new
-    for p in path[:-1]:
-        node = node[p]
-    node[path[-1]] = value
+    """``data`` with the value at ``path`` replaced: the containers along the path are copied, the rest shared
+    (nothing here changes a document in place, and :func:`write` rebuilds what it writes)."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    new = dict(data) if isinstance(data, dict) else list(data)
+    new[head] = replaced(data[head], rest, value)
     return new
 
 

@@ -21,15 +21,16 @@ def cheapest_path(start: H, is_goal: Callable[[H], bool], neighbours: Callable[[
     """Dijkstra: the cheapest path from ``start`` to a hex where ``is_goal`` holds, stepping through
     ``neighbours`` at ``cost(a, b)`` (None: closed), never above ``limit``; None when no goal is in reach."""
     counter = itertools.count()
-    best = {start: Fraction(0)}
+    # Whole-number costs are summed as ints (far cheaper than Fractions); the total is returned as a Fraction.
+    best = {start: 0}
     back: dict[H, H] = {}
-    queue = [(Fraction(0), next(counter), start)]
+    queue = [(0, next(counter), start)]
     while queue:
         spent, _, h = heapq.heappop(queue)
         if spent > best[h]:
             continue
         if is_goal(h):
-            return _walk_back(back, h), spent
+            return _walk_back(back, h), Fraction(spent)
         for n in neighbours(h):
             c = cost(h, n)
             if c is None:

@@ -15,6 +15,7 @@ import sys
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -135,11 +136,23 @@ def rule_pattern(rule_id: str) -> re.Pattern:
     return re.compile(r"(?<![\w.])" + re.escape(rule_id) + r"(?![\w]|\.\d)")
 
 
+def _signature(paths: Iterable[Path]) -> tuple[tuple[str, int], ...]:
+    """Each file with its modification time: a cache key that changes when any file does."""
+    return tuple((str(p), p.stat().st_mtime_ns) for p in paths)
+
+
 def tests_by_rule(tests_dir: str | Path) -> dict[str, list[str]]:
     """Map rule id -> test names, from ``@pytest.mark.rule("...")`` markers (read with ``ast``)."""
+    files = _signature(sorted(Path(tests_dir).rglob("test_*.py")))
+    return {rid: list(names) for rid, names in _tests_by_rule(files).items()}
+
+
+@lru_cache(maxsize=8)
+def _tests_by_rule(files: tuple[tuple[str, int], ...]) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = defaultdict(list)
-    for path in sorted(Path(tests_dir).rglob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for name, _ in files:
+        path = Path(name)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=name)
         module_rules = []
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
@@ -149,7 +162,7 @@ def tests_by_rule(tests_dir: str | Path) -> dict[str, list[str]]:
                 rules = module_rules + [r for d in node.decorator_list for r in _marker_rules(d)]
                 for rid in rules:
                     out[rid].append(f"{path.name}::{node.name}")
-    return dict(out)
+    return {rid: tuple(names) for rid, names in out.items()}
 
 
 def _marker_rules(node: ast.AST) -> list[str]:
@@ -163,13 +176,18 @@ def _marker_rules(node: ast.AST) -> list[str]:
 def chapters_by_rule(book_dir: str | Path, rule_ids: Iterable[str]) -> dict[str, list[str]]:
     """Map rule id -> chapter files (relative to ``book_dir``) that cite it."""
     book = Path(book_dir)
-    texts = {p.relative_to(book).as_posix(): p.read_text(encoding="utf-8")
-             for p in sorted(book.rglob("*.md")) if "_build" not in p.parts}
-    out: dict[str, list[str]] = {}
-    for rid in rule_ids:
-        pat = rule_pattern(rid)
-        out[rid] = [name for name, text in texts.items() if pat.search(text) and not name.startswith("appendix")]
-    return out
+    paths = [p for p in sorted(book.rglob("*.md")) if "_build" not in p.parts
+             and not p.relative_to(book).as_posix().startswith("appendix")]
+    texts = _chapter_texts(str(book), _signature(paths))
+    # The substring test is cheap and rules out most chapters before the exact pattern is tried.
+    return {rid: [name for name, text in texts if rid in text and rule_pattern(rid).search(text)]
+            for rid in rule_ids}
+
+
+@lru_cache(maxsize=8)
+def _chapter_texts(book: str, files: tuple[tuple[str, int], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((Path(name).relative_to(book).as_posix(), Path(name).read_text(encoding="utf-8"))
+                 for name, _ in files)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,14 @@ class Side(str, Enum):
 
     @property
     def enemy(self) -> "Side":
-        a, b = type(self)
-        return b if self is a else a
+        other = _ENEMY.get(id(self))        # remembered: iterating an Enum class is slow, and play asks often
+        if other is None:
+            a, b = type(self)
+            other = _ENEMY[id(self)] = b if self is a else a
+        return other
+
+
+_ENEMY: dict[int, Side] = {}     # id of a side -> the other side (members live as long as their class)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,10 @@ def _check_tree(root) -> None:
                 stack.append((value, depth + 1))
 
 
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_SCALARS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null"))
+
+
 def _loader_class(base: type) -> type:
     """A safe loader on ``base`` with marked containers, refused duplicates and a node-graph check."""
 
@@ -79,29 +83,36 @@ def _loader_class(base: type) -> type:
             if node is None:
                 return None
             _check_tree(node)
-            return self.construct_document(node)
+            return self.build(node)
 
-        def construct_marked_mapping(self, node):
-            out = Mapping()
-            out.mark, out.marks = _mark(node), {}
-            yield out
-            for key_node, value_node in node.value:
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    hash(key)
-                except TypeError:
-                    raise _Refused(key_node, "is a key that is a list or mapping; keys must be plain values") from None
-                if key in out:
-                    first = out.marks[key][0]
-                    raise _Refused(key_node, f"repeats the key {short(key)} (first written on line {first})")
-                out.marks[key] = _mark(key_node)
-                out[key] = self.construct_object(value_node, deep=True)
-
-        def construct_marked_sequence(self, node):
-            out = Sequence()
-            out.mark, out.marks = _mark(node), [_mark(n) for n in node.value]
-            yield out
-            out.extend(self.construct_object(n, deep=True) for n in node.value)
+        def build(self, node):
+            """The value of ``node``, built directly: the node graph is checked first (no alias, bounded depth),
+            so none of the generic constructor's bookkeeping for recursive structures is needed."""
+            tag = node.tag
+            if tag == _MAP:
+                out = Mapping()
+                out.mark, out.marks = _mark(node), {}
+                for key_node, value_node in node.value:
+                    key = self.build(key_node)
+                    try:
+                        hash(key)
+                    except TypeError:
+                        raise _Refused(key_node, "is a key that is a list or mapping; keys must be plain values") \
+                            from None
+                    if key in out:
+                        first = out.marks[key][0]
+                        raise _Refused(key_node, f"repeats the key {short(key)} (first written on line {first})")
+                    out.marks[key] = _mark(key_node)
+                    out[key] = self.build(value_node)
+                return out
+            if tag == _SEQ:
+                out = Sequence()
+                out.mark, out.marks = _mark(node), [_mark(n) for n in node.value]
+                out.extend(self.build(n) for n in node.value)
+                return out
+            if tag in _SCALARS:
+                return self.yaml_constructors[tag](self, node)
+            return self.construct_object(node, deep=True)     # any other tag: the safe constructor's answer
 
         if base is yaml.SafeLoader:
             def compose_node(self, parent, index):
@@ -114,8 +125,9 @@ def _loader_class(base: type) -> type:
                 finally:
                     self._depth -= 1
 
-    Loader.add_constructor("tag:yaml.org,2002:map", Loader.construct_marked_mapping)
-    Loader.add_constructor("tag:yaml.org,2002:seq", Loader.construct_marked_sequence)
+    # A mapping or list met under another tag (a !!set, say) is built the same way.
+    Loader.add_constructor(_MAP, Loader.build)
+    Loader.add_constructor(_SEQ, Loader.build)
     return Loader
 
 

@@ -227,7 +227,7 @@ def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: s
         return "off the map"
     if st.terrain(h) == "all_sea":
         return "an all-sea hex"
-    if frm is not None and "all_sea" in st.map.side(frm, h):
+    if frm is not None and _across_sea(st, frm, h):
         return "across an all-sea hexside"
     occupied = _occupancy(st) if occupied is None else occupied
     if h in occupied[side.enemy]:
@@ -238,6 +238,24 @@ def supply_block(st: IndochinaState, side: Side, frm: Hex | None, h: Hex, zoc: s
     if h in zoc and h not in occupied[side]:
         return "an enemy ZOC with no friendly unit in it"
     return ""
+
+
+def _across_sea(st: IndochinaState, frm: Hex, h: Hex) -> bool:
+    return "all_sea" in st.map.side(frm, h)
+
+
+def _supply_gate(st: IndochinaState, side: Side, zoc: set[Hex], occupied: dict[Side, set[Hex]]):
+    """:func:`supply_block` as a yes/no for one search, where the position does not change: what closes a hex
+    itself is found once per hex (a search enters a hex from up to six neighbours), the hexside at each step."""
+    closed: dict[Hex, bool] = {}
+    sea_sides = bool(st.map.hexsides)
+
+    def blocked(frm: Hex, h: Hex) -> bool:
+        shut = closed.get(h)
+        if shut is None:
+            shut = closed[h] = bool(supply_block(st, side, None, h, zoc, occupied))
+        return shut or (sea_sides and _across_sea(st, frm, h))
+    return blocked
 
 
 # ------------------------------------------------------------------------------------ ultimate supply sources
@@ -296,8 +314,9 @@ def _ultimate_source(st: IndochinaState, side: Side, base_hex: Hex, year: int | 
     res = Resolution()
     zoc = _enemy_zoc(st, side) if zoc is None else zoc
     occ = _occupancy(st)
+    blocked = _supply_gate(st, side, zoc, occ)
     found = cheapest_path(base_hex, lambda h: bool(_is_source(st, side, h, year, occ)), st.map.neighbors,
-                          lambda h, n: None if supply_block(st, side, h, n, zoc, occ) else 1)
+                          lambda h, n: None if blocked(h, n) else 1)
     if found is not None:
         path, h = found[0], found[0][-1]
         res.add("IC 15.24", f"the base at {st.label(base_hex)} reaches {_is_source(st, side, h, year, occ)} at "
@@ -345,10 +364,10 @@ def supply_search(st: IndochinaState, side: Side, start: Hex, target: Hex, road_
     (True) step; by default it is :func:`supply_block` either way. The experimental naval rule passes its own.
     """
     if blocked is None:
-        occ = _occupancy(st)
+        gate = _supply_gate(st, side, zoc, _occupancy(st))
 
         def blocked(h: Hex, n: Hex, off_part: bool) -> bool:
-            return supply_block(st, side, h, n, zoc, occ)
+            return gate(h, n)
     routes = _routes(st, side)
     begin = (start, 0, 0)
     prev: dict[tuple[Hex, int, int], tuple[Hex, int, int] | None] = {begin: None}
@@ -389,11 +408,12 @@ def source_region(st: IndochinaState, side: Side, year: int | None = None, zoc: 
     zoc = _enemy_zoc(st, side) if zoc is None else zoc
     occ = _occupancy(st) if occupied is None else occupied
     region = {h for h in st.map.hexes if _is_source(st, side, h, year, occ)}
+    blocked = _supply_gate(st, side, zoc, occ)
     queue = deque(region)
     while queue:
         y = queue.popleft()
         for x in st.map.neighbors(y):
-            if x not in region and not supply_block(st, side, x, y, zoc, occ):
+            if x not in region and not blocked(x, y):
                 region.add(x)
                 queue.append(x)
     return region
@@ -407,6 +427,7 @@ def supplied_hexes(st: IndochinaState, side: Side, year: int | None = None) -> s
     routes = _routes(st, side)
     out: set[Hex] = set()
     region = source_region(st, side, year, zoc, occ)
+    blocked = _supply_gate(st, side, zoc, occ)
     for b in (u for u in st.on_map(side) if u.counter.type == "base"):
         if b.hex not in region:
             continue
@@ -418,10 +439,9 @@ def supplied_hexes(st: IndochinaState, side: Side, year: int | None = None) -> s
             out.add(h)
             for n in st.map.neighbors(h):
                 nxt = []
-                if off == 0 and road < road_max and _on_route(st, h, n, routes) \
-                        and not supply_block(st, side, h, n, zoc, occ):
+                if off == 0 and road < road_max and _on_route(st, h, n, routes) and not blocked(h, n):
                     nxt.append((n, road + 1, 0))
-                if off < off_max and not supply_block(st, side, h, n, zoc, occ):
+                if off < off_max and not blocked(h, n):
                     nxt.append((n, road, off + 1))
                 for state in nxt:
                     if (state[0], state[2]) not in seen:

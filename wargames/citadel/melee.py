@@ -732,7 +732,8 @@ def play_melee(state, attacker_ids: Sequence[str], target: Hex, dice, res: Resol
 def advance_all(options: list) -> object:
     """A ``choose`` for :func:`play_melee`: the first hex or unit offered, and the advance with every attacker
     that fits (the last advance option)."""
-    return options[-1] if options and isinstance(options[0], tuple) else options[0]
+    advance = options and isinstance(options[0], tuple) and not isinstance(options[0], Hex)
+    return options[-1] if advance else options[0]
 
 
 def melee_odds(state, attacker_ids: Sequence[str], target: Hex, choose=None):

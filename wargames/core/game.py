@@ -31,6 +31,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping
 from .actions import Action, parse_action, verb
 from .dice import DiceError, RandomDice, RecordingDice, ScriptedDice
 from .errors import DataError, RuleViolation
+from .hexgrid import Hex
 from .log import Resolution
 from .rules import note_reached, reaching, recording, watching
 from .schema import AnyValue, At, Convert, Int, List, Map, Nullable, Record, Str, load_file, place
@@ -650,6 +651,8 @@ def canonical(value: Any, strict: bool = False) -> Any:
         return value
     if isinstance(value, dict):
         return {str(k): canonical(v, strict) for k, v in value.items()}
+    if not strict and isinstance(value, Hex):
+        return {"q": value.q, "r": value.r}
     if isinstance(value, (list, tuple)):
         return [canonical(v, strict) for v in value]
     if not strict and isinstance(value, (set, frozenset)):

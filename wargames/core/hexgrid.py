@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
 from fractions import Fraction
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from .errors import DataError
 from .yamlio import immutable
@@ -21,10 +21,12 @@ from .yamlio import immutable
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-@dataclass(frozen=True, order=True)
 @immutable
-class Hex:
-    """A hex in axial coordinates (q, r); the cube coordinate s is -q-r."""
+class Hex(NamedTuple):
+    """A hex in axial coordinates (q, r); the cube coordinate s is -q-r.
+
+    A named pair, so that hashing and comparing hexes (every map lookup and path search does both) runs in C.
+    It hashes and orders as the pair (q, r). Code that tells a hex from other tuples tests ``Hex`` first."""
 
     q: int
     r: int

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .hexgrid import Hex
+
 
 @dataclass(frozen=True)
 class Step:
@@ -78,6 +80,8 @@ def _plain(value: Any) -> Any:
         return value
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Hex):
+        return str(value)
     if isinstance(value, (list, tuple, set, frozenset)):
         return [_plain(v) for v in value]
     if hasattr(value, "to_dict"):

@@ -323,13 +323,14 @@ class AirPlay:
         occupied = {u.hex for u in st.on_map()}
         drops = sorted({n for h in occupied for n in st.map.neighbors(h)} - occupied, key=st.label)
         out: list[Action] = []
+        occ = self._occupancy()
         for u in sorted(st.on_map(Side.FEF), key=lambda u: u.id):
             if u.id in ph["flown"] or u.counter.type in ("militia", "base", "DNA") or u.counter.size == "division" \
                     or u.hex not in fields:
                 continue
             start = st.label(u.hex)
             out += [AirTransport(u.id, start, st.label(h)) for h in fields
-                    if h != u.hex and self._fef_occupied(h, u.id)]
+                    if h != u.hex and self._fef_occupied(h, u.id, occ)]
             if u.counter.type == "airborne infantry":
                 out += [AirTransport(u.id, start, st.label(h)) for h in drops]
         return out
@@ -632,9 +633,10 @@ class AirPlay:
         return (st.is_urban(h) and st.controller(h) is Side.FEF) or st.has(h, "fortification") or any(
             u.counter.type == "base" for u in st.units_at(h, Side.FEF))
 
-    def _fef_occupied(self, h, cargo: str) -> bool:
+    def _fef_occupied(self, h, cargo: str, occ: dict | None = None) -> bool:
         """An FEF land unit other than the cargo is there, or the FEF militia of an FEF city or town (17.13)."""
-        return any(u.side is Side.FEF and u.id != cargo for u in self._occupancy().get(h, ())) or \
+        occ = self._occupancy() if occ is None else occ
+        return any(u.side is Side.FEF and u.id != cargo for u in occ.get(h, ())) or \
             self.state.fef_militia(h) > 0
 
     def _cached_legal(self):

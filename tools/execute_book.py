@@ -1,9 +1,13 @@
 """Execute every chapter of the book on all cores, into the cache the book build then reads.
 
 `make book` runs this first, then `jupyter-book build` with ``execute_notebooks: cache``: Jupyter Book executes
-chapters one after another, so with ~1 s of kernel start and imports per chapter the floor alone grows with the
-book. jupyter-cache's parallel executor runs one kernel per core instead, and the build merges the stored outputs
-(a notebook matches its cache entry by the hash of its code cells, read with myst-nb's own reader).
+chapters one after another, each in a new kernel, so with about 1-2 s of kernel start and imports (bokeh alone
+takes 1 s) per chapter the floor alone grows with the book. Here one worker per core runs chapters one after
+another in a kernel of its own that it keeps: before each chapter the kernel's namespace is emptied
+(``%reset -f``) and it moves to the chapter's folder, so a chapter sees no name another defined, while the
+modules it imports are already loaded. A chapter that fails takes its kernel with it (the next one starts a
+new kernel). The stored outputs go into jupyter-cache's cache, and the build merges them (a notebook matches its
+cache entry by the hash of its code cells, read with myst-nb's own reader).
 
 The cache is emptied first, so every chapter runs against the current engine (a chapter whose code did not
 change would otherwise keep outputs from an older engine). A chapter that fails is not stored: the build then
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import shutil
 import sys
 import time
@@ -80,14 +85,79 @@ def time_table(rows: list[tuple[str, float | None]], wall: float) -> str:
     return "\n".join(lines)
 
 
+_KERNEL: dict = {}     # this worker process's kernel manager, kept from one chapter to the next
+# Cells are run without timing records (as jupyter-cache does): a cell's metadata is part of the hash the build
+# matches the stored notebook by.
+
+
+def _run(client) -> None:
+    """Execute a NotebookClient's notebook, leaving the kernel running, and close the client's channels."""
+    try:
+        client.execute(cleanup_kc=False)
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
+
+
+def _shutdown_kernel() -> None:
+    km = _KERNEL.pop("km", None)
+    if km is not None:
+        from jupyter_core.utils import run_sync
+        try:
+            run_sync(km.shutdown_kernel)(now=True)
+        except Exception:       # noqa: BLE001 - a dead kernel has nothing left to shut down
+            pass
+
+
+def _execute(job: tuple[int, str, int]) -> tuple[int, str]:
+    """Run one chapter in this worker's kept kernel and store its outputs: 0 stored, 1 a cell failed, 2 other."""
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors.utils import create_cache_bundle
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+    pk, cache_path, timeout = job
+    cache = get_cache(cache_path)
+    project_nb = cache.get_project_notebook(pk)
+    cwd = str(Path(project_nb.uri).parent)
+    km = _KERNEL.get("km")
+    client = None
+    start = time.perf_counter()
+    try:
+        if km is not None:                      # a clean namespace, in the chapter's folder
+            fresh = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+                f"%reset -f\nimport os as _os\n_os.chdir({cwd!r})\ndel _os")])
+            _run(NotebookClient(fresh, km=km, timeout=timeout, record_timing=False))
+            start = time.perf_counter()
+        client = NotebookClient(project_nb.nb, km=km, timeout=timeout, allow_errors=False, record_timing=False,
+                                resources={"metadata": {"path": cwd}})
+        _run(client)
+        _KERNEL["km"] = client.km
+    except Exception as e:      # noqa: BLE001 - a failed cell, a dead kernel: the build runs it again, reports it
+        if km is None and client is not None and client.km is not None:
+            _KERNEL["km"] = client.km           # the kernel this chapter started goes down with it
+        _shutdown_kernel()
+        return (1 if isinstance(e, (CellExecutionError, CellTimeoutError)) else 2), project_nb.uri
+    seconds = time.perf_counter() - start
+    cache.cache_notebook_bundle(create_cache_bundle(project_nb, cwd, None, seconds, None),
+                                check_validity=False, overwrite=True)
+    return 0, project_nb.uri
+
+
+def _worker_start() -> None:
+    from multiprocessing.util import Finalize
+    Finalize(None, _shutdown_kernel, exitpriority=10)       # a worker that ends shuts its kernel down
+
+
 def main(argv: list[str] | None = None) -> int:
     from jupyter_cache import get_cache
-    from jupyter_cache.executors import load_executor
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--timeout", type=int, default=300,
                         help="seconds per cell (as _config.yml; a chapter's front matter may ask for more)")
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args(argv)
     shutil.rmtree(args.cache, ignore_errors=True)
     cache = get_cache(str(args.cache))
@@ -97,20 +167,23 @@ def main(argv: list[str] | None = None) -> int:
     # other cores around them instead of leaving one chapter running alone at the end.
     for path in sorted(paths, key=lambda p: own_timeout(p) is None):
         cache.add_nb_to_project(str(path), read_data=READER)
-    logger = logging.getLogger("execute_book")
-    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    jobs = [(record.pk, str(args.cache), timeout) for record in cache.list_project_records()]   # in that order
     start = time.monotonic()
-    executor = load_executor("local-parallel", cache, logger=logger)
-    result = executor.run_and_cache(timeout=timeout, allow_errors=False)
+    pool = multiprocessing.get_context("spawn").Pool(args.workers, initializer=_worker_start)
+    try:
+        results = list(pool.imap_unordered(_execute, jobs, chunksize=1))
+    finally:
+        pool.close()            # not terminate(): each worker then ends normally and shuts its kernel down
+        pool.join()
     wall = time.monotonic() - start
     seconds = {}
     for record in cache.list_cache_records():
         seconds[record.uri] = record.data.get("execution_seconds")
     rows = [(str(p.relative_to(ROOT).with_suffix("")), seconds.get(str(p))) for p in paths]
     print(time_table(rows, wall))
-    if result.excepted or result.errored:
-        print(f"{len(result.excepted) + len(result.errored)} chapter(s) failed here; the build reports them",
-              file=sys.stderr)
+    failed = [uri for code, uri in results if code]
+    if failed:
+        print(f"{len(failed)} chapter(s) failed here; the build reports them", file=sys.stderr)
     return 0
 
 

@@ -35,6 +35,7 @@ import lite  # noqa: E402
 REPO = lite.REPO
 # Top-level modules that Pyodide cannot load offline, or that only the widget and book layers use.
 NOT_IN_PYODIDE = {"bokeh", "jupyter_bokeh", "widgets", "ipywidgets", "IPython", "jupytext", "nbformat", "nbclient",
+                  "jupyter_cache",
                   "nbval", "playwright", "sphinx", "myst_nb", "markdown_it", "lite_link",
                   "colorspacious"}  # the last: a test-only check of the charts' palette
 # Engine modules that draw with bokeh.

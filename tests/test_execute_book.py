@@ -1,0 +1,67 @@
+"""tools/execute_book.py: chapters share a kept kernel per worker, yet each starts clean, in its own folder,
+and is stored so that the book build finds it (the build matches a chapter by its hash)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import jupyter_cache
+import nbclient  # noqa: F401  (the executor's client; listed so the Pyodide layer leaves this file out)
+import nbformat  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[1]
+HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+"""
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("execute_book", ROOT / "tools" / "execute_book.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _chapter(folder: Path, code: str) -> Path:
+    folder.mkdir()
+    path = folder / "chapter.md"
+    path.write_text(HEADER + "```{code-cell} ipython3\n" + code + "\n```\n", encoding="utf-8")
+    return path
+
+
+def _printed(cache, pk: int) -> str:
+    nb = cache.get_cache_bundle(pk).nb
+    return "".join(o.get("text", "") for cell in nb.cells for o in cell.get("outputs", []))
+
+
+def test_a_kept_kernel_gives_each_chapter_a_clean_namespace_in_its_folder_and_a_stored_run_the_build_finds(
+        tmp_path):
+    tool = _tool()
+    first = _chapter(tmp_path / "a", "left_behind = 1\nimport os\nprint(os.getcwd())")
+    second = _chapter(tmp_path / "b", "import os\nprint('left_behind' in globals(), os.getcwd())")
+    failing = _chapter(tmp_path / "c", "raise ValueError('a failing cell')")
+    third = _chapter(tmp_path / "d", "import json\nprint(json.dumps(2))")
+    cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
+    pks = [cache.add_nb_to_project(str(p), read_data=tool.READER).pk for p in (first, second, failing, third)]
+    try:
+        codes = [tool._execute((pk, str(tmp_path / "cache"), 60)) for pk in pks]
+    finally:
+        tool._shutdown_kernel()
+    assert [c for c, _ in codes] == [0, 0, 1, 0]
+    records = {r.uri: r for r in cache.list_cache_records()}
+    assert str(failing) not in records                  # not stored: the build runs it again and reports it
+    assert _printed(cache, records[str(first)].pk).strip() == str(tmp_path / "a")
+    assert _printed(cache, records[str(second)].pk).split() == ["False", str(tmp_path / "b")]
+    assert _printed(cache, records[str(third)].pk).strip() == "2"     # after a failure, a new kernel
+    for path in (first, second, third):                 # what the build looks up: the chapter as myst-nb reads it
+        nb = cache.get_project_notebook(cache.get_project_record(str(path)).pk).nb
+        assert cache.match_cache_notebook(nb).uri == str(path)

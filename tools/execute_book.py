@@ -21,7 +21,6 @@ Prints a table of each chapter's execution time, slowest first.
 from __future__ import annotations
 
 import argparse
-import logging
 import multiprocessing
 import shutil
 import sys
@@ -86,8 +85,6 @@ def time_table(rows: list[tuple[str, float | None]], wall: float) -> str:
 
 
 _KERNEL: dict = {}     # this worker process's kernel manager, kept from one chapter to the next
-# Cells are run without timing records (as jupyter-cache does): a cell's metadata is part of the hash the build
-# matches the stored notebook by.
 
 
 def _run(client) -> None:
@@ -130,6 +127,7 @@ def _execute(job: tuple[int, str, int]) -> tuple[int, str]:
                 f"%reset -f\nimport os as _os\n_os.chdir({cwd!r})\ndel _os")])
             _run(NotebookClient(fresh, km=km, timeout=timeout, record_timing=False))
             start = time.perf_counter()
+        # no timing records (as jupyter-cache runs cells): a cell's metadata is part of the hash the build matches
         client = NotebookClient(project_nb.nb, km=km, timeout=timeout, allow_errors=False, record_timing=False,
                                 resources={"metadata": {"path": cwd}})
         _run(client)

@@ -110,8 +110,9 @@ def test_every_field_wrong_type_or_out_of_range(loader, tmp_path):
     before = fingerprint(loader)
     problems = []
     muts = distinct_mutations(sample_data(loader))
-    for i, (where, what, doc) in enumerate(muts):
-        path = write(tmp_path / f"m{i}.yaml", doc)
+    for i, (where, what, text) in enumerate(muts):
+        path = tmp_path / f"m{i}.yaml"
+        path.write_text(text, encoding="utf-8")
         try:
             err = refused(loader, path)
         except AssertionError as e:

@@ -47,10 +47,23 @@ def sample_data(loader: Loader) -> Any:
     return plain(read_yaml(loader.sample_path()))
 
 
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def represent(data: Any) -> yaml.Node:
+    """The YAML node graph of ``data`` as ``yaml.dump(..., sort_keys=False)`` makes it (rebuilt first, so that an
+    object used twice is not written as an alias)."""
+    return yaml.representer.SafeRepresenter(sort_keys=False).represent_data(plain(data))
+
+
+def emit(node: yaml.Node) -> str:
+    """The YAML text of a node graph, as ``yaml.dump(..., allow_unicode=True)`` writes it."""
+    return yaml.serialize(node, Dumper=DUMPER, allow_unicode=True)
+
+
 def write(path: Path, data: Any) -> Path:
-    """Write ``data`` as YAML (rebuilt first, so that an object used twice is not written as an alias)."""
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    path.write_text(yaml.dump(plain(data), Dumper=dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    """Write ``data`` as YAML."""
+    path.write_text(emit(represent(data)), encoding="utf-8")
     return path
 
 
@@ -81,6 +94,22 @@ def replaced(data: Any, path: tuple, value: Any) -> Any:
     new = dict(data) if isinstance(data, dict) else list(data)
     new[head] = replaced(data[head], rest, value)
     return new
+
+
+def replaced_node(data: Any, node: yaml.Node, path: tuple, value: Any) -> yaml.Node:
+    """The node graph of ``replaced(data, path, value)`` from ``node``, the graph of ``data``: the nodes along the
+    path are copied and only ``value`` is represented, so a mutated document is written without representing
+    the whole of it again (the text is the same)."""
+    if not path:
+        return represent(value)
+    head, rest = path[0], path[1:]
+    items = list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        i = list(data).index(head)
+        items[i] = (items[i][0], replaced_node(data[head], items[i][1], rest, value))
+        return yaml.MappingNode(node.tag, items, flow_style=node.flow_style)
+    items[head] = replaced_node(data[head], items[head], rest, value)
+    return yaml.SequenceNode(node.tag, items, flow_style=node.flow_style)
 
 
 UNKNOWN_KEY = "zz_not_a_field"
@@ -127,12 +156,14 @@ def shape(where: str) -> str:
     return re.sub(r"\[[^\]]*\]", "[*]", where)
 
 
-def distinct_mutations(data: Any) -> list[tuple[str, str, Any]]:
-    """:func:`mutations`, one per field shape and kind of change."""
+def distinct_mutations(data: Any) -> list[tuple[str, str, str]]:
+    """:func:`mutations`, one per field shape and kind of change, each as the YAML text of the mutated
+    document."""
     seen, out = set(), []
+    node = represent(data)
     for where, what, path, value in _changes(data):
         key = (shape(where), what)
         if key not in seen:
             seen.add(key)
-            out.append((where, what, replaced(data, path, value) if path else value))
+            out.append((where, what, emit(replaced_node(data, node, path, value))))
     return out

@@ -84,33 +84,15 @@ def open_page(browser, book_server):
         page.set_default_timeout(PAGE_TIMEOUT_MS)
         visit = BookPage(page=page, url=book_server + path)
 
-        def record_external(url: str) -> None:
-            if not is_local(url) and url not in visit.external_requests:
-                visit.external_requests.append(url)
-
         def route(r):
             if is_local(r.request.url):
                 r.continue_()
             else:
-                record_external(r.request.url)
+                visit.record_external(r.request.url)
                 r.abort("blockedbyclient")
 
-        def on_response(response):
-            if response.status >= 400:
-                visit.failed_local.append(f"{response.status} {response.url}")
-
-        def on_console(message):
-            if message.type == "error":
-                visit.console_errors.append(f"{message.text} [{message.location.get('url', '')}]")
-            elif message.type == "warning":
-                visit.console_warnings.append(f"{message.text} [{message.location.get('url', '')}]")
-
         context.route("**/*", route)
-        page.on("request", lambda request: record_external(request.url))
-        page.on("websocket", lambda ws: record_external(ws.url))
-        page.on("response", on_response)
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: visit.page_errors.append(f"{error}\n{error.stack}"))
+        visit.watch()
         page.goto(visit.url, wait_until="networkidle")
         return visit
 

@@ -6,6 +6,7 @@ import contextlib
 import functools
 import http.server
 import os
+import re
 import threading
 import shutil
 from dataclasses import dataclass, field
@@ -132,6 +133,31 @@ class BookPage:
     external_requests: list[str] = field(default_factory=list)
     failed_local: list[str] = field(default_factory=list)
 
+    def record_external(self, url: str) -> None:
+        if not is_local(url) and url not in self.external_requests:
+            self.external_requests.append(url)
+
+    def watch(self) -> None:
+        """Record, from now on, every request that leaves localhost, failed local response, console error or
+        warning and uncaught page error of the page."""
+        page = self.page
+
+        def on_response(response):
+            if response.status >= 400:
+                self.failed_local.append(f"{response.status} {response.url}")
+
+        def on_console(message):
+            if message.type == "error":
+                self.console_errors.append(f"{message.text} [{message.location.get('url', '')}]")
+            elif message.type == "warning":
+                self.console_warnings.append(f"{message.text} [{message.location.get('url', '')}]")
+
+        page.on("request", lambda request: self.record_external(request.url))
+        page.on("websocket", lambda ws: self.record_external(ws.url))
+        page.on("response", on_response)
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: self.page_errors.append(f"{error}\n{error.stack}"))
+
     # checks
     def problems(self) -> list[str]:
         return (
@@ -141,6 +167,11 @@ class BookPage:
             + [f"external request: {u}" for u in self.external_requests]
             + [f"local request failed: {u}" for u in self.failed_local]
         )
+
+    def unrendered_tables(self) -> list[str]:
+        """Cell outputs that show a generated Markdown table as text (its pipes and rules), not as a table."""
+        outputs = self.page.locator(".cell_output").all_inner_texts()
+        return [o for o in outputs if re.search(r"\|\s*(---|—)\s*\|", o)]
 
     def assert_clean(self) -> None:
         problems = self.problems()

@@ -6,6 +6,11 @@ fresh browser context (empty cache) loads it until the network is idle, and the 
 over every request, of the bytes received (response headers plus the encoded body), as Chromium
 reports them. The uncompressed size of the same files is reported beside it.
 
+The same cold load is each page's check that it loads clean offline (every host but the test server
+resolves to nothing): no console error or warning, no uncaught page error, no failed request, none
+that leaves localhost, and no generated Markdown table shown as text. (test_pages.py checks, on each
+page that embeds plots or widgets, that they are drawn.)
+
 Also checked on every page, from the requests it made:
 
 - the ipywidgets manager (require.js, embed-setup.js, embed-amd.js) loads exactly on pages that
@@ -31,7 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .helpers import HTML_DIR, REPO, built_pages, serving
+from .helpers import HTML_DIR, REPO, BookPage, built_pages, serving
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +110,9 @@ def _local_file(base: str, url: str) -> Path | None:
 
 
 def measure(browser, base: str, page_path: str) -> dict:
-    """Load one page cold; return its transfer weight, file weight and the local paths it requested."""
+    """Load one page cold; return its transfer weight, file weight, the local paths it requested and what
+    was wrong with the load (failed or outside requests, console errors and warnings, page errors, a
+    Markdown table shown as text)."""
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -113,7 +120,11 @@ def measure(browser, base: str, page_path: str) -> dict:
         finished, failed = [], []
         page.on("requestfinished", lambda r: finished.append(r))
         page.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
-        page.goto(base + page_path, wait_until="networkidle")
+        visit = BookPage(page=page, url=base + page_path)
+        visit.watch()
+        page.goto(visit.url, wait_until="networkidle")
+        unclean = visit.problems() + [f"an output shows an unrendered Markdown table: {t[:120]!r}"
+                                      for t in visit.unrendered_tables()]
         transfer = files = 0
         requested = []
         for request in finished:
@@ -123,7 +134,8 @@ def measure(browser, base: str, page_path: str) -> dict:
             if local is not None:
                 files += local.stat().st_size
                 requested.append(local.relative_to(HTML_DIR).as_posix())
-        return {"page": page_path, "transfer": transfer, "files": files, "requested": requested, "failed": failed}
+        return {"page": page_path, "transfer": transfer, "files": files, "requested": requested, "failed": failed,
+                "unclean": unclean}
     finally:
         context.close()
 
@@ -135,7 +147,7 @@ def _mb(n: int) -> str:
 # ------------------------------------------------------------------ the test
 
 
-def test_every_page_is_light_cold(browser, gzip_server, capsys):
+def test_every_page_loads_cold_light_and_clean(browser, gzip_server, capsys):
     pages = built_pages()
     assert pages, f"no pages under {HTML_DIR}"
     results, problems = [], []
@@ -146,6 +158,7 @@ def test_every_page_is_light_cold(browser, gzip_server, capsys):
         requested = set(r["requested"])
         if r["failed"]:
             problems.append(f"{path}: failed requests {r['failed']}")
+        problems.extend(f"{path}: {problem}" for problem in r["unclean"])
         if r["transfer"] > LIMIT:
             problems.append(f"{path}: {_mb(r['transfer'])} downloaded cold (limit {_mb(LIMIT)})")
 

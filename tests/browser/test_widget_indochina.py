@@ -62,13 +62,13 @@ def wait_shown(book, want: dict) -> dict:
     return book.settle(shown, want, tries=50)
 
 
-def set_slider(book, index: int, value: int) -> None:
-    """Move the index-th slider with the keyboard, as a reader could: Home, then one step right at a time."""
+def set_slider(book, index: int, value: int, current: int) -> None:
+    """Move the index-th slider from ``current`` to ``value`` with the keyboard, as a reader could: one step
+    at a time with the arrow keys."""
     handle = book.page.locator(".noUi-handle").nth(index)
     handle.focus()
-    handle.press("Home")
-    for _ in range(value - 1):
-        handle.press("ArrowRight")
+    for _ in range(abs(value - current)):
+        handle.press("ArrowRight" if value > current else "ArrowLeft")
 
 
 def options(key: str) -> list[str]:
@@ -91,7 +91,7 @@ def set_choices(book, ch: dict, now: dict) -> None:
             box(book, key).set_checked(ch[key] == "1")
     for i, key in enumerate(("A", "D")):
         if ch[key] != now[key]:
-            set_slider(book, i, int(ch[key]))
+            set_slider(book, i, int(ch[key]), int(now[key]))
 
 
 def sample(n: int, seed: int) -> list[dict]:

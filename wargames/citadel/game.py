@@ -255,7 +255,8 @@ class Game(SetupPlay, MeleePlay, ReturnPlay, GeneralSupplyPlay, TaiDesertionPlay
         return self.seq.phase
 
     def shared(self):
-        return (self.state.map, *self.state.tables(), self.state.mct())
+        st = self.state
+        return (st.map, *st.tables(), st.mct(), *((st.air_charts,) if st.air_charts is not None else ()))
 
     def _movement(self) -> MovementPhase | None:
         return self.seq.movement() if self.phase.kind == "movement" else None

@@ -5,6 +5,7 @@ State is plain data. Procedures that change it work on a copy (see
 """
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -31,6 +32,12 @@ def battle_date(value) -> dt.date:
     if not START_DATE <= value <= LAST_DATE:
         raise ValueError(f"must fall within the battle, {START_DATE} to {LAST_DATE}, not {value}")
     return value
+
+
+#: The fields of :class:`CitadelState` whose sets, lists and dicts hold only immutable values.
+_FLAT_FIELDS = frozenset({"fired", "fired_at", "phase_losses", "weapons_moved_in", "fired_in", "moved_in",
+                          "fired_in_fire_phase", "strength_at_start", "works", "control", "dug_in", "hq_zones",
+                          "repairable", "returned"})
 
 
 @dataclass
@@ -89,6 +96,24 @@ class CitadelState:
         from .strongpoints import note_occupation
         note_occupation(state)
         return state
+
+    def __deepcopy__(self, memo) -> "CitadelState":
+        """A deep copy written out for the hot path (every undo snapshot and enumerated branch makes one): the
+        fields that hold only immutable values (ids, numbers, hexes, sides) are copied one level, the units by
+        their own copy, and every other field by ``copy.deepcopy``, so a field added later is copied deeply
+        unless it is named in :data:`_FLAT_FIELDS`. The unit index by hex is not copied: it is rebuilt on first
+        use."""
+        new = object.__new__(CitadelState)
+        memo[id(self)] = new
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            if name in _FLAT_FIELDS:
+                fields[name] = value.copy()
+            elif name == "units":
+                fields[name] = {uid: u.__deepcopy__(memo) for uid, u in value.items()}
+            elif name != "_at":
+                fields[name] = copy.deepcopy(value, memo)
+        return new
 
     def copy(self) -> "CitadelState":
         """An independent copy; the map and the charts, which never change, are shared."""

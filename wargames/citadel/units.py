@@ -6,7 +6,6 @@ inversion, pin, rout, disablement, elimination.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 
@@ -122,7 +121,8 @@ class UnitState(CounterState):
 
     def __deepcopy__(self, memo) -> "UnitState":
         """Every field is an immutable value (a frozen counter, a hex, numbers, flags): a shallow copy is deep."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
         memo[id(self)] = new
         return new
 

@@ -1566,3 +1566,28 @@ def test_vietminh_weapons_in_a_trench_take_no_opportunity_fire_but_from_a_pit_th
     assert "trench" in e.value.reason and "C 18" in e.value.reason
     st.works[_h("1820")] = "weapons_pit"
     assert ph.eligible_firers("Coy") == ["V105"]
+
+
+def test_a_copied_state_is_independent_and_copies_each_shared_object_once():
+    """The state's hand-written deep copy: changing the copy leaves the original as it was; the map and
+    charts are shared; a unit or set reached from outside the state too is copied once, as ``copy.deepcopy``
+    would; and the copy's unit index by hex follows its own units."""
+    import copy
+
+    st = anne_marie_setup()
+    st.fired.add("105-A")
+    st.works[next(iter(st.map.hexes))] = "trench"
+    u = next(u for u in st.units.values() if u.on_board)
+    here = u.hex
+    assert u in st.units_at(here)
+    unit, fired, new = copy.deepcopy((u, st.fired, st), {id(st.map): st.map})
+    assert new.units[u.id] is unit and new.fired is fired and unit is not u
+    assert new.map is st.map
+    new.fired.add("120-B")
+    new.works.clear()
+    new.phase_losses["x"] = 1
+    unit.losses += 1
+    assert st.fired == {"105-A"} and st.works and "x" not in st.phase_losses and u.losses == unit.losses - 1
+    assert st.copy().units[u.id] is not u
+    assert new.units_at(here) == [v for v in new.units.values() if v.on_board and v.hex == here]
+    assert all(v is new.units[v.id] for v in new.units_at(here))

@@ -102,17 +102,23 @@ class CitadelState:
         fields that hold only immutable values (ids, numbers, hexes, sides) are copied one level, the units by
         their own copy, and every other field by ``copy.deepcopy``, so a field added later is copied deeply
         unless it is named in :data:`_FLAT_FIELDS`. The unit index by hex is not copied: it is rebuilt on first
-        use."""
-        new = object.__new__(CitadelState)
+        use. Like ``copy.deepcopy``, it copies an object once however often it is reached (through ``memo``)."""
+        new = object.__new__(type(self))
         memo[id(self)] = new
         fields = new.__dict__
         for name, value in self.__dict__.items():
-            if name in _FLAT_FIELDS:
-                fields[name] = value.copy()
-            elif name == "units":
-                fields[name] = {uid: u.__deepcopy__(memo) for uid, u in value.items()}
-            elif name != "_at":
-                fields[name] = copy.deepcopy(value, memo)
+            if name == "_at":
+                continue
+            copied = memo.get(id(value))
+            if copied is None:
+                if name in _FLAT_FIELDS:
+                    copied = memo[id(value)] = value.copy()
+                elif name == "units":
+                    copied = memo[id(value)] = {uid: memo.get(id(u)) or u.__deepcopy__(memo)
+                                                     for uid, u in value.items()}
+                else:
+                    copied = copy.deepcopy(value, memo)
+            fields[name] = copied
         return new
 
     def copy(self) -> "CitadelState":

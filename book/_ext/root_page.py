@@ -1,10 +1,11 @@
 """Sphinx extension: the site's root ``index.html`` is a small HTML page that forwards to the book.
 
 The book's first page is ``book/intro``, so sphinx-external-toc writes a root ``index.html`` that is only a
-``<meta http-equiv="Refresh">`` line, with no ``<head>``, title or icon. A browser that opens the root then
-asks for ``/favicon.ico``, which the book does not have, and logs a 404 before it moves on. This extension
-writes the root page first (sphinx-external-toc leaves an existing one alone): the same forward, plus the
-book's title, its icon and a plain link for a reader whose browser does not follow the forward.
+``<meta http-equiv="Refresh">`` line. A browser that opens it asks for ``/favicon.ico``, which the site does not
+have, and logs a 404 (or the forward cuts the request off, if it comes first). This extension writes the root
+page before sphinx-external-toc would (it leaves an existing page alone): the same forward, the book's title, a
+plain link for a browser that does not forward, and an empty inline icon, so that the browser asks for no icon
+at all (the book's own pages name its icon).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta http-equiv="Refresh" content="0; url={target}">
 <title>{title}</title>
-{icon}</head>
+<link rel="icon" href="data:,">
+</head>
 <body>
 <p><a href="{target}">{title}</a></p>
 </body>
@@ -26,19 +28,15 @@ PAGE = """<!DOCTYPE html>
 """
 
 
-def root_page(target: str, title: str, icon: str | None) -> str:
-    """The root page's HTML: forward to ``target`` (a relative URL), with ``title`` and the icon at ``icon``."""
-    link = f'<link rel="icon" href="{html.escape(icon)}">\n' if icon else ""
-    return PAGE.format(target=html.escape(target), title=html.escape(title), icon=link)
+def root_page(target: str, title: str) -> str:
+    """The root page's HTML: forward to ``target`` (a relative URL), under ``title``."""
+    return PAGE.format(target=html.escape(target), title=html.escape(title))
 
 
 def write_root_page(app, exception) -> None:
     if exception is not None or app.builder.name != "html" or app.config.root_doc == "index":
         return
-    favicon = app.config.html_favicon
-    icon = f"_static/{Path(favicon).name}" if favicon else None
-    title = app.config.html_title or app.config.project
-    page = root_page(f"{app.config.root_doc}.html", title, icon)
+    page = root_page(f"{app.config.root_doc}.html", app.config.html_title or app.config.project)
     Path(app.outdir, "index.html").write_text(page, encoding="utf-8")
 
 

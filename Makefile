@@ -81,10 +81,12 @@ PYODIDE_CMD := $(LITE_BIN)/python tools/pyodide_tests.py
 test-pyodide: $(LITE_STAMP)
 	timeout $(PYODIDE_TIMEOUT) $(PYODIDE_CMD) $(PYODIDE_ARGS)
 
-# Both cores (pytest-xdist): UNIT_WORKERS=0 runs the layer in one process.
+# Both cores (pytest-xdist): UNIT_WORKERS=0 runs the layer in one process. The 25 slowest tests are listed at the
+# end, so every run's log shows where the layer's time goes.
 UNIT_WORKERS ?= auto
 test-unit: $(STAMP)
-	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS) --dist loadgroup
+	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS) --dist loadgroup \
+	    --durations=25
 
 # The browser layer drives Debian's chromium (never a downloaded browser). As root, install it (and make
 # sure of it) from Debian; otherwise stop at once with one line saying what to install.

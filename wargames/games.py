@@ -48,19 +48,31 @@ def sections(name: str):
     return importlib.import_module(package(name) + ".rules_index").SECTIONS
 
 
-def rules_reached(name: str, actions: int, seeds=(1, 2)) -> set[str]:
-    """Rule ids whose code ran in carried-out actions of random whole games played from a scenario start: each
-    scenario (``Game.REACH_SCENARIOS``, by default all) once for each seed, and once more for each of the game's
-    rule variants (``Game.VARIANTS``). Each action is drawn lazily (:meth:`Game.random_legal_action`): the same
-    uniform choice as from the full list of legal actions, at a fraction of the checks."""
-    from .core.fuzz import fuzz
-    found: set[str] = set()
+def reach_plays(name: str, seeds=(1, 2)) -> list[tuple[str, int, dict | None]]:
+    """The random whole games that measure which rules of a game play reaches, as (scenario, seed, readings):
+    each scenario (``Game.REACH_SCENARIOS``, by default all) once for each seed, and once more for each of the
+    game's rule variants (``Game.VARIANTS``, whose readings replace None)."""
     cls = game_class(name)
-    plays = [(seed, None) for seed in seeds] + [(seeds[0], cls.RULESET(readings=dict(r)))
-                                                for r in cls.VARIANTS.values()]
-    for scenario in cls.REACH_SCENARIOS or cls.SCENARIOS:
-        for seed, ruleset in plays:
-            # legal play only: this asks which rules play reaches, not whether refusals and saves hold
-            found |= fuzz(cls, actions, seed=seed, scenario=scenario, illegal_rate=0.0, round_trip_rate=0.0,
-                          ruleset=ruleset, lazy=True).reached
+    plays = [(seed, None) for seed in seeds] + [(seeds[0], dict(r)) for r in cls.VARIANTS.values()]
+    return [(scenario, seed, readings) for scenario in cls.REACH_SCENARIOS or cls.SCENARIOS
+            for seed, readings in plays]
+
+
+def play_reached(name: str, scenario: str, seed: int, readings: dict | None, actions: int) -> set[str]:
+    """Rule ids whose code ran in the carried-out actions of one random game of ``actions`` actions from a
+    scenario start. Each action is drawn lazily (:meth:`Game.random_legal_action`): the same uniform choice as
+    from the full list of legal actions, at a fraction of the checks."""
+    from .core.fuzz import fuzz
+    cls = game_class(name)
+    ruleset = None if readings is None else cls.RULESET(readings=readings)
+    # legal play only: this asks which rules play reaches, not whether refusals and saves hold
+    return fuzz(cls, actions, seed=seed, scenario=scenario, illegal_rate=0.0, round_trip_rate=0.0,
+                ruleset=ruleset, lazy=True).reached
+
+
+def rules_reached(name: str, actions: int, seeds=(1, 2)) -> set[str]:
+    """Rule ids whose code ran in the random whole games of :func:`reach_plays`, played one after another."""
+    found: set[str] = set()
+    for play in reach_plays(name, seeds):
+        found |= play_reached(name, *play, actions)
     return found

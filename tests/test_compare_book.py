@@ -11,6 +11,11 @@ import pytest
 
 from wargames.compare import citadel, fte, indochina, measures, ntnd, percent
 
+#: one xdist worker runs every file of this group, so the curves and worths that wargames.compare memoises are
+#: worked out once for all of them
+pytestmark = pytest.mark.xdist_group("compare-figures")
+
+
 BOOK = Path(__file__).resolve().parents[1] / "book"
 MODULES = {"citadel": citadel, "indochina": indochina, "fte": fte, "ntnd": ntnd}
 

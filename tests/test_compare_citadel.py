@@ -7,6 +7,11 @@ from wargames.citadel.melee import MeleeOutcome
 from wargames.compare import FATES, Verdict, measures, summarise
 from wargames.compare import citadel as ci
 
+#: one xdist worker runs every file of this group, so the curves and worths that wargames.compare memoises are
+#: worked out once for all of them
+pytestmark = pytest.mark.xdist_group("compare-figures")
+
+
 ALL_FREE = (("1/141", "N3312", 14, False, 0, False), ("2/141", "N3314", 14, False, 0, False),
             ("3/141", "N3412", 14, False, 0, False))
 

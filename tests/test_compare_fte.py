@@ -4,9 +4,16 @@ moves P(taken). The exact assaults are cached in the module, so each is enumerat
 from dataclasses import replace
 from fractions import Fraction as F
 
+import pytest
+
 from wargames.compare import Verdict, fte, measures
 from wargames.core import RandomDice
 from wargames.fte.assault import AssaultOutcome, assault, assault_distribution, outcome_of
+
+#: one xdist worker runs every file of this group, so the curves and worths that wargames.compare memoises are
+#: worked out once for all of them
+pytestmark = pytest.mark.xdist_group("compare-figures")
+
 
 TWO = (True, True)
 

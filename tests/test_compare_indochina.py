@@ -7,6 +7,10 @@ from wargames.compare import Verdict, measures, summarise
 from wargames.compare import indochina as ic
 from wargames.indochina.combat import Side, crt_chooser
 
+#: one xdist worker runs every file of this group, so the curves and worths that wargames.compare memoises are
+#: worked out once for all of them
+pytestmark = pytest.mark.xdist_group("compare-figures")
+
 
 def test_engagement_headline_figures():
     e = ic.engagement()

@@ -3,9 +3,15 @@ and that each modelled condition moves P(taken)."""
 from dataclasses import replace
 from fractions import Fraction as F
 
+import pytest
+
 from wargames.compare import Verdict, measures, ntnd
 from wargames.core import ScriptedDice
 from wargames.ntnd.combat import Engaged, Hex, Support, resolve
+
+#: one xdist worker runs every file of this group, so the curves and worths that wargames.compare memoises are
+#: worked out once for all of them
+pytestmark = pytest.mark.xdist_group("compare-figures")
 
 
 def fight(b, *rolls):

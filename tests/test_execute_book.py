@@ -53,7 +53,7 @@ def test_a_kept_kernel_gives_each_chapter_a_clean_namespace_in_its_folder_and_a_
     cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
     pks = [cache.add_nb_to_project(str(p), read_data=tool.READER).pk for p in (first, second, failing, third)]
     try:
-        codes = [tool._execute((pk, str(tmp_path / "cache"), 60)) for pk in pks]
+        codes = tool._execute(tuple((pk, str(tmp_path / "cache"), 60) for pk in pks))
     finally:
         tool._shutdown_kernel()
     assert [c for c, _ in codes] == [0, 0, 1, 0]
@@ -65,3 +65,14 @@ def test_a_kept_kernel_gives_each_chapter_a_clean_namespace_in_its_folder_and_a_
     for path in (first, second, third):                 # what the build looks up: the chapter as myst-nb reads it
         nb = cache.get_project_notebook(cache.get_project_record(str(path)).pk).nb
         assert cache.match_cache_notebook(nb).uri == str(path)
+
+
+def test_the_comparison_chapters_run_as_one_job_where_the_first_of_them_stood():
+    tool = _tool()
+    uris = [str(ROOT / p) for p in ("book/appendix/coverage.md", "book/intro.md", "book/compare/engagement.md",
+                                    "book/citadel/rule08.md", "book/compare/designers.md", "book/fte/rule08.md")]
+    jobs = list(range(len(uris)))
+    assert tool.group_jobs(jobs, uris) == [(0,), (1,), (2, 4), (3,), (5,)]
+    assert tool.shared_folder(ROOT / "book" / "compare" / "history.md") == "book/compare/"
+    assert tool.shared_folder(ROOT / "book" / "citadel" / "rule08.md") is None
+    assert tool.shared_folder(Path("/elsewhere/book/compare/history.md")) is None

@@ -9,6 +9,10 @@ modules it imports are already loaded. A chapter that fails takes its kernel wit
 new kernel). The stored outputs go into jupyter-cache's cache, and the build merges them (a notebook matches its
 cache entry by the hash of its code cells, read with myst-nb's own reader).
 
+The comparison chapters (``book/compare/``) run as one job, one after another in one kernel: they draw the same
+curves and worths, which ``wargames.compare`` memoises, so the later ones find them computed (each still runs
+whole, and alone in a new kernel it gives the same outputs).
+
 The cache is emptied first, so every chapter runs against the current engine (a chapter whose code did not
 change would otherwise keep outputs from an older engine). A chapter that fails is not stored: the build then
 runs it again itself and reports the failing cell, and ``-W`` fails the build.
@@ -32,6 +36,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_build" / ".jupyter_cache"
 READER = {"name": "myst_nb_md", "type": "plugin"}   # myst-nb's reader, so the hashes match the build's
+#: folders whose chapters run as one job in one kernel, since they compute the same memoised figures
+SHARED_KERNEL = ("book/compare/",)
 
 
 def toc_files(toc: Path = ROOT / "_toc.yml") -> list[str]:
@@ -106,7 +112,7 @@ def _shutdown_kernel() -> None:
             pass
 
 
-def _execute(job: tuple[int, str, int]) -> tuple[int, str]:
+def _execute_one(job: tuple[int, str, int]) -> tuple[int, str]:
     """Run one chapter in this worker's kept kernel and store its outputs: 0 stored, 1 a cell failed, 2 other."""
     import nbformat
     from jupyter_cache import get_cache
@@ -143,6 +149,37 @@ def _execute(job: tuple[int, str, int]) -> tuple[int, str]:
     return 0, project_nb.uri
 
 
+def _execute(jobs: tuple[tuple[int, str, int], ...]) -> list[tuple[int, str]]:
+    """Run a job's chapters one after another in this worker's kept kernel."""
+    return [_execute_one(job) for job in jobs]
+
+
+def shared_folder(path: Path) -> str | None:
+    """The :data:`SHARED_KERNEL` folder a chapter lies in, if any."""
+    path = path.resolve()
+    if not path.is_relative_to(ROOT):
+        return None
+    rel = path.relative_to(ROOT).as_posix()
+    return next((f for f in SHARED_KERNEL if rel.startswith(f)), None)
+
+
+def group_jobs(jobs: list, uris: list[str]) -> list[tuple]:
+    """The jobs in order, those whose chapter lies in a :data:`SHARED_KERNEL` folder gathered into one job at
+    the place of the folder's first chapter."""
+    out: list[list] = []
+    where: dict[str, list] = {}
+    for job, uri in zip(jobs, uris):
+        folder = shared_folder(Path(uri))
+        if folder is None:
+            out.append([job])
+        elif folder in where:
+            where[folder].append(job)
+        else:
+            where[folder] = [job]
+            out.append(where[folder])
+    return [tuple(group) for group in out]
+
+
 def _worker_start() -> None:
     from multiprocessing.util import Finalize
     Finalize(None, _shutdown_kernel, exitpriority=10)       # a worker that ends shuts its kernel down
@@ -161,15 +198,16 @@ def main(argv: list[str] | None = None) -> int:
     cache = get_cache(str(args.cache))
     paths = notebooks(toc_files())
     timeout = max([args.timeout] + [t for p in paths if (t := own_timeout(p))])
-    # The chapters that ask for a longer timeout are the long ones: start them first, so the others fill the
-    # other cores around them instead of leaving one chapter running alone at the end.
-    for path in sorted(paths, key=lambda p: own_timeout(p) is None):
+    # The chapters that ask for a longer timeout are the long ones, and a shared-kernel group is long too: start
+    # them first, so the others fill the other cores around them instead of leaving one running alone at the end.
+    for path in sorted(paths, key=lambda p: (own_timeout(p) is None, shared_folder(p) is None)):
         cache.add_nb_to_project(str(path), read_data=READER)
-    jobs = [(record.pk, str(args.cache), timeout) for record in cache.list_project_records()]   # in that order
+    records = cache.list_project_records()                                                      # in that order
+    jobs = group_jobs([(r.pk, str(args.cache), timeout) for r in records], [r.uri for r in records])
     start = time.monotonic()
     pool = multiprocessing.get_context("spawn").Pool(args.workers, initializer=_worker_start)
     try:
-        results = list(pool.imap_unordered(_execute, jobs, chunksize=1))
+        results = [r for group in pool.imap_unordered(_execute, jobs, chunksize=1) for r in group]
     finally:
         pool.close()            # not terminate(): each worker then ends normally and shuts its kernel down
         pool.join()

@@ -31,8 +31,10 @@ BROWSER_TIMEOUT ?= 2400
 BOOK_ENV := BOKEH_RESOURCES=server WARGAMES_BOOK_BUILD=1
 # --all: fresh Sphinx environment, so every chapter is re-executed against the current engine
 # (otherwise unchanged chapters keep outputs from an older engine). -W --keep-going: any warning,
-# including a failed cell, fails the build after reporting all of them.
-BOOK_CMD := $(BIN)/jupyter-book build . --all -W -n --keep-going
+# including a failed cell, fails the build after reporting all of them. tools/build_book.py runs
+# `jupyter-book build` with these arguments and Sphinx's parallel jobs (BOOK_JOBS=1: one process).
+BOOK_JOBS ?= 3
+BOOK_CMD := $(BIN)/python tools/build_book.py --jobs $(BOOK_JOBS) -- . --all -W -n --keep-going
 
 .PHONY: venv book lite lite-venv test test-unit test-pyodide test-browser browser-deps lab bench fuzz mutate clean vendor-js
 

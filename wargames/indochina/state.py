@@ -103,7 +103,11 @@ class IndochinaState:
                 and (side is None or u.counter.side is side)]
 
     def units_at(self, h: Hex, side: Side | None = None) -> list[UnitState]:
-        return [u for u in self.on_map(side) if u.hex == h]
+        """The units on the map in hex ``h`` (of ``side``, if given), in the order of :meth:`on_map`."""
+        if h is None:
+            return []
+        return [u for u in self.units.values() if u.hex == h and not u.eliminated
+                and (side is None or u.counter.side is side)]
 
     def label(self, h: Hex) -> str:
         return self.map.label(h)

@@ -52,8 +52,14 @@ def test_a_kept_kernel_gives_each_chapter_a_clean_namespace_in_its_folder_and_a_
     third = _chapter(tmp_path / "d", "import json\nprint(json.dumps(2))")
     cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
     pks = [cache.add_nb_to_project(str(p), read_data=tool.READER).pk for p in (first, second, failing, third)]
+    jobs = [(pk, str(tmp_path / "cache"), 60) for pk in pks]
     try:
-        codes = tool._execute(tuple((pk, str(tmp_path / "cache"), 60) for pk in pks))
+        codes = tool._execute(tuple(jobs[:1]))
+        kept = tool._KERNEL["kc"]
+        codes += tool._execute(tuple(jobs[1:2]))
+        assert tool._KERNEL["kc"] is kept               # the kernel's client too is kept from chapter to chapter
+        codes += tool._execute(tuple(jobs[2:]))
+        assert tool._KERNEL["kc"] is not kept
     finally:
         tool._shutdown_kernel()
     assert [c for c, _ in codes] == [0, 0, 1, 0]

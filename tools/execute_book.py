@@ -3,7 +3,7 @@
 `make book` runs this first, then `jupyter-book build` with ``execute_notebooks: cache``: Jupyter Book executes
 chapters one after another, each in a new kernel, so with about 1-2 s of kernel start and imports (bokeh alone
 takes 1 s) per chapter the floor alone grows with the book. Here one worker per core runs chapters one after
-another in a kernel of its own that it keeps: before each chapter the kernel's namespace is emptied
+another in a kernel of its own that it keeps, with the client connected to it: before each chapter the kernel's namespace is emptied
 (``%reset -f``) and it moves to the chapter's folder, so a chapter sees no name another defined, while the
 modules it imports are already loaded. A chapter that fails takes its kernel with it (the next one starts a
 new kernel). The stored outputs go into jupyter-cache's cache, and the build merges them (a notebook matches its
@@ -90,20 +90,23 @@ def time_table(rows: list[tuple[str, float | None]], wall: float) -> str:
     return "\n".join(lines)
 
 
-_KERNEL: dict = {}     # this worker process's kernel manager, kept from one chapter to the next
+_KERNEL: dict = {}     # this worker process's kernel manager and client, kept from one chapter to the next
 
 
-def _run(client) -> None:
-    """Execute a NotebookClient's notebook, leaving the kernel running, and close the client's channels."""
-    try:
-        client.execute(cleanup_kc=False)
-    finally:
-        if client.kc is not None:
-            client.kc.stop_channels()
+def _run(client, kc=None) -> None:
+    """Execute a NotebookClient's notebook, leaving the kernel and the client's channels open for the next one.
+    With ``kc``, the kept kernel client is used: a new one waits for the kernel to be ready and for its output
+    channel to fall silent, about 0.2 s each time (NotebookClient's constructor drops a ``kc`` passed to it, so it
+    is set afterwards)."""
+    if kc is not None:
+        client.kc = kc
+    client.execute(cleanup_kc=False)
 
 
 def _shutdown_kernel() -> None:
-    km = _KERNEL.pop("km", None)
+    kc, km = _KERNEL.pop("kc", None), _KERNEL.pop("km", None)
+    if kc is not None:
+        kc.stop_channels()
     if km is not None:
         from jupyter_core.utils import run_sync
         try:
@@ -124,23 +127,23 @@ def _execute_one(job: tuple[int, str, int]) -> tuple[int, str]:
     cache = get_cache(cache_path)
     project_nb = cache.get_project_notebook(pk)
     cwd = str(Path(project_nb.uri).parent)
-    km = _KERNEL.get("km")
+    km, kc = _KERNEL.get("km"), _KERNEL.get("kc")
     client = None
     start = time.perf_counter()
     try:
         if km is not None:                      # a clean namespace, in the chapter's folder
             fresh = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
                 f"%reset -f\nimport os as _os\n_os.chdir({cwd!r})\ndel _os")])
-            _run(NotebookClient(fresh, km=km, timeout=timeout, record_timing=False))
+            _run(NotebookClient(fresh, km=km, timeout=timeout, record_timing=False), kc)
             start = time.perf_counter()
         # no timing records (as jupyter-cache runs cells): a cell's metadata is part of the hash the build matches
         client = NotebookClient(project_nb.nb, km=km, timeout=timeout, allow_errors=False, record_timing=False,
                                 resources={"metadata": {"path": cwd}})
-        _run(client)
-        _KERNEL["km"] = client.km
+        _run(client, kc)
+        _KERNEL["km"], _KERNEL["kc"] = client.km, client.kc
     except Exception as e:      # noqa: BLE001 - a failed cell, a dead kernel: the build runs it again, reports it
         if km is None and client is not None and client.km is not None:
-            _KERNEL["km"] = client.km           # the kernel this chapter started goes down with it
+            _KERNEL["km"], _KERNEL["kc"] = client.km, client.kc     # the kernel this chapter started goes down
         _shutdown_kernel()
         return (1 if isinstance(e, (CellExecutionError, CellTimeoutError)) else 2), project_nb.uri
     seconds = time.perf_counter() - start

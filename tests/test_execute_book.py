@@ -82,3 +82,43 @@ def test_the_comparison_chapters_run_as_one_job_where_the_first_of_them_stood():
     assert tool.shared_folder(ROOT / "book" / "compare" / "history.md") == "book/compare/"
     assert tool.shared_folder(ROOT / "book" / "citadel" / "rule08.md") is None
     assert tool.shared_folder(Path("/elsewhere/book/compare/history.md")) is None
+
+
+class _RecordingLock:
+    """A lock that says whether it is held."""
+
+    def __init__(self):
+        self.held = False
+
+    def __enter__(self):
+        assert not self.held
+        self.held = True
+
+    def __exit__(self, *exc):
+        self.held = False
+
+
+def test_workers_write_to_the_cache_one_at_a_time_under_the_lock_they_share(tmp_path, monkeypatch):
+    # jupyter-cache adds a record before its file and prunes in two queries, so two workers writing at once
+    # could prune the other's half-written entry (a KeyError that failed a CI build)
+    tool = _tool()
+    lock = _RecordingLock()
+    writes = []
+    real = jupyter_cache.cache.main.JupyterCacheBase.cache_notebook_bundle
+
+    def store(self, *args, **kwargs):
+        writes.append(lock.held)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(jupyter_cache.cache.main.JupyterCacheBase, "cache_notebook_bundle", store)
+    chapter = _chapter(tmp_path / "a", "print(1)")
+    cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
+    pk = cache.add_nb_to_project(str(chapter), read_data=tool.READER).pk
+    tool._worker_start(lock)
+    try:
+        assert tool._execute(((pk, str(tmp_path / "cache"), 60),)) == [(0, str(chapter))]
+    finally:
+        tool._shutdown_kernel()
+        tool._CACHE_LOCK.clear()
+    assert writes == [True] and not lock.held
+    assert [r.uri for r in cache.list_cache_records()] == [str(chapter)]

@@ -25,6 +25,7 @@ Prints a table of each chapter's execution time, slowest first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import shutil
 import sys
@@ -38,6 +39,8 @@ CACHE = ROOT / "_build" / ".jupyter_cache"
 READER = {"name": "myst_nb_md", "type": "plugin"}   # myst-nb's reader, so the hashes match the build's
 #: folders whose chapters run as one job in one kernel, since they compute the same memoised figures
 SHARED_KERNEL = ("book/compare/",)
+#: the lock the workers share around each write to the cache (set by :func:`_worker_start`)
+_CACHE_LOCK: list = []
 
 
 def toc_files(toc: Path = ROOT / "_toc.yml") -> list[str]:
@@ -147,8 +150,11 @@ def _execute_one(job: tuple[int, str, int]) -> tuple[int, str]:
         _shutdown_kernel()
         return (1 if isinstance(e, (CellExecutionError, CellTimeoutError)) else 2), project_nb.uri
     seconds = time.perf_counter() - start
-    cache.cache_notebook_bundle(create_cache_bundle(project_nb, cwd, None, seconds, None),
-                                check_validity=False, overwrite=True)
+    # One writer at a time: a write adds its record before its file and then prunes the cache in two queries,
+    # so another worker's record added in between was taken for one to prune, with its file not yet there.
+    with (_CACHE_LOCK[0] if _CACHE_LOCK else contextlib.nullcontext()):
+        cache.cache_notebook_bundle(create_cache_bundle(project_nb, cwd, None, seconds, None),
+                                    check_validity=False, overwrite=True)
     return 0, project_nb.uri
 
 
@@ -183,8 +189,10 @@ def group_jobs(jobs: list, uris: list[str]) -> list[tuple]:
     return [tuple(group) for group in out]
 
 
-def _worker_start() -> None:
+def _worker_start(lock=None) -> None:
+    """Keep the shared cache lock, and shut this worker's kernel down when it ends."""
     from multiprocessing.util import Finalize
+    _CACHE_LOCK[:] = [lock] if lock is not None else []
     Finalize(None, _shutdown_kernel, exitpriority=10)       # a worker that ends shuts its kernel down
 
 
@@ -208,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     records = cache.list_project_records()                                                      # in that order
     jobs = group_jobs([(r.pk, str(args.cache), timeout) for r in records], [r.uri for r in records])
     start = time.monotonic()
-    pool = multiprocessing.get_context("spawn").Pool(args.workers, initializer=_worker_start)
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(args.workers, initializer=_worker_start, initargs=(context.Lock(),))
     try:
         results = [r for group in pool.imap_unordered(_execute, jobs, chunksize=1) for r in group]
     finally:

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import jupyter_cache
+from jupyter_cache.cache.main import JupyterCacheBase
 import nbclient  # noqa: F401  (the executor's client; listed so the Pyodide layer leaves this file out)
 import nbformat  # noqa: F401
 
@@ -104,13 +105,13 @@ def test_workers_write_to_the_cache_one_at_a_time_under_the_lock_they_share(tmp_
     tool = _tool()
     lock = _RecordingLock()
     writes = []
-    real = jupyter_cache.cache.main.JupyterCacheBase.cache_notebook_bundle
+    real = JupyterCacheBase.cache_notebook_bundle
 
     def store(self, *args, **kwargs):
         writes.append(lock.held)
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(jupyter_cache.cache.main.JupyterCacheBase, "cache_notebook_bundle", store)
+    monkeypatch.setattr(JupyterCacheBase, "cache_notebook_bundle", store)
     chapter = _chapter(tmp_path / "a", "print(1)")
     cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
     pk = cache.add_nb_to_project(str(chapter), read_data=tool.READER).pk

@@ -276,3 +276,17 @@ def test_hex_attributes_are_declared_by_the_game(tmp_path):
     with pytest.raises(DataError) as ei:
         load_map(write(tmp_path, data), TERRAINS, FEATURES, SIDE_FEATURES, attrs=attrs)
     assert ei.value.field == "hexes[0303].colour" and "not a field" in ei.value.reason
+
+
+def test_a_derived_value_is_worked_out_once_per_map_and_kept_apart_by_key(m):
+    calls = []
+
+    def villages():
+        calls.append(1)
+        return sorted(m.hexes)[:2]
+
+    first = m.derived("v", villages)
+    assert m.derived("v", villages) is first and len(calls) == 1
+    assert m.derived("w", lambda: 7) == 7
+    other = copy.deepcopy(m)                # a copy keeps what it was given (the map does not change)
+    assert other.derived("v", villages) == first and len(calls) == 1

@@ -366,7 +366,12 @@ class Strongpoints:
 
 def roster_from_map(m) -> Strongpoints:
     """The strongpoint roster a map defines (C 14.A): complexes by alpha code, the hill strongpoints (any hex on
-    a hill) and the independent ones. Names are the map's ("Weime, I-5" is I-5 of Isabelle)."""
+    a hill) and the independent ones. Names are the map's ("Weime, I-5" is I-5 of Isabelle). Worked out once
+    per map."""
+    return m.derived("strongpoint roster", lambda: _roster(m))
+
+
+def _roster(m) -> Strongpoints:
     from .terrain import COMPLEXES, complex_of, strongpoints
     cx: dict[str, list[str]] = {}
     independent, hills = [], set()

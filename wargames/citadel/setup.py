@@ -54,10 +54,11 @@ def place_hexes(state, where: str | None, side: Side) -> list[Hex]:
     a complex, a village, "on or adjacent to" a place, or (None) the whole map."""
     m = state.map
     if where is None:
-        return sorted(m.hexes)
+        return list(m.derived("sorted hexes", lambda: sorted(m.hexes)))
     if where.lower().startswith("any "):            # "Any full jungle hex" (Sc 2)
         kind = where.lower()[4:].removesuffix(" hex").replace(" ", "_")
-        return sorted(h for h in m.hexes if m.terrain(h) == kind or kind not in ("full_jungle", "partial_jungle"))
+        return list(m.derived(("any", kind), lambda: sorted(
+            h for h in m.hexes if m.terrain(h) == kind or kind not in ("full_jungle", "partial_jungle"))))
     text = where
     around = text.lower().startswith("on or adjacent to ")
     if around:

@@ -179,7 +179,8 @@ def take_off_cone(m: MapData) -> frozenset[Hex]:
 
 def villages(m: MapData) -> dict[str, Hex]:
     """Named villages (the Flak Raid's Ban Ong Pet, Ban Me and Ban Ban, Sc 2)."""
-    return {i.attr("village"): h for h, i in m.hexes.items() if i.attr("village")}
+    return dict(m.derived("villages", lambda: {i.attr("village"): h for h, i in m.hexes.items()
+                                               if i.attr("village")}))
 
 
 def jungle_zone(m: MapData, h: Hex) -> str | None:

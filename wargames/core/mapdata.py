@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .charts import PROVENANCE, Provenance, file_provenance
 from .errors import DataError
@@ -84,6 +84,14 @@ class MapData:
 
     def info(self, h: Hex) -> HexInfo:
         return self.hexes[h]
+
+    def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, a value worked out from the map alone (its villages, its jungle hexes), remembered under
+        ``key``: a map does not change in play. The value is shared, so callers must not change it."""
+        memo = self.__dict__.setdefault("_derived", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def terrain(self, h: Hex) -> str:
         return self.hexes[h].terrain

@@ -41,7 +41,7 @@ from ..core import Hex, implements
 from ..core.charts import PROVENANCE, Provenance, file_provenance
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import At, Bool, Int, List, Nullable, Opt, Record, Str, load_file
-from ..core.yamlio import locate, mark_of, read_yaml
+from ..core.yamlio import load_once, locate, mark_of, read_yaml
 from .charts import default_charts
 from .geography import CORPS, HEADQUARTERS, ZONES, Geography, shipped_map
 from .politics import AID_COUNTRIES, ELECTIONS, FULL_DEADLINE, UPRISING_FROM, VIETNAMIZATION, Policy
@@ -244,10 +244,10 @@ def load_scenario(path: str | Path, mix: CounterMix | None = None, sched: Schedu
 
 
 def scenario(name: str) -> Scenario:
-    """A shipped scenario by name (see :data:`SCENARIOS`)."""
+    """A shipped scenario by name (see :data:`SCENARIOS`), read once per version of its file."""
     if name not in SCENARIOS:
         raise KeyError(f"no scenario {name!r}; the scenarios are {', '.join(SCENARIOS)}")
-    return load_scenario(DATA / f"{name}.yaml")
+    return load_once(load_scenario, DATA / f"{name}.yaml")
 
 
 class _Checker:

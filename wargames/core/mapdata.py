@@ -33,7 +33,10 @@ class HexInfo:
             HexInfo(self.terrain, self.features, copy.deepcopy(self.attrs, memo), self.provenance)
 
     def attr(self, key: str, default: Any = None) -> Any:
-        return dict(self.attrs).get(key, default)
+        for k, v in reversed(self.attrs):           # the last one written wins, as in a dict
+            if k == key:
+                return v
+        return default
 
 
 @dataclass(frozen=True)

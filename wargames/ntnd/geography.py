@@ -136,10 +136,11 @@ class Geography:
 
     def place(self, name: str) -> Hex:
         """The hex of a named place (town, city or named site such as Lang Vei)."""
-        for h, i in self.map.hexes.items():
-            if i.attr("name") == name:
-                return h
-        raise KeyError(f"no place called {name!r} on {self.map.name}")
+        places = self._memo("places", lambda: {n: h for h, i in reversed(self.map.hexes.items())
+                                               if (n := i.attr("name")) is not None})
+        if name not in places:
+            raise KeyError(f"no place called {name!r} on {self.map.name}")
+        return places[name]
 
     def hexes_of(self, area: str) -> list[Hex]:
         return list(self._memo(("hexes_of", area), lambda: tuple(

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
+from ..core.state import record_deepcopy
 from .fire import reaches, resolve_fire
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState
@@ -39,6 +40,8 @@ class VulnerabilityPoint:
     number: int                   # the unit's 1st, 2nd, ... VP this phase
     fired_by: str | None = None
 
+    __deepcopy__ = record_deepcopy
+
     def to_dict(self, label) -> dict:
         return {"unit": self.unit, "hex": label(self.hex), "reasons": list(self.reasons),
                 "step": self.step, "number": self.number, "fired_by": self.fired_by}
@@ -59,6 +62,8 @@ class MoveRecord:
     zone_lock: str | None = None  # after strategic movement: stay in this zone's full jungle
     moved_in_step: int = 0
 
+    __deepcopy__ = record_deepcopy
+
     @property
     def current_vp(self) -> VulnerabilityPoint | None:
         return self.vps[-1] if self.vps and self.status == "paused" else None
@@ -67,6 +72,8 @@ class MoveRecord:
 @implements("C 8")
 class MovementPhase:
     """One player's movement phase with the enemy's opportunity fire (C 8)."""
+
+    __deepcopy__ = record_deepcopy
 
     def __init__(self, state: CitadelState, side: Side):
         self.state = state

@@ -31,6 +31,7 @@ from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from ..core.game import Prompt, handles
 from ..core.schema import AnyValue, Convert, Int, List, Map, Opt, Record, Str
+from ..core.state import record_deepcopy
 from .fire import take_loss
 from .play import PhasePlay
 from .stacking import stacking_problem
@@ -61,6 +62,8 @@ class Reserves:
     schedule: dict[dt.date, tuple[str, ...]] = field(default_factory=dict)
     arrived: set[str] = field(default_factory=set)
     vm_gained_on: dt.date | None = None                # the day the pool last grew (once a day)
+
+    __deepcopy__ = record_deepcopy
 
     def to_dict(self) -> dict:
         return {"vm_pool": self.vm_pool, "french_left": dict(self.french_left),

@@ -24,6 +24,7 @@ from ..core import Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from ..core.schema import Int, Map, Opt, Record, Str
+from ..core.state import record_deepcopy
 from .play import PhasePlay
 from .units import Side, UnitClass, UnitState
 
@@ -62,6 +63,8 @@ class Supply:
     deserted: dict[Side, list[str]] = field(default_factory=dict)   # units that already lost a point to it today
     dump_roll_at: int | None = None     # fire_phase_start of the indirect fire phase that rolled for dumps (C 24)
     airlift: bool = False               # the advanced air rules fly replacements and reinforcements in (C 15.B, C 16)
+
+    __deepcopy__ = record_deepcopy
 
     def stock(self, side: Side, kind: str) -> int:
         return self.stocks[side].get(kind, 0)

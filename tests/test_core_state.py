@@ -1,0 +1,59 @@
+"""record_deepcopy: the hand-written deep copy of records gives what copy.deepcopy gives."""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from dataclasses import dataclass, field
+
+from wargames.core.hexgrid import Hex
+from wargames.core.state import record_deepcopy
+
+
+@dataclass
+class Inner:
+    hexes: list = field(default_factory=list)
+    __deepcopy__ = record_deepcopy
+
+
+@dataclass
+class Record:
+    name: str
+    at: Hex
+    day: dt.date
+    entered: list
+    counts: dict
+    seen: set
+    path: tuple
+    nested: list            # lists of lists: left to copy.deepcopy
+    inner: Inner
+    again: Inner            # the same object as ``inner``
+    __deepcopy__ = record_deepcopy
+
+
+def _record() -> Record:
+    inner = Inner([Hex(0, 0)])
+    return Record("V1", Hex(1, 2), dt.date(1954, 3, 13), [Hex(1, 2)], {"a": 1}, {"x"}, (Hex(0, 1), "y"),
+                  [[1, 2], [3]], inner, inner)
+
+
+def test_a_copy_equals_the_original_and_shares_only_what_cannot_change():
+    r = _record()
+    c = copy.deepcopy(r)
+    assert c == r and type(c) is Record
+    assert c.name is r.name and c.at is r.at and c.day is r.day and c.path is r.path
+    for name in ("entered", "counts", "seen", "nested", "inner"):
+        assert getattr(c, name) is not getattr(r, name), name
+    assert c.nested[0] is not r.nested[0]
+    assert c.inner is c.again                   # reached twice, copied once
+
+
+def test_changing_the_copy_leaves_the_original_as_it_was():
+    r = _record()
+    before = copy.deepcopy(r)
+    c = copy.deepcopy(r)
+    c.entered.append(Hex(5, 5))
+    c.counts["a"] = 2
+    c.seen.add("z")
+    c.nested[0].append(9)
+    c.inner.hexes.clear()
+    assert r == before and r.inner.hexes == [Hex(0, 0)]

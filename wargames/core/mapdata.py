@@ -59,15 +59,21 @@ class MapData:
     def hex(self, label: str) -> Hex:
         """The hex with this printed label; malformed or off-map labels raise DataError. Parsed labels are
         remembered (the layout never changes), so play that names hexes by label pays the parse once."""
+        h = self.parse(label)
+        if h not in self.hexes:
+            raise DataError(self.name if self.source == "<memory>" else self.source, repr(label),
+                            f"hex {label} is not on this map ({self.name}, {self.sheet} sheet)")
+        return h
+
+    def parse(self, label: str) -> Hex:
+        """The hex a printed label names, whether or not it is on this map (a malformed label raises DataError).
+        Parsed labels are remembered: the layout never changes."""
         parsed = self.__dict__.setdefault("_parsed", {})
         h = parsed.get(label) if isinstance(label, str) else None
         if h is None:
             h = self.layout.parse(label, source=self.name if self.source == "<memory>" else self.source)
             if isinstance(label, str):
                 parsed[label] = h
-        if h not in self.hexes:
-            raise DataError(self.name if self.source == "<memory>" else self.source, repr(label),
-                            f"hex {label} is not on this map ({self.name}, {self.sheet} sheet)")
         return h
 
     def label(self, h: Hex) -> str:

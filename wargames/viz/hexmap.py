@@ -153,7 +153,7 @@ class FireMark:
 
 
 def _hex(m: MapData, h: str | Hex) -> Hex:
-    return h if isinstance(h, Hex) else m.layout.parse(h, source=m.name)
+    return h if isinstance(h, Hex) else m.parse(h)
 
 
 def _name(s: str) -> str:

@@ -211,10 +211,7 @@ def _free_garrisons(state, book: SetupBook) -> int:
 def jungle_zones(state) -> list[str]:
     """The jungle zones of the map (C 8, C 13), remembered per map."""
     m = state.map
-    memo = m.__dict__.get("_jungle_zones")
-    if memo is None:
-        memo = m.__dict__["_jungle_zones"] = sorted({z for h in m.hexes if (z := jungle_zone(m, h)) is not None})
-    return memo
+    return m.derived("jungle zones", lambda: sorted({z for h in m.hexes if (z := jungle_zone(m, h)) is not None}))
 
 
 @implements("C SR 2", "C 12")

@@ -283,3 +283,16 @@ def test_empty_file(tmp_path):
     with pytest.raises(DataError) as ei:
         load_column_table(path, int_cell)
     assert ei.value.file == str(path)
+
+
+def test_a_chart_value_is_shared_by_copies_unless_it_could_change():
+    import copy
+    from wargames.citadel.air_charts import Valued as AirValued
+    from wargames.core.charts import Cell, Provenance
+    from wargames.fte.charts import Valued
+    p = Provenance("text")
+    for kind in (Cell, Valued, AirValued):
+        fixed, loose = kind((1, "a"), p), kind([1, 2], p)
+        assert copy.deepcopy(fixed) is fixed
+        other = copy.deepcopy(loose)
+        assert other == loose and other is not loose and other.value is not loose.value

@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
-from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, odds_value
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, odds_value, valued_deepcopy
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import Int, Invalid, Map, Nullable, Opt, Record, Str, load_file
 
@@ -55,6 +55,8 @@ def load_supply_bombing_table(path: str | Path | None = None) -> ColumnTable:
 class Valued:
     value: object
     provenance: Provenance
+
+    __deepcopy__ = valued_deepcopy
 
 
 @dataclass

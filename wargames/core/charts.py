@@ -49,16 +49,21 @@ class Provenance:
 IMMUTABLE = (str, int, float, Fraction, bool, type(None), frozenset)
 
 
+def valued_deepcopy(self, memo):
+    """``__deepcopy__`` for a frozen (value, provenance) record: the record itself when its value cannot change
+    (nothing in it can), else a record with a copy of the value."""
+    if isinstance(self.value, IMMUTABLE) or (isinstance(self.value, tuple) and all(
+            isinstance(v, IMMUTABLE) for v in self.value)):
+        return self
+    return type(self)(copy.deepcopy(self.value, memo), self.provenance)
+
+
 @dataclass(frozen=True)
 class Cell:
     value: Any
     provenance: Provenance
 
-    def __deepcopy__(self, memo) -> "Cell":
-        if isinstance(self.value, IMMUTABLE) or (isinstance(self.value, tuple) and all(
-                isinstance(v, IMMUTABLE) for v in self.value)):
-            return self             # nothing in it can change
-        return Cell(copy.deepcopy(self.value, memo), self.provenance)
+    __deepcopy__ = valued_deepcopy
 
 
 @dataclass(frozen=True)

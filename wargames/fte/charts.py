@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import ColumnTable, Hex, Provenance, implements, load_column_table
-from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, valued_deepcopy
 from ..core.errors import DataError
 from ..core.schema import (Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
                            load_file, place)
@@ -78,6 +78,8 @@ class Valued:
 
     value: Any
     provenance: Provenance
+
+    __deepcopy__ = valued_deepcopy
 
 
 class _Whole(dict):

@@ -16,7 +16,7 @@ from wargames.core.hexgrid import DIRECTIONS, Hex, OffsetLayout  # noqa: E402
 from wargames.core.mapdata import HexInfo, MapData  # noqa: E402
 from wargames.viz.hexmap import (  # noqa: E402
     FireMark, PathMark, UnitMark, VPMark, center, citadel_map, corners, describe, draw_map, hexside_segment,
-    movement_example_map, unit_positions,
+    movement_example_map, overlay_data, unit_positions,
 )
 
 CITADEL = OffsetLayout("even-q")
@@ -113,6 +113,24 @@ def test_generic_draw_map_counts_and_alt_text():
     assert renderer(fig, "units").data_source.data["text"] == ["x"]
     assert "x moved 2 hexes: 0101 - 0201 - 0202; vulnerability point VP1 in 0201" in alt
     assert alt.startswith(describe(m))
+
+
+def test_a_hex_with_a_vp_and_a_counter_moves_its_code_left_and_names_its_vps_in_the_hover():
+    hexes = {CITADEL.to_hex(c, r): HexInfo("clear") for c in range(1, 4) for r in range(1, 4)}
+    m = MapData("small", "north", CITADEL, hexes)
+    data = overlay_data(m, [UnitMark("x", "0202", "Red"), UnitMark("y", "0101", "Red")], (),
+                        [VPMark("x", "0202", 1, ("road hex entered",)), VPMark("y", "0202", 2), VPMark("z", "0303", 1)],
+                        dynamic_only=True)["hex-tiles"]
+    labels = [m.label(h) for h in sorted(hexes, key=m.label)]
+    at = {label: i for i, label in enumerate(labels)}
+    x = {label: center(m.hex(label))[0] for label in labels}
+    assert data["vps"][at["0202"]] == "x VP1 (road hex entered); y VP2"
+    assert data["vps"][at["0303"]] == "z VP1" and data["vps"][at["0101"]] == "none"
+    assert data["code_align"][at["0202"]] == "right" and data["code_x"][at["0202"]] == x["0202"] - 0.38
+    for label in ("0303", "0101", "0102"):          # a VP without a counter, a counter without a VP, neither
+        assert data["code_align"][at[label]] == "center" and data["code_x"][at[label]] == x[label]
+    bare = overlay_data(m, dynamic_only=True)["hex-tiles"]
+    assert bare["vps"] == ["none"] * 9 and bare["code_align"] == ["center"] * 9
 
 
 # --------------------------------------------------------------------------- the C 8 Movement Example

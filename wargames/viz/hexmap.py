@@ -15,6 +15,7 @@ movement summary and the list of shots).
 """
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections import defaultdict
@@ -70,6 +71,13 @@ HIGHLIGHT_COLOR = "#CC79A7"
 def center(h: Hex, size: float = 1.0) -> tuple[float, float]:
     """Drawing coordinates of a hex centre: bokeh's flat-top ``hex_tile`` conversion (y up, rows down)."""
     return 1.5 * size * h.q, -SQRT3 * size * (h.r + h.q / 2)
+
+
+@functools.lru_cache(maxsize=64)
+def _centers(hexes: tuple[Hex, ...], size: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The x and the y of each hex centre (pages that swap outcomes draw the same crop again and again)."""
+    xs, ys = zip(*(center(h, size) for h in hexes))
+    return xs, ys
 
 
 def corners(h: Hex, size: float = 1.0) -> list[tuple[float, float]]:
@@ -232,7 +240,7 @@ def overlay_data(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     """
     units = list(units)
     hexes = _sorted_hexes(m, hexes)
-    xs, ys = zip(*(center(h, size) for h in hexes))
+    xs, ys = _centers(tuple(hexes), size)
     here: dict[Hex, list[UnitMark]] = defaultdict(list)
     for u in units:
         if u.hex is not None and not u.eliminated:
@@ -242,12 +250,14 @@ def overlay_data(m: MapData, units: Sequence[UnitMark] = (), paths: Sequence[Pat
     for vp in vps:
         vps_in[_hex(m, vp.hex)].append(vp)
     out: dict[str, dict[str, list]] = {}
+    # A hex with a vulnerability point shows its code to the left of the VP star (both on the bottom row).
+    shifted = {h for h in vps_in if stack.get(h)}
+    vp_text = {h: "; ".join(f"{v.unit} VP{v.number}" + (f" ({', '.join(v.reasons)})" if v.reasons else "")
+                            for v in marks) or "none" for h, marks in vps_in.items()}
     out["hex-tiles"] = dict(
-        # A hex with a vulnerability point shows its code to the left of the VP star (both on the bottom row).
-        code_x=[x - 0.38 * size if h in vps_in and stack.get(h) else x for h, x in zip(hexes, xs)],
-        code_align=["right" if h in vps_in and stack.get(h) else "center" for h in hexes],
-        vps=["; ".join(f"{v.unit} VP{v.number}" + (f" ({', '.join(v.reasons)})" if v.reasons else "")
-                       for v in vps_in.get(h, ())) or "none" for h in hexes],
+        code_x=[x - 0.38 * size if h in shifted else x for h, x in zip(hexes, xs)] if shifted else list(xs),
+        code_align=["right" if h in shifted else "center" for h in hexes] if shifted else ["center"] * len(hexes),
+        vps=[vp_text.get(h, "none") for h in hexes] if vp_text else ["none"] * len(hexes),
     )
     if not dynamic_only:
         infos = [m.hexes[h] for h in hexes]

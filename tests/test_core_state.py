@@ -57,3 +57,28 @@ def test_changing_the_copy_leaves_the_original_as_it_was():
     c.nested[0].append(9)
     c.inner.hexes.clear()
     assert r == before and r.inner.hexes == [Hex(0, 0)]
+
+
+def test_deepcopy_value_gives_what_copy_deepcopy_gives_for_plain_data():
+    import enum
+    from fractions import Fraction
+
+    from wargames.core.state import deepcopy_value
+
+    class Side(enum.Enum):
+        US = "US"
+
+    shared = [1, 2]
+    loop: list = ["x"]
+    loop.append(loop)
+    data = {"a": [Hex(0, 1), Side.US, Fraction(1, 3)], Side.US: {"n": 1, "s": {"x"}}, "t": (1, "y"),
+            "tl": (shared, 2), "again": shared, "loop": loop, "inner": Inner([Hex(2, 2)])}
+    for value in (data, [data, data], (data,)):
+        mine, theirs = deepcopy_value(value, {}), copy.deepcopy(value)
+        assert repr(mine) == repr(theirs)
+    c = deepcopy_value(data, {})
+    assert c["t"] is data["t"] and c["tl"] is not data["tl"] and c["tl"][0] is c["again"] is not shared
+    assert c["a"][1] is Side.US and c["loop"][1] is c["loop"] and c["inner"] is not data["inner"]
+    c["again"].append(3)
+    c[Side.US]["s"].add("z")
+    assert shared == [1, 2] and data[Side.US]["s"] == {"x"}

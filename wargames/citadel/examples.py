@@ -18,6 +18,7 @@ from ..core import Dice, Resolution
 from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import MapData
 from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
+from ..core.state import record_deepcopy
 from ..core.yamlio import load_once, read_yaml
 from .movement import MovementPhase
 from .replacements import REINFORCEMENTS_SECTION, REPLACEMENTS_SECTION, reserves_from_sections
@@ -133,6 +134,8 @@ class ExampleRun:
     shots: list[dict] = field(default_factory=list)       # firer, target, hex, column, roll, code, pinned
     barred: list[tuple[str, str, str]] = field(default_factory=list)   # unit, hex refused, reason
     log: Resolution = field(default_factory=Resolution)
+
+    __deepcopy__ = record_deepcopy
 
 
 def _onward(phase: MovementPhase, uid: str, run: ExampleRun) -> None:

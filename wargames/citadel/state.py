@@ -5,7 +5,6 @@ State is plain data. Procedures that change it work on a copy (see
 """
 from __future__ import annotations
 
-import copy
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -14,6 +13,7 @@ from ..core import Hex
 from ..core.errors import DataError
 from ..core.mapdata import MapData
 from ..core.mapdata import copy_sharing
+from ..core.state import deepcopy_value
 from .units import Counter, Side, UnitClass, UnitState, placements_changed
 
 START_DATE = dt.date(1954, 3, 13)
@@ -100,7 +100,7 @@ class CitadelState:
     def __deepcopy__(self, memo) -> "CitadelState":
         """A deep copy written out for the hot path (every undo snapshot and enumerated branch makes one): the
         fields that hold only immutable values (ids, numbers, hexes, sides) are copied one level, the units by
-        their own copy, and every other field by ``copy.deepcopy``, so a field added later is copied deeply
+        their own copy, and every other field by ``deepcopy_value``, so a field added later is copied deeply
         unless it is named in :data:`_FLAT_FIELDS`. The unit index by hex is not copied: it is rebuilt on first
         use. Like ``copy.deepcopy``, it copies an object once however often it is reached (through ``memo``)."""
         new = object.__new__(type(self))
@@ -117,7 +117,7 @@ class CitadelState:
                     copied = memo[id(value)] = {uid: memo.get(id(u)) or u.__deepcopy__(memo)
                                                      for uid, u in value.items()}
                 else:
-                    copied = copy.deepcopy(value, memo)
+                    copied = deepcopy_value(value, memo)
             fields[name] = copied
         return new
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from .hexgrid import Hex
 
-#: values that cannot change once made: a copy shares them
-PLAIN = (str, int, float, bool, type(None), Fraction, Enum, Hex, frozenset, dt.date)
+#: the types of values that cannot change once made (and any Enum member): a copy shares them
+PLAIN_TYPES = frozenset({str, int, float, bool, type(None), Fraction, Hex, frozenset, dt.date})
 
 
 class CounterState:
@@ -26,33 +26,49 @@ class CounterState:
 
 
 def record_deepcopy(self: Any, memo: dict) -> Any:
-    """``copy.deepcopy`` of a record (a class whose fields hold plain values, lists, dicts and sets of them,
-    and other records), written for the hot paths of enumeration and undo: it shares plain values and tuples
-    of them, copies a list, dict or set of plain values one level, and hands anything else to
-    ``copy.deepcopy``. Like ``copy.deepcopy`` it copies an object once however often it is reached (``memo``).
+    """``copy.deepcopy`` of a record (an object whose fields hold plain values, lists, dicts, sets and tuples of
+    them, and other records), written for the hot paths of enumeration and undo: see :func:`deepcopy_value`.
     Set it as a class's ``__deepcopy__``."""
     new = object.__new__(type(self))
     memo[id(self)] = new
     fields = new.__dict__
     for name, value in self.__dict__.items():
-        fields[name] = value if isinstance(value, PLAIN) else _copied(value, memo)
+        fields[name] = value if type(value) in PLAIN_TYPES else deepcopy_value(value, memo)
     return new
 
 
-def _copied(value: Any, memo: dict) -> Any:
+def deepcopy_value(value: Any, memo: dict) -> Any:
+    """``copy.deepcopy(value, memo)``, faster for plain data: plain values (:data:`PLAIN_TYPES`, Enum members)
+    are shared, and lists, dicts, sets and tuples are copied here, element by element, without the generic
+    dispatch; anything else goes to ``copy.deepcopy``. Like it, each container is copied once however often it
+    is reached (``memo``), and a tuple whose elements all stay the same is shared."""
+    kind = type(value)
+    if kind in PLAIN_TYPES or isinstance(value, Enum):
+        return value
     done = memo.get(id(value))
     if done is not None:
         return done
-    kind = type(value)
-    if kind is tuple and all(isinstance(v, PLAIN) for v in value):
-        return value
-    if kind is list and all(isinstance(v, PLAIN) for v in value):
-        out: Any = list(value)
-    elif kind is dict and all(isinstance(v, PLAIN) for v in value.values()):
-        out = dict(value)               # keys are hashable, so they do not change either
-    elif kind is set and all(isinstance(v, PLAIN) for v in value):
-        out = set(value)
+    if kind is list:
+        out: Any = []
+        memo[id(value)] = out
+        out.extend(v if type(v) in PLAIN_TYPES else deepcopy_value(v, memo) for v in value)
+    elif kind is dict:
+        out = {}
+        memo[id(value)] = out
+        for k, v in value.items():
+            out[k if type(k) in PLAIN_TYPES else deepcopy_value(k, memo)] = \
+                v if type(v) in PLAIN_TYPES else deepcopy_value(v, memo)
+    elif kind is set:
+        out = {v if type(v) in PLAIN_TYPES else deepcopy_value(v, memo) for v in value}
+        memo[id(value)] = out
+    elif kind is tuple:
+        items = [v if type(v) in PLAIN_TYPES else deepcopy_value(v, memo) for v in value]
+        done = memo.get(id(value))            # copied meanwhile, through a container inside it
+        if done is not None:
+            return done
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        out = memo[id(value)] = tuple(items)
     else:
         return copy.deepcopy(value, memo)
-    memo[id(value)] = out
     return out

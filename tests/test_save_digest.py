@@ -14,10 +14,10 @@ for name in GAMES:
         g = cls.new(scenario, seed=5)
         rng = random.Random(5)
         for _ in range(25):
-            legal = list(g.legal_actions)
-            if not legal:
+            action = g.random_legal_action(rng)     # drawn from the candidates in their order, as listing does
+            if action is None:
                 break
-            g.apply(rng.choice(legal))
+            g.apply(action)
         print(name, scenario, g._seal())
 """
 

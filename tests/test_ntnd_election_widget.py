@@ -9,7 +9,11 @@ from widgets.common import fraction_text, run_pipeline
 from widgets.ntnd_politics import POLICIES, YEARS, ElectionLive, election_static
 
 
-@pytest.fixture(scope="module")
+#: The page is built once (a session fixture) on the one worker that runs these tests (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("ntnd-election-widget")
+
+
+@pytest.fixture(scope="session")
 def pipeline():
     return election_static()[1]
 

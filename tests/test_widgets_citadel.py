@@ -18,7 +18,11 @@ from widgets.layout import summary_html
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
+#: The page is built once (a session fixture) on the one worker that runs these tests (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("widgets-citadel")
+
+
+@pytest.fixture(scope="session")
 def static():
     return anne_marie_static()
 

@@ -13,7 +13,11 @@ from widgets.citadel_melee import (ATTACKER_SETS, TARGETS, MeleeLive, alt_parts,
 from widgets.layout import summary_html
 
 
-@pytest.fixture(scope="module")
+#: The page is built once (a session fixture) on the one worker that runs these tests (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("widgets-citadel-melee")
+
+
+@pytest.fixture(scope="session")
 def static():
     return melee_static()
 

@@ -30,7 +30,11 @@ KEYS = ("reading", "fire", "target", "opfire", "opdice", "dice")
 PATHS = list(itertools.product(READINGS, FIRE, TARGETS, OPFIRE, OPFIRE_DICE, DICE_PRESETS))
 
 
-@pytest.fixture(scope="module")
+#: The page is built once (a session fixture) on the one worker that runs these tests (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("widgets-fte")
+
+
+@pytest.fixture(scope="session")
 def static():
     """The page's widget with every view and control; the odds shown with the dice choice are left out here
     (enumerating the eight distributions takes a while) and checked on their own below."""

@@ -12,7 +12,11 @@ from widgets import ntnd as nt
 from widgets.common import run_pipeline
 
 
-@pytest.fixture(scope="module")
+#: The page is built once (a session fixture) on the one worker that runs these tests (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("widgets-ntnd")
+
+
+@pytest.fixture(scope="session")
 def built():
     return nt.combat_grid_static()
 

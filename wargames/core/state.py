@@ -4,13 +4,13 @@ from __future__ import annotations
 import copy
 import datetime as dt
 from enum import Enum
-from fractions import Fraction
 from typing import Any
 
+from .charts import IMMUTABLE
 from .hexgrid import Hex
 
 #: the types of values that cannot change once made (and any Enum member): a copy shares them
-PLAIN_TYPES = frozenset({str, int, float, bool, type(None), Fraction, Hex, frozenset, dt.date})
+PLAIN_TYPES = frozenset(IMMUTABLE) | {Hex, dt.date}
 
 
 class CounterState:

@@ -52,6 +52,35 @@ def test_refusals(loader, text, what):
     assert what in e.reason and e.line is not None and e.field == "(file)"
 
 
+@BOTH
+@pytest.mark.parametrize("text,line", [
+    ("a: &x 1\nb: *x\n", 1),                                   # a scalar used twice
+    ("s: !!set {? &k x}\nt: *k\n", 1),                           # from outside into a set
+    ("s: !!set {? a, ? b}\nt: !!set {? &k x, ? *k}\n", 2),        # inside a set
+])
+def test_every_alias_is_refused_wherever_it_points(loader, text, line):
+    e = refused(text, loader)
+    assert "anchor and alias" in e.reason and e.line == line
+
+
+@BOTH
+def test_a_set_is_built_and_its_nesting_is_bounded(loader):
+    assert parse_yaml("s: !!set {? a, ? b}\n", "f", loader) == {"s": {"a", "b"}}
+    def nest(lists: int) -> str:       # the document is level 1, the set 2, its member's value 3
+        return "s: !!set {? a : " + "[" * lists + "]" * lists + "}\n"
+    assert parse_yaml(nest(MAX_DEPTH - 2), "f", loader) == {"s": {"a"}}
+    assert "nests deeper than" in refused(nest(MAX_DEPTH - 1), loader).reason
+
+
+@BOTH
+def test_implicit_types_are_the_safe_loaders_whenever_a_text_comes_back(loader):
+    """The tags of plain scalars are remembered per text; quoting still makes a string."""
+    import yaml
+    text = "a: [1, '1', yes, 'yes', null, ~, 1.5, 0x10, 1_000, 2024-01-02, .inf, x1, '']\nb: [1, '1', yes, 'yes']\n"
+    for _ in range(2):
+        assert parse_yaml(text, "f", loader) == yaml.safe_load(text)
+
+
 # How fast these refusals are is measured by benchmarks/hostile.py (make bench), not asserted here: a wall-clock
 # limit fails on a busy machine or under Pyodide whatever the code does. What shows the work is bounded is
 # where the refusal is placed: at the first level past the limit, not after reading the whole nest.

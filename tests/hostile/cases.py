@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator
 
 import yaml
 
-from wargames.core.yamlio import read_yaml
+from wargames.core.yamlio import read_yaml, remembering_tags
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def sample_data(loader: Loader) -> Any:
     return plain(read_yaml(loader.sample_path()))
 
 
-DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+DUMPER = remembering_tags(getattr(yaml, "CSafeDumper", yaml.SafeDumper))
 
 
 def represent(data: Any) -> yaml.Node:

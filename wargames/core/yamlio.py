@@ -49,70 +49,116 @@ class _Refused(Exception):
         self.node, self.reason = node, reason
 
 
-def _check_tree(root) -> None:
-    """Walk the composed node graph without recursion: a node reached twice is an alias; bound the depth."""
-    seen: set[int] = set()
-    stack = [(root, 1)]
+def _check_tree(root, depth: int = 1, seen: set[int] | None = None) -> None:
+    """Walk a composed node graph without recursion, from ``depth``: a node reached twice (also against
+    ``seen``) is an alias; bound the depth."""
+    seen = set() if seen is None else seen
+    stack = [(root, depth)]
     while stack:
         node, depth = stack.pop()
         if id(node) in seen:
-            raise _Refused(node, "uses an anchor and alias (&name / *name); write the values out instead")
+            raise _Refused(node, _ALIAS)
         seen.add(id(node))
         if depth > MAX_DEPTH:
-            raise _Refused(node, f"nests deeper than {MAX_DEPTH} levels")
+            raise _Refused(node, _DEEP)
         if isinstance(node, SequenceNode):
             stack.extend((item, depth + 1) for item in node.value)
         elif isinstance(node, MappingNode):
             for key, value in node.value:
-                if key.tag == "tag:yaml.org,2002:merge":
-                    raise _Refused(key, "uses a merge key (<<); write the values out instead")
+                if key.tag == _MERGE:
+                    raise _Refused(key, _MERGED)
                 stack.append((key, depth + 1))
                 stack.append((value, depth + 1))
 
 
-_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-_SCALARS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null"))
+_MAP, _SEQ, _STR = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+_SCALARS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null"))
+_ALIAS = "uses an anchor and alias (&name / *name); write the values out instead"
+_DEEP = f"nests deeper than {MAX_DEPTH} levels"
+_MERGED = "uses a merge key (<<); write the values out instead"
+_TAG_MEMO = 4096        # implicit tags remembered per class (remembering_tags)
+
+
+def remembering_tags(base: type) -> type:
+    """``base``, a PyYAML loader or dumper, with the implicit tags of plain scalars (int, bool, null, ...)
+    remembered per text: with no path resolver added (as here), a tag depends on the text alone, and a data
+    file repeats its words and numbers. Texts of up to 64 characters are kept, at most 4,096 per class."""
+    tags: dict[str, str] = {}
+
+    class Remembering(base):
+        def resolve(self, kind, value, implicit):
+            if kind is ScalarNode and implicit[0] and not self.yaml_path_resolvers:
+                tag = tags.get(value)
+                if tag is None:
+                    tag = base.resolve(self, kind, value, implicit)
+                    if len(tags) < _TAG_MEMO and len(value) <= 64:
+                        tags[value] = tag
+                return tag
+            return base.resolve(self, kind, value, implicit)
+
+    return Remembering
 
 
 def _loader_class(base: type) -> type:
     """A safe loader on ``base`` with marked containers, refused duplicates and a node-graph check."""
 
-    class Loader(base):
+    class Loader(remembering_tags(base)):
         def get_single_data(self):
             node = self.get_single_node()
             if node is None:
                 return None
-            _check_tree(node)
-            return self.build(node)
+            return self.build(node, 1, set())
 
-        def build(self, node):
-            """The value of ``node``, built directly: the node graph is checked first (no alias, bounded depth),
-            so none of the generic constructor's bookkeeping for recursive structures is needed."""
+        def build(self, node, depth=1, seen=None):
+            """The value of ``node``, built directly while checking the graph: a node reached twice is an alias,
+            and the depth is bounded, so none of the generic constructor's bookkeeping for recursive
+            structures is needed."""
+            if seen is None:            # met under another tag through the generic constructor (a !!set)
+                _check_tree(node, depth)
+                seen = set()
+            if id(node) in seen:
+                raise _Refused(node, _ALIAS)
+            seen.add(id(node))
+            if depth > MAX_DEPTH:
+                raise _Refused(node, _DEEP)
             tag = node.tag
+            if tag == _STR:
+                return node.value
             if tag == _MAP:
                 out = Mapping()
-                out.mark, out.marks = _mark(node), {}
+                marks = {}
+                out.mark, out.marks = _mark(node), marks
+                inner = depth + 1
                 for key_node, value_node in node.value:
-                    key = self.build(key_node)
+                    if key_node.tag == _MERGE:
+                        raise _Refused(key_node, _MERGED)
+                    key = self.build(key_node, inner, seen)
                     try:
                         hash(key)
                     except TypeError:
                         raise _Refused(key_node, "is a key that is a list or mapping; keys must be plain values") \
                             from None
                     if key in out:
-                        first = out.marks[key][0]
+                        first = marks[key][0]
                         raise _Refused(key_node, f"repeats the key {short(key)} (first written on line {first})")
-                    out.marks[key] = _mark(key_node)
-                    out[key] = self.build(value_node)
+                    start = key_node.start_mark
+                    marks[key] = start.line + 1, start.column + 1
+                    out[key] = self.build(value_node, inner, seen)
                 return out
             if tag == _SEQ:
                 out = Sequence()
-                out.mark, out.marks = _mark(node), [_mark(n) for n in node.value]
-                out.extend(self.build(n) for n in node.value)
+                items = node.value
+                out.mark, out.marks = _mark(node), [_mark(n) for n in items]
+                inner = depth + 1
+                out.extend([self.build(n, inner, seen) for n in items])
                 return out
             if tag in _SCALARS:
                 return self.yaml_constructors[tag](self, node)
-            return self.construct_object(node, deep=True)     # any other tag: the safe constructor's answer
+            if not isinstance(node, ScalarNode):    # a !!set, say: its graph is checked before it is built
+                seen.discard(id(node))
+                _check_tree(node, depth, seen)
+            return self.construct_object(node, deep=True)   # any other tag: the safe constructor's answer
 
         if base is yaml.SafeLoader:
             def compose_node(self, parent, index):
@@ -120,7 +166,7 @@ def _loader_class(base: type) -> type:
                 self._depth = getattr(self, "_depth", 0) + 1
                 try:
                     if self._depth > MAX_DEPTH:
-                        raise _Refused(self.peek_event(), f"nests deeper than {MAX_DEPTH} levels")
+                        raise _Refused(self.peek_event(), _DEEP)
                     return base.compose_node(self, parent, index)
                 finally:
                     self._depth -= 1

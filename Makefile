@@ -84,10 +84,12 @@ test-pyodide: $(LITE_STAMP)
 	timeout $(PYODIDE_TIMEOUT) $(PYODIDE_CMD) $(PYODIDE_ARGS)
 
 # Both cores (pytest-xdist): UNIT_WORKERS=0 runs the layer in one process. The 25 slowest tests are listed at the
-# end, so every run's log shows where the layer's time goes.
+# end, so every run's log shows where the layer's time goes. Each worker collects every test module, so the
+# browser layer's modules are not even imported here, and no module does heavy work at import.
 UNIT_WORKERS ?= auto
 test-unit: $(STAMP)
-	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" -n $(UNIT_WORKERS) --dist loadgroup \
+	timeout $(UNIT_TIMEOUT) $(BIN)/python -m pytest tests -m "not browser" --ignore=tests/browser \
+	    -n $(UNIT_WORKERS) --dist loadgroup \
 	    --durations=25
 
 # The browser layer drives Debian's chromium (never a downloaded browser). As root, install it (and make

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-jupyter_book_sphinx = pytest.importorskip("jupyter_book.sphinx")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -15,6 +14,13 @@ def _tool():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def jupyter_book_sphinx():
+    """Jupyter Book's Sphinx entry point, imported by the test that needs it (Sphinx and its extensions take
+    about 3 s to import, which collection would otherwise pay in every worker)."""
+    return pytest.importorskip("jupyter_book.sphinx")
 
 
 def _book(tmp_path: Path) -> Path:
@@ -26,7 +32,8 @@ def _book(tmp_path: Path) -> Path:
 
 @pytest.mark.filterwarnings("ignore:'BaseCommand' is deprecated:DeprecationWarning")    # jupyter-book's CLI, on click 8.2+
 @pytest.mark.parametrize("status", [0, 2])
-def test_the_build_gets_the_jobs_and_arguments_and_gives_its_exit_code(tmp_path, monkeypatch, status):
+def test_the_build_gets_the_jobs_and_arguments_and_gives_its_exit_code(tmp_path, monkeypatch, status,
+                                                                        jupyter_book_sphinx):
     calls = []
 
     def fake_build_sphinx(*args, **kwargs):

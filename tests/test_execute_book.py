@@ -5,10 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import jupyter_cache
-from jupyter_cache.cache.main import JupyterCacheBase
-import nbclient  # noqa: F401  (the executor's client; listed so the Pyodide layer leaves this file out)
-import nbformat  # noqa: F401
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = """---
@@ -32,6 +29,14 @@ def _tool():
     return module
 
 
+@pytest.fixture(scope="module")
+def jupyter_cache():
+    """jupyter-cache, imported by the tests that run chapters rather than while tests are collected: with
+    nbformat it takes about 2 s to import (jsonschema's URI checker builds a grammar), in every worker."""
+    pytest.importorskip("nbclient")
+    return pytest.importorskip("jupyter_cache")
+
+
 def _chapter(folder: Path, code: str) -> Path:
     folder.mkdir()
     path = folder / "chapter.md"
@@ -45,7 +50,7 @@ def _printed(cache, pk: int) -> str:
 
 
 def test_a_kept_kernel_gives_each_chapter_a_clean_namespace_in_its_folder_and_a_stored_run_the_build_finds(
-        tmp_path):
+        tmp_path, jupyter_cache):
     tool = _tool()
     first = _chapter(tmp_path / "a", "left_behind = 1\nimport os\nprint(os.getcwd())")
     second = _chapter(tmp_path / "b", "import os\nprint('left_behind' in globals(), os.getcwd())")
@@ -99,12 +104,13 @@ class _RecordingLock:
         self.held = False
 
 
-def test_workers_write_to_the_cache_one_at_a_time_under_the_lock_they_share(tmp_path, monkeypatch):
+def test_workers_write_to_the_cache_one_at_a_time_under_the_lock_they_share(tmp_path, monkeypatch, jupyter_cache):
     # jupyter-cache adds a record before its file and prunes in two queries, so two workers writing at once
     # could prune the other's half-written entry (a KeyError that failed a CI build)
     tool = _tool()
     lock = _RecordingLock()
     writes = []
+    from jupyter_cache.cache.main import JupyterCacheBase
     real = JupyterCacheBase.cache_notebook_bundle
 
     def store(self, *args, **kwargs):

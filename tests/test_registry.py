@@ -18,11 +18,17 @@ GAMES = {"Citadel": ("C ", citadel.SECTIONS), "Indochina": ("IC ", IC_SECTIONS),
          "No Trumpets No Drums": ("NT ", sections("ntnd"))}   # no Game yet; sections() imports its modules
 
 
-def _rows(sections):
-    return coverage(sections, ROOT / "tests", ROOT / "book")
+SECTIONS = [(game, s) for game, (_, secs) in GAMES.items() for s in secs]
+
+#: one worker runs this file, so the coverage report (every test file parsed, every chapter scanned) is made once
+pytestmark = pytest.mark.xdist_group("registry")
 
 
-ROWS = [(game, r) for game, (_, secs) in GAMES.items() for r in _rows(secs)]
+@pytest.fixture(scope="module")
+def rows() -> dict[tuple[str, str], object]:
+    """Each game's coverage rows by (game, rule id), made when a test asks (not while tests are collected)."""
+    return {(game, r.id): r for game, (_, secs) in GAMES.items()
+            for r in coverage(secs, ROOT / "tests", ROOT / "book")}
 
 
 def test_citadel_index_lists_every_section_of_the_rulebook():
@@ -78,16 +84,18 @@ def test_no_duplicate_ids_and_no_stray_registrations(game):
     assert not stray
 
 
-@pytest.mark.parametrize("game,row", [x for x in ROWS if x[1].status == "implemented"],
+@pytest.mark.parametrize("game,section", [x for x in SECTIONS if x[1].status == "implemented"],
                          ids=lambda x: x.id if hasattr(x, "id") else x)
-def test_implemented_sections_have_code_tests_and_a_chapter(game, row):
+def test_implemented_sections_have_code_tests_and_a_chapter(game, section, rows):
+    row = rows[game, section.id]
     assert row.code, f"{row.id} is marked implemented but no code registers it"
     assert row.tests, f"{row.id} has no test marked @pytest.mark.rule({row.id!r})"
     assert row.chapters, f"{row.id} is cited by no book chapter"
 
 
-@pytest.mark.parametrize("game,row", [x for x in ROWS if x[1].status != "implemented"],
+@pytest.mark.parametrize("game,section", [x for x in SECTIONS if x[1].status != "implemented"],
                          ids=lambda x: x.id if hasattr(x, "id") else x)
-def test_other_sections_have_a_reason_and_no_code(game, row):
+def test_other_sections_have_a_reason_and_no_code(game, section, rows):
+    row = rows[game, section.id]
     assert row.reason
     assert not row.code or row.status == "planned", f"{row.id} has code but says {row.status}"

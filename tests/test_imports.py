@@ -1,10 +1,15 @@
 """The package's import graph: no cycles, no module importing another module's private names, and the engine
 never importing drawing or widget code (DESIGN §1)."""
 import ast
+from functools import lru_cache
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("wargames", "widgets")
+#: one worker runs the three checks, so each module is parsed once for all of them
+pytestmark = pytest.mark.xdist_group("imports")
 
 
 def _modules():
@@ -15,29 +20,31 @@ def _modules():
             yield name, path, parts[-1] == "__init__"
 
 
-def _imports(name: str, path: Path, is_pkg: bool):
-    """(module imported, names imported) for every import statement, relative imports resolved."""
+@lru_cache(maxsize=None)
+def _imports(name: str, path: Path, is_pkg: bool) -> tuple[tuple[str, tuple[str, ...], int], ...]:
+    """(module imported, names imported, line) for every import statement, relative imports resolved."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     base = name.split(".") if is_pkg else name.split(".")[:-1]
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            for a in node.names:
-                yield a.name, (), node
+            found += [(a.name, (), node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 mod = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            yield mod, tuple(a.name for a in node.names), node
+            found.append((mod, tuple(a.name for a in node.names), node.lineno))
+    return tuple(found)
 
 
 def test_no_module_imports_another_modules_private_names():
     bad = []
     for name, path, is_pkg in _modules():
-        for mod, names, node in _imports(name, path, is_pkg):
+        for mod, names, line in _imports(name, path, is_pkg):
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
             if private and mod.split(".")[0] in PACKAGES:
-                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {', '.join(private)} from {mod}")
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {', '.join(private)} from {mod}")
     assert not bad, "\n".join(bad)
 
 
@@ -46,7 +53,7 @@ def test_no_import_cycles_between_modules():
     graph: dict[str, set[str]] = {}
     for name, path, is_pkg in _modules():
         deps = set()
-        for mod, names, node in _imports(name, path, is_pkg):   # a local import that dodges a cycle counts too
+        for mod, names, _ in _imports(name, path, is_pkg):      # a local import that dodges a cycle counts too
             for target in [f"{mod}.{n}" for n in names] + [mod]:
                 if target in known and target != name:
                     deps.add(target)
@@ -78,7 +85,7 @@ def test_the_engine_never_imports_bokeh_or_widgets():
     for name, path, is_pkg in _modules():
         if not name.startswith("wargames") or name.startswith("wargames.viz"):
             continue
-        for mod, _, node in _imports(name, path, is_pkg):
+        for mod, _, line in _imports(name, path, is_pkg):
             if mod.split(".")[0] in ("bokeh", "ipywidgets", "widgets") or mod.startswith("wargames.viz"):
-                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {mod}")
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {mod}")
     assert not bad, "\n".join(bad)

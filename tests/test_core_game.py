@@ -15,7 +15,7 @@ from wargames.core.dice import DiceError
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz, mutate
 from wargames.core.game import Action, Game, IllegalName, Outcome, Prompt, Reading, Ruleset, handles
-from wargames.core.rules import implements, reaching
+from wargames.core.rules import implements, reaching, unrecorded
 
 
 @dataclass(frozen=True)
@@ -281,6 +281,34 @@ def test_rules_reached_are_recorded_only_for_actions_carried_out():
     assert found == set()
     with reaching() as found:
         g.apply(Roll("A"), ScriptedDice([2]))
+    assert found == {"T 2"}
+
+
+def test_an_action_runs_under_the_profile_hook_only_while_a_recorder_is_open(monkeypatch):
+    """The hook that notes rules reached makes every call dearer: with nobody recording, apply sets none."""
+    import sys
+    hooks = []
+    real = Toy._roll
+
+    def spying(self, action, dice, res):
+        hooks.append(sys.getprofile())
+        return real(self, action, dice, res)
+
+    monkeypatch.setitem(Toy._HANDLERS, Roll, spying)
+    g = Toy.new()
+    g.apply(Roll("A"), ScriptedDice([2]))
+    with reaching() as found:
+        g.apply(Roll("B"), ScriptedDice([2]))
+    assert hooks[0] is None and hooks[1] is not None and found == {"T 2"}
+
+
+def test_an_unrecorded_block_reaches_nothing_and_gives_the_recorder_back():
+    g = Toy.new()
+    with reaching() as found:
+        with unrecorded():
+            g.apply(Roll("A"), ScriptedDice([2]))
+        assert found == set()
+        g.apply(Roll("B"), ScriptedDice([2]))
     assert found == {"T 2"}
 
 

@@ -33,7 +33,7 @@ from .dice import DiceError, RandomDice, RecordingDice, ScriptedDice
 from .errors import DataError, RuleViolation
 from .hexgrid import Hex
 from .log import Resolution
-from .rules import note_reached, reaching, recording, watching
+from .rules import noting, watching
 from .schema import AnyValue, At, Convert, Int, List, Map, Nullable, Record, Str, load_file, place
 from .yamlio import load_once, read_yaml, short
 
@@ -474,11 +474,11 @@ class Game:
         res = Resolution()
         try:
             self._precheck(action)
-            with reaching() as reached, watching():
+            with noting():                          # the rules it reaches, if a recorder is open
                 self._dispatch(action, rec, res)
                 self.result()                       # victory rules that the action brings into play
-            if isinstance(dice, ScriptedDice):
-                dice.finish()
+                if isinstance(dice, ScriptedDice):
+                    dice.finish()
         except DiceError:
             self._restore(snap)
             self.dice.setstate(rng)
@@ -491,8 +491,6 @@ class Game:
             self._restore(snap)
             self.dice.setstate(rng)
             raise
-        if recording():
-            note_reached(reached)
         self._snapshots.append(snap)
         k = len(self._snapshots) - self.UNDO_SNAPSHOTS - 1
         while k >= 0 and self._snapshots[k] is not None:     # older positions come back by replay

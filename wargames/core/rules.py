@@ -41,7 +41,7 @@ class Section:
 _IMPLEMENTATIONS: dict[str, list[str]] = defaultdict(list)
 
 # "Reached in play": while a recorder is on (see :func:`reaching`), a profile hook notes the rule ids of
-# every registered function (for a class, its ``__init__``) that runs. Off, it costs nothing.
+# every registered function (for a class, its ``__init__``) that runs. Off, it costs nothing: no hook is set.
 _REACHED: list[set[str]] = []
 _CODES: dict[object, tuple[str, ...]] = {}
 
@@ -49,7 +49,7 @@ _CODES: dict[object, tuple[str, ...]] = {}
 def _profile(frame, event, arg) -> None:
     if event == "call":
         ids = _CODES.get(frame.f_code)
-        if ids is not None:
+        if ids is not None and _REACHED:
             _REACHED[-1].update(ids)
 
 
@@ -86,6 +86,31 @@ def watching():
 
 def recording() -> bool:
     return bool(_REACHED)
+
+
+@contextmanager
+def unrecorded():
+    """A block whose code counts for no open recorder, and so runs with no profile hook: a replay of actions
+    already counted (a saved game loaded again) reaches nothing new."""
+    saved = _REACHED[:]
+    _REACHED.clear()
+    try:
+        yield
+    finally:
+        _REACHED[:] = saved
+
+
+@contextmanager
+def noting():
+    """While a recorder is open, note the rules that the block's registered code reaches, and hand them to the
+    recorder only if the block ends without an exception (a refused action reaches nothing). With no recorder
+    open, the block runs with no profile hook at all: the hook makes every Python call several times dearer."""
+    if not _REACHED:
+        yield
+        return
+    with reaching() as reached, watching():
+        yield
+    note_reached(reached)
 
 
 def note_reached(rule_ids: Iterable[str]) -> None:

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from wargames.core.hexgrid import Hex
-from wargames.core.state import record_deepcopy
+from wargames.core.copies import record_deepcopy
 
 
 @dataclass
@@ -63,7 +63,7 @@ def test_deepcopy_value_gives_what_copy_deepcopy_gives_for_plain_data():
     import enum
     from fractions import Fraction
 
-    from wargames.core.state import deepcopy_value
+    from wargames.core.copies import deepcopy_value
 
     class Side(enum.Enum):
         US = "US"
@@ -82,3 +82,23 @@ def test_deepcopy_value_gives_what_copy_deepcopy_gives_for_plain_data():
     c["again"].append(3)
     c[Side.US]["s"].add("z")
     assert shared == [1, 2] and data[Side.US]["s"] == {"x"}
+
+
+def test_a_chart_copy_is_its_own_and_shares_what_cannot_change():
+    """Charts copy as records (core.copies): their lists and dicts are new, their cells and columns shared."""
+    from wargames.citadel.charts import default_charts
+    from wargames.core.charts import Column, Provenance
+    from wargames.core.copies import PLAIN_TYPES
+    from wargames.fte.charts import default_charts as fte_charts
+    tet = fte_charts().tet                              # its cells hold words: plain values
+    twin = copy.deepcopy(tet)
+    assert twin == tet and twin.cells is not tet.cells and all(twin.cells[k] is tet.cells[k] for k in tet.cells)
+    crt, ranges, tec = default_charts()                 # its cells hold fire results, which are copied
+    again = copy.deepcopy(crt)
+    assert again == crt and again.cells is not crt.cells and again.columns is not crt.columns
+    assert again.columns[0] is crt.columns[0] and {Column, Provenance} <= PLAIN_TYPES
+    again.cells.clear()
+    assert crt.cells
+    for table in (ranges, tec):
+        twin = copy.deepcopy(table)
+        assert twin == table and twin is not table

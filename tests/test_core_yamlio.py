@@ -122,3 +122,34 @@ def test_not_utf8_names_line_and_column(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(DataError, match="cannot be read"):
         read_yaml(tmp_path / "absent.yaml")
+
+
+def test_load_once_reads_each_version_of_a_file_once_and_hands_out_copies(tmp_path):
+    from wargames.core.yamlio import load_once
+    calls = []
+
+    def loader(path):
+        calls.append(path)
+        return read_yaml(path)
+
+    p = tmp_path / "data.yaml"
+    p.write_text("a: [1, 2]\n")
+    first, second = load_once(loader, p), load_once(loader, str(p))
+    assert len(calls) == 1 and first == second == {"a": [1, 2]}
+    first["a"].append(3)                                # a caller's change shows up for no other caller
+    assert load_once(loader, p) == {"a": [1, 2]} and len(calls) == 1
+    (tmp_path / "alias.yaml").symlink_to(p)             # another name of the same file
+    assert load_once(loader, tmp_path / "alias.yaml") == {"a": [1, 2]} and len(calls) == 1
+    p.write_text("a: [1, 2, 3, 4]\n")                   # an edited file is read again
+    assert load_once(loader, p) == {"a": [1, 2, 3, 4]} and len(calls) == 2
+
+
+def test_load_once_keeps_no_error(tmp_path):
+    from wargames.core.yamlio import load_once
+    p = tmp_path / "bad.yaml"
+    p.write_text("a: [1\n")
+    for _ in range(2):
+        with pytest.raises(DataError):
+            load_once(read_yaml, p)
+    with pytest.raises(DataError, match="cannot be read"):
+        load_once(read_yaml, tmp_path / "missing.yaml")

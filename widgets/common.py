@@ -182,7 +182,7 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
 def _rounded(values: Any) -> Any:
     """Floats to 4 decimals: map coordinates need no more, and the page gets smaller."""
     if isinstance(values, list):
-        return [round(v, 4) if isinstance(v, float) else v for v in values]
+        return [round(v, 4) if type(v) is float else v for v in values]
     return values
 
 

@@ -11,7 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
-from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, odds_value, valued_deepcopy
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, odds_value
+from ..core.copies import valued_deepcopy
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import Int, Invalid, Map, Nullable, Opt, Record, Str, load_file
 

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
+from ..core.copies import record_deepcopy
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Ruleset as BaseRuleset
 from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
+from ..core.yamlio import immutable
 from .optional import READINGS as OPTIONAL_READINGS
 from .terrain import TERRAINS
 from .air_charts import AIR_CHARTS
@@ -72,6 +74,7 @@ def _given(path: str | Path | None, default: str) -> Path:
 # --------------------------------------------------------------------------- range modifiers
 
 @dataclass(frozen=True)
+@immutable
 class RangeBand:
     low: int
     high: int
@@ -83,6 +86,8 @@ class RangeBand:
 @dataclass
 class RangeTable:
     """Range bands per weapon class; a unit's strength is multiplied before totals are added (C 9)."""
+
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
 
     weapons: dict[str, list[RangeBand]]
     source: str
@@ -155,6 +160,7 @@ def load_range_table(path: str | Path | None = None) -> RangeTable:
 # --------------------------------------------------------------------------- terrain effects
 
 @dataclass(frozen=True)
+@immutable
 class TerrainEntry:
     fire_shift: int
     provenance: Provenance
@@ -163,6 +169,8 @@ class TerrainEntry:
 
 @dataclass
 class TerrainEffects:
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
+
     terrain: dict[str, TerrainEntry]
     features: dict[str, TerrainEntry]
     source: str

@@ -18,7 +18,7 @@ from ..core import Dice, Resolution
 from ..core.errors import DataError, RuleViolation
 from ..core.mapdata import MapData
 from ..core.schema import AnyValue, Convert, Either, Invalid, Map, Nullable, Opt, Record, Str, load_file, place
-from ..core.state import record_deepcopy
+from ..core.copies import record_deepcopy
 from ..core.yamlio import load_once, read_yaml
 from .movement import MovementPhase
 from .replacements import REINFORCEMENTS_SECTION, REPLACEMENTS_SECTION, reserves_from_sections

@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 from ..core import Dice, Hex, Resolution, implements
 from ..core.dice import RecordingDice
 from ..core.errors import RuleViolation
-from ..core.state import record_deepcopy
+from ..core.copies import record_deepcopy
 from .fire import reaches, resolve_fire
 from .fire_types import SMALL_ARMS, range_key, weapon_type
 from .state import CitadelState

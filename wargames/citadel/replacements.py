@@ -31,7 +31,7 @@ from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from ..core.game import Prompt, handles
 from ..core.schema import AnyValue, Convert, Int, List, Map, Opt, Record, Str
-from ..core.state import record_deepcopy
+from ..core.copies import record_deepcopy
 from .fire import take_loss
 from .play import PhasePlay
 from .stacking import stacking_problem

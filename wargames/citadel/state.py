@@ -13,7 +13,7 @@ from ..core import Hex
 from ..core.errors import DataError
 from ..core.mapdata import MapData
 from ..core.mapdata import copy_sharing
-from ..core.state import deepcopy_value
+from ..core.copies import deepcopy_value
 from .units import Counter, Side, UnitClass, UnitState, placements_changed
 
 START_DATE = dt.date(1954, 3, 13)

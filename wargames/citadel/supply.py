@@ -24,7 +24,7 @@ from ..core import Resolution, implements
 from ..core.dice import roll_die
 from ..core.errors import RuleViolation
 from ..core.schema import Int, Map, Opt, Record, Str
-from ..core.state import record_deepcopy
+from ..core.copies import record_deepcopy
 from .play import PhasePlay
 from .units import Side, UnitClass, UnitState
 

@@ -12,13 +12,13 @@ YAML files are validated as they load; any problem raises
 """
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
+from .copies import record_deepcopy, valued_deepcopy
 from .errors import DataError, RuleViolation
 from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str,
                      load_file)
@@ -46,18 +46,6 @@ class Provenance:
         return {"text": "T", "example": "E", "reconstructed": "R", "printed": "P"}[self.kind]
 
 
-IMMUTABLE = (str, int, float, Fraction, bool, type(None), frozenset)
-
-
-def valued_deepcopy(self, memo):
-    """``__deepcopy__`` for a frozen (value, provenance) record: the record itself when its value cannot change
-    (nothing in it can), else a record with a copy of the value."""
-    if isinstance(self.value, IMMUTABLE) or (isinstance(self.value, tuple) and all(
-            isinstance(v, IMMUTABLE) for v in self.value)):
-        return self
-    return type(self)(copy.deepcopy(self.value, memo), self.provenance)
-
-
 @dataclass(frozen=True)
 class Cell:
     value: Any
@@ -82,6 +70,8 @@ class Column:
 @dataclass
 class ColumnTable:
     """A chart read by column and die roll, e.g. a fire CRT."""
+
+    __deepcopy__ = record_deepcopy      # a copy shares the immutable columns, cells and provenance
 
     name: str
     rule: str

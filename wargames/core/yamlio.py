@@ -269,10 +269,15 @@ def locate(root: Any, path: str) -> tuple[int, int] | None:
     return best
 
 
+#: the classes marked :func:`immutable` (:mod:`wargames.core.copies` shares their objects without a call)
+IMMUTABLE_CLASSES: set[type] = set()
+
+
 def immutable(cls: type) -> type:
     """Mark a frozen class whose every value is immutable: its deep copy is the object itself (copies of maps,
     charts and game states then cost little). Use it only where nothing inside can change."""
     cls.__deepcopy__ = lambda self, memo: self
+    IMMUTABLE_CLASSES.add(cls)
     return cls
 
 
@@ -282,8 +287,9 @@ _LOADED: dict[tuple, Any] = {}
 def load_once(loader: Callable[..., Any], path: str | Path, *args: Any) -> Any:
     """``loader(path, *args)``, run once per version of the file and handed out as a deep copy.
 
-    A version is the file's size and modification time, so an edited file is read again; the copy means no
-    caller ever sees a change another caller made. Errors are not kept: a bad file raises every time.
+    A version is the file (its device and inode) with its size and modification time: an edited file is read
+    again, and two names of one file share it. The copy means no caller ever sees a change another caller
+    made. Errors are not kept: a bad file raises every time.
     Immutable values (hexes, cells, provenance) deep-copy as themselves, so a copy costs little.
     """
     p = Path(path)
@@ -292,7 +298,7 @@ def load_once(loader: Callable[..., Any], path: str | Path, *args: Any) -> Any:
     except OSError as e:
         from .errors import DataError
         raise DataError(p, "(file)", f"cannot be read: {e.strerror or e}") from None
-    key = (loader, str(p.resolve()), st.st_mtime_ns, st.st_size, args)
+    key = (loader, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, args)     # the file, however it is named
     if key not in _LOADED:
         _LOADED[key] = loader(p, *args)
     return copy.deepcopy(_LOADED[key])

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core import ColumnTable, Hex, Provenance, implements, load_column_table
-from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance, valued_deepcopy
+from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
+from ..core.copies import record_deepcopy, valued_deepcopy
 from ..core.errors import DataError
 from ..core.schema import (Bool, Const, Convert, Either, Int, Invalid, Map, Number, Opt, Record, Schema, Str,
                            load_file, place)
@@ -143,6 +144,8 @@ class TerrainChart:
     """The Terrain Effects Chart: per terrain, its concealment and fire modifiers, movement costs and blocking;
     per feature (trail, road, slope), its movement cost and modifiers."""
 
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
+
     terrain: dict[str, dict[str, Valued]]
     features: dict[str, dict[str, Valued]]
     source: str = "<memory>"
@@ -200,6 +203,8 @@ def load_terrain_chart(path: str | Path = DATA / "terrain_effects.yaml", data: A
 @dataclass
 class PointsChart:
     """Rows of named events, each with a value per column (VP chart: US and NVA/VC; markers: fire and tq)."""
+
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
 
     name: str
     rule: str
@@ -293,6 +298,8 @@ class FireMissionChart:
     """The fire-mission values: accuracy, the d6 direction indicator and, per mission, rating, weapon class,
     radius of the area hit and the scatter divisor. Each value carries its provenance."""
 
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
+
     accuracy: dict[str, Valued]
     directions: dict[int, Valued]
     missions: dict[str, dict[str, Valued]]
@@ -350,6 +357,8 @@ def default_fire_mission_chart() -> FireMissionChart:
 @dataclass
 class Charts:
     """Every FTE chart the engine reads."""
+
+    __deepcopy__ = record_deepcopy      # a copy shares what cannot change (cells, provenance)
 
     tec: TerrainChart
     tet: ColumnTable

@@ -6,7 +6,6 @@ import datetime as dt
 import shutil
 
 import pytest
-import yaml
 
 from wargames.citadel.stacking import stacking_problem
 from wargames.citadel import Counter, EndPhase, Fire, Game, Ruleset, Side, UnitClass, UnitState
@@ -18,6 +17,7 @@ from wargames.citadel.airplay import (AAFire, AirAttack, BatteryFire, BombStack,
                                       air_strike)
 from wargames.core import Resolution, ScriptedDice
 from wargames.core.errors import DataError, RuleViolation
+from . import yamlc
 
 FR, VM = "French", "Vietminh"
 
@@ -114,10 +114,10 @@ def test_each_air_chart_constraint_catches_a_chart_that_breaks_it(cid):
 
 @pytest.mark.rule("C Air Chart", "C 27")
 def test_a_bad_air_chart_file_names_the_file_and_the_cell(tmp_path):
-    doc = yaml.safe_load((DATA / "weather.yaml").read_text())
+    doc = yamlc.safe_load((DATA / "weather.yaml").read_text())
     doc["by_column"]["weather"][3] = "fog"
     p = tmp_path / "weather.yaml"
-    p.write_text(yaml.safe_dump(doc))
+    p.write_text(yamlc.safe_dump(doc))
     with pytest.raises(DataError) as e:
         load_weather_table(p)
     assert "weather.yaml" in str(e.value) and "weather" in e.value.field and "fog" in str(e.value)
@@ -125,10 +125,10 @@ def test_a_bad_air_chart_file_names_the_file_and_the_cell(tmp_path):
 
 @pytest.mark.rule("C Air Chart", "C 27")
 def test_an_owners_printed_weather_table_is_used_by_the_game(tmp_path):
-    doc = yaml.safe_load((DATA / "weather.yaml").read_text())
+    doc = yamlc.safe_load((DATA / "weather.yaml").read_text())
     doc["by_column"]["weather"] = ["storm"] * 7
     del doc["provenance"]
-    (tmp_path / "weather.yaml").write_text(yaml.safe_dump(doc))
+    (tmp_path / "weather.yaml").write_text(yamlc.safe_dump(doc))
     rs = Ruleset.load(tmp_path)
     g = Game.new("anne_marie_air", ruleset=rs)
     assert g.state.air_charts.weather.get("weather", 1).value == "storm"
@@ -853,10 +853,10 @@ def test_random_play_of_the_air_demonstration_keeps_the_invariants():
 def test_an_air_scenario_with_an_unknown_type_names_the_field(tmp_path):
     from wargames.citadel.airplay import load_air_scenario
     from wargames.citadel.examples import SCENARIOS
-    doc = yaml.safe_load((SCENARIOS / "anne_marie_air.yaml").read_text())
+    doc = yamlc.safe_load((SCENARIOS / "anne_marie_air.yaml").read_text())
     doc["air"]["available"]["Spitfire"] = 1
     shutil.copy(SCENARIOS / "anne_marie.yaml", tmp_path / "anne_marie.yaml")
-    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(doc))
+    (tmp_path / "bad.yaml").write_text(yamlc.safe_dump(doc))
     with pytest.raises(DataError) as e:
         load_air_scenario(tmp_path / "bad.yaml")
     assert e.value.field == "air.available.Spitfire"

@@ -9,7 +9,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.citadel import CitadelState, Counter, Side, UnitClass
 from wargames.citadel import charts
@@ -22,6 +21,7 @@ from wargames.core import ScriptedDice
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.hexgrid import OffsetLayout
 from wargames.core.mapdata import HexInfo, MapData
+from . import yamlc
 
 LAY = OffsetLayout()
 VM, FR = Side.VIETMINH, Side.FRENCH
@@ -351,15 +351,15 @@ def test_counter_records_name_the_record_and_field():
 @pytest.mark.rule("C 8")
 def test_scenario_file_placing_an_unknown_counter(tmp_path):
     from wargames.citadel.examples import SCENARIOS
-    data = yaml.safe_load((SCENARIOS / "anne_marie.yaml").read_text())
+    data = yamlc.safe_load((SCENARIOS / "anne_marie.yaml").read_text())
     data["placements"]["Ghost Bn"] = "1010"
-    p = _write(tmp_path, "scen.yaml", yaml.safe_dump(data))
+    p = _write(tmp_path, "scen.yaml", yamlc.safe_dump(data))
     with pytest.raises(DataError) as e:
         anne_marie_setup(p)
     assert e.value.file == str(p) and e.value.field == "placements.Ghost Bn"
     data["placements"].pop("Ghost Bn")
     data["placements"]["1st Bn"] = "13a6"
-    p = _write(tmp_path, "scen2.yaml", yaml.safe_dump(data))
+    p = _write(tmp_path, "scen2.yaml", yamlc.safe_dump(data))
     with pytest.raises(DataError) as e:
         anne_marie_setup(p)
     assert "'13a6'" in str(e.value) and e.value.file == str(p) and e.value.field == "placements.1st Bn"

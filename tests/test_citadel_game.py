@@ -4,7 +4,6 @@ import json
 import shutil
 
 import pytest
-import yaml
 
 from wargames import citadel
 from wargames.citadel import (AllocateLoss, EndFire, EndMoves, EndPhase, Fire, Game, Move, OpportunityFire,
@@ -14,6 +13,7 @@ from wargames.core import ScriptedDice
 from wargames.core.errors import DataError, RuleViolation
 from wargames.core.fuzz import fuzz
 from wargames.core.game import IllegalName
+from . import yamlc
 
 VM, FR = "Vietminh", "French"
 
@@ -159,10 +159,10 @@ def test_direct_fire_is_simultaneous_both_sides_fire_in_turn():
 def test_an_owners_printed_crt_is_played(tmp_path):
     folder = tmp_path / "charts"
     shutil.copytree(citadel.game.CHARTS, folder)
-    crt = yaml.safe_load((folder / "fire_crt.yaml").read_text())
+    crt = yamlc.safe_load((folder / "fire_crt.yaml").read_text())
     col = crt["columns"].index("11-14")
     crt["results"][6][col] = "P"                                 # a 6 on 11-14 now pins
-    (folder / "fire_crt.yaml").write_text(yaml.safe_dump(crt))
+    (folder / "fire_crt.yaml").write_text(yamlc.safe_dump(crt))
     mine = Ruleset.load(folder)
     assert mine.sources["fire_crt"].startswith(str(folder.resolve()))
     g, ref = Game.new(ruleset=mine), Game.new()
@@ -171,7 +171,7 @@ def test_an_owners_printed_crt_is_played(tmp_path):
         game.apply(OpportunityFire("105-A", "1st Bn"), ScriptedDice([6]))
     assert g.state.unit("1st Bn").pinned and not ref.state.unit("1st Bn").pinned
     assert Game.load(json.loads(json.dumps(g.save()))).state_dict() == g.state_dict()
-    (folder / "fire_crt.yaml").write_text(yaml.safe_dump({**crt, "name": "changed"}))
+    (folder / "fire_crt.yaml").write_text(yamlc.safe_dump({**crt, "name": "changed"}))
     with pytest.raises(DataError, match="has changed since the save"):
         Game.load(g.save())
     (folder / "extra.yaml").write_text("x: 1")

@@ -10,12 +10,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.citadel import scenarios as S
 from wargames.citadel.scenarios import Placement
 from wargames.citadel.units import UnitClass
 from wargames.core.errors import DataError
+from . import yamlc
 
 ALL = range(1, 9)
 HW121 = {"1/121HW", "2/121HW"}
@@ -161,7 +161,7 @@ def test_scenario_2_vietminh_set_up_merges_am2_and_flags_the_repeated_battery(ou
     am2 = [g for g in sc.vietminh if g.at == "AM-2"]
     assert len(am2) == 1
     assert {p.counter for p in am2[0].placements} == {"5/2-367", "3/57", "9/3-367"}
-    raw = yaml.safe_load(Path(sc.source).read_text())
+    raw = yamlc.safe_load(Path(sc.source).read_text())
     flagged = [u for g in raw["vm_dispositions"] for u in g["units"] if isinstance(u, dict)]
     assert flagged[0]["printed"].startswith("4 battery of 2/367") and "note" in flagged[0]
     aa = [p.counter for p in sc.placements() if S.shipped_oob().counters[p.counter].type == "antiaircraft"]

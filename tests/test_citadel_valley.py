@@ -3,12 +3,12 @@ enclosed (C 14.A), positions as in the historical garrison, and the Anne-Marie e
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.citadel.terrain import (COMPLEXES, MAPS, anne_marie_map, complex_of, complex_strongpoints,
                                       dbp_airfield, jungle_zone, load_citadel_map, revetment_hex, runway_end,
                                       strongpoint_name, strongpoints, take_off_cone, valley_map, villages)
+from . import yamlc
 
 
 @pytest.fixture(scope="module")
@@ -280,5 +280,5 @@ def test_the_shipped_files_are_what_the_script_writes(tmp_path):
     mod.write_excerpt(tmp_path / "anne_marie.yaml")
     for name in ("valley.yaml", "anne_marie.yaml"):
         assert (tmp_path / name).read_text() == (MAPS / name).read_text(), name
-    data = yaml.safe_load((MAPS / "valley.yaml").read_text())
+    data = yamlc.safe_load((MAPS / "valley.yaml").read_text())
     assert data["sheets"] == [{"letter": "N", "row_offset": 0}, {"letter": "S", "row_offset": 33}]

@@ -4,13 +4,13 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from wargames.core.schema import Int
 from wargames.core.charts import (
     Cell, Column, ColumnTable, Provenance, load_column_table, parse_column_label, read_yaml,
 )
 from wargames.core.errors import DataError, RuleViolation
+from . import yamlc
 
 
 int_cell = Int(-99, 99)      # a cell schema: whole numbers only (not true/false)
@@ -41,7 +41,7 @@ def write(tmp_path, data, name="chart.yaml"):
     if isinstance(data, str):
         path.write_text(data, encoding="utf-8")
     else:
-        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        path.write_text(yamlc.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
 
 

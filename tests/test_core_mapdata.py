@@ -4,13 +4,13 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from wargames.core.schema import Str
 from wargames.core.charts import Provenance
 from wargames.core.errors import DataError
 from wargames.core.hexgrid import Hex, OffsetLayout
 from wargames.core.mapdata import MapData, load_map
+from . import yamlc
 
 TERRAINS = ["clear", "woods", "swamp"]
 FEATURES = ["village", "strongpoint"]
@@ -40,7 +40,7 @@ def write(tmp_path, data, name="map.yaml"):
     if isinstance(data, str):
         path.write_text(data, encoding="utf-8")
     else:
-        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        path.write_text(yamlc.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
 
 

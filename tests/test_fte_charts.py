@@ -3,11 +3,11 @@ import copy
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.fte.charts import (CONSTRAINTS, DATA, check_constraints, default_charts, load_charts,
                                  load_fire_request, load_target_effects, load_terrain_chart, load_vp_chart)
+from . import yamlc
 
 C = {c.id: c for c in CONSTRAINTS}
 RULES = {"TEC": "F TEC", "TET": "F TET", "FR": "F Fire Request Table", "MED": "F Medevac Table",
@@ -78,13 +78,13 @@ def test_reconstructed_cells_are_tagged_and_examples_name_their_source():
 
 def _write(tmp_path: Path, name: str, data) -> Path:
     p = tmp_path / name
-    p.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return p
 
 
 @pytest.mark.rule("F TET", "F TEC", "F VP Chart", "F Fire Request Table")
 def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
-    data = yaml.safe_load((DATA / "target_effects.yaml").read_text())
+    data = yamlc.safe_load((DATA / "target_effects.yaml").read_text())
     data.pop("provenance"), data.pop("cells")
     good = _write(tmp_path, "target_effects.yaml", data)
     owned = load_charts(tmp_path)
@@ -95,17 +95,17 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
         load_target_effects(_write(tmp_path, "bad.yaml", data))
     assert e.value.field == "by_column[small_arms][8]" and "roll 9" in e.value.reason and "bad.yaml" in str(e.value)
     assert e.value.line is not None
-    tec = yaml.safe_load((DATA / "terrain_effects.yaml").read_text())
+    tec = yamlc.safe_load((DATA / "terrain_effects.yaml").read_text())
     tec["terrain"]["jungle"]["infantry"] = "two"
     with pytest.raises(DataError) as e:
         load_terrain_chart(_write(tmp_path, "tec.yaml", tec))
     assert "terrain.jungle.infantry" in str(e.value)
-    vp = yaml.safe_load((DATA / "victory_points.yaml").read_text())
+    vp = yamlc.safe_load((DATA / "victory_points.yaml").read_text())
     del vp["events"]["dow"]["US"]
     with pytest.raises(DataError) as e:
         load_vp_chart(_write(tmp_path, "vp.yaml", vp))
     assert "events.dow.US" in str(e.value)
-    fr = yaml.safe_load((DATA / "fire_request.yaml").read_text())
+    fr = yamlc.safe_load((DATA / "fire_request.yaml").read_text())
     fr["by_column"]["US"][3] = "ARTY soon"
     with pytest.raises(DataError) as e:
         load_fire_request(_write(tmp_path, "fr.yaml", fr))
@@ -132,7 +132,7 @@ def test_owners_printed_charts_load_and_bad_cells_are_named(tmp_path):
 ])
 def test_bad_chart_values_name_the_file_the_field_and_the_line(tmp_path, file, change, field):
     from wargames.fte.ruleset import Ruleset
-    data = yaml.safe_load((DATA / file).read_text())
+    data = yamlc.safe_load((DATA / file).read_text())
     change(data)
     loader = {f: load for f, load in Ruleset.CHARTS.values()}[file]
     with pytest.raises(DataError) as e:
@@ -160,7 +160,7 @@ def test_every_caller_gets_its_own_charts_and_reloading_sees_an_edit(tmp_path):
     r1, r2 = Ruleset.default(), Ruleset.default()
     r1.chart("tet").cells.clear()
     assert r2.chart("tet").get("he", 1).value == "KIA" and Ruleset.default().charts().tet.cells
-    data = yaml.safe_load((DATA / "victory_points.yaml").read_text())
+    data = yamlc.safe_load((DATA / "victory_points.yaml").read_text())
     p = _write(tmp_path, "victory_points.yaml", data)
     assert load_vp_chart(p).value("dow", "US") == -2
     data["events"]["dow"]["US"] = -3

@@ -11,6 +11,7 @@ from wargames.fte.errata import ORIGINAL
 from wargames.fte.state import FireMission, FteState, place
 from wargames.fte.terrain import demo_map
 from wargames.fte.units import Unit
+from . import yamlc
 
 M = demo_map()
 
@@ -238,12 +239,11 @@ def test_check_fire_cancels_only_the_triggering_sides_missions():
 def _event_game(tmp_path, units, turns=4, ruleset=None, **extra):
     """A FRAGO whose cup holds only the Random Event chit: the US first activation is passed, and the next Draw
     is the event (its two d10 given)."""
-    import yaml
     from wargames import fte
     data = {"name": "events", "note": "random events in play", "map": "demo", "turns": turns, "first_player": "US",
             "chits": {"US": 0, "NVA/VC": 0}, "random_event": True, "units": units, **extra}
     p = tmp_path / "events.yaml"
-    p.write_text(yaml.safe_dump(data))
+    p.write_text(yamlc.safe_dump(data))
     g = fte.Game.for_frago(fte.load_frago(p)).new(seed=5, ruleset=ruleset)
     g.apply(fte.Draw())
     g.apply(fte.Pass())

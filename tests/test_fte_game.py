@@ -2,7 +2,6 @@
 import random
 
 import pytest
-import yaml
 from hypothesis import given, settings, strategies as st
 
 from wargames.core import RandomDice, ScriptedDice
@@ -11,6 +10,7 @@ from wargames.core.errors import DataError, RuleViolation
 from wargames.fte import Game
 from wargames.fte.game import (Activate, Draw, EndActivation, FRAGOS, Fire, HoldFire, Move, OpFire, Pass,
                                PlaceReinforcement, Retreat, load_frago)
+from . import yamlc
 
 
 def play(seed: int, steps: int = 120) -> Game:
@@ -93,19 +93,19 @@ def test_illegal_actions_raise_and_change_nothing():
 
 @pytest.mark.rule("F 3.0")
 def test_malformed_frago_files_name_the_field(tmp_path):
-    good = yaml.safe_load((FRAGOS / "demo.yaml").read_text())
+    good = yamlc.safe_load((FRAGOS / "demo.yaml").read_text())
     cases = [(("turns",), 0, "turns"), (("first_player",), "ARVN", "first_player"),
              (("units", 0, "hex"), "99.99", "units[0].hex"), (("units", 1, "side"), "ROK", "units[1].side"),
              (("chits", "US"), "three", "chits.US"), (("units", 2, "colour"), "green", "units[2].colour")]
     from wargames.fte.game import setup
     for path, value, field in cases:
-        data = yaml.safe_load(yaml.safe_dump(good))
+        data = yamlc.safe_load(yamlc.safe_dump(good))
         node = data
         for k in path[:-1]:
             node = node[k]
         node[path[-1]] = value
         p = tmp_path / "bad.yaml"
-        p.write_text(yaml.safe_dump(data))
+        p.write_text(yamlc.safe_dump(data))
         with pytest.raises(DataError) as e:
             setup(load_frago(p))
         assert field in str(e.value) and "bad.yaml" in str(e.value), (field, str(e.value))
@@ -121,12 +121,12 @@ def _to_turn(g: Game, turn: int) -> Game:
 
 @pytest.mark.rule("F 4.0", "F 20.0")
 def test_reinforcements_enter_concealed_on_their_turn_and_end_of_turn_clears_markers(tmp_path):
-    data = yaml.safe_load((FRAGOS / "demo.yaml").read_text())
+    data = yamlc.safe_load((FRAGOS / "demo.yaml").read_text())
     data["turns"] = 2
     data["reinforcements"] = [{"turn": 2, "hexes": ["17.22"], "units": [
         {"id": "US FT4", "side": "US", "fire_rating": 4, "weapon": "SA", "range": 4, "tq": 4, "men": 4}]}]
     p = tmp_path / "f.yaml"
-    p.write_text(yaml.safe_dump(data))
+    p.write_text(yamlc.safe_dump(data))
     g = _to_turn(Game.for_frago(load_frago(p)).new(seed=2), 2)
     assert g.state.turn == 2 and "US FT4" not in g.state.units          # placed by its owner, not by the engine
     assert str(g.prompt) == "US: place your reinforcements on their map edge: US FT4 (F 4.0)"
@@ -141,16 +141,16 @@ def test_reinforcements_enter_concealed_on_their_turn_and_end_of_turn_clears_mar
 @pytest.mark.rule("F 7.3.2", "F 6.1")
 def test_malformed_fte_maps_name_the_field(tmp_path):
     from wargames.fte.terrain import MAPS, load_fte_map
-    good = yaml.safe_load((MAPS / "demo.yaml").read_text())
+    good = yamlc.safe_load((MAPS / "demo.yaml").read_text())
     for mutate, field in [(lambda d: d["hexes"]["19.19"].update(terrain="swamp"), "hexes[19.19].terrain"),
                           (lambda d: d["hexes"]["19.19"].update(features=["bridge"]), "hexes[19.19].features"),
                           (lambda d: d["hexes"].update({"19.5x": {"terrain": "clear"}}), "19.5x"),
                           (lambda d: d.update(hexsides=[{"between": ["19.19", "23.23"], "features": ["slope"]}]),
                            "hexsides[0].between")]:
-        data = yaml.safe_load(yaml.safe_dump(good))
+        data = yamlc.safe_load(yamlc.safe_dump(good))
         mutate(data)
         p = tmp_path / "map.yaml"
-        p.write_text(yaml.safe_dump(data))
+        p.write_text(yamlc.safe_dump(data))
         with pytest.raises(DataError) as e:
             load_fte_map(p)
         assert field in str(e.value) and "map.yaml" in str(e.value), str(e.value)
@@ -158,10 +158,10 @@ def test_malformed_fte_maps_name_the_field(tmp_path):
 
 def _edited_frago(tmp_path, change, name="edited.yaml"):
     """The demonstration FRAGO (or, for ``lz:`` changes, the landing-zone one) with one change, loaded."""
-    data = yaml.safe_load((FRAGOS / "demo.yaml").read_text())
+    data = yamlc.safe_load((FRAGOS / "demo.yaml").read_text())
     change(data)
     p = tmp_path / name
-    p.write_text(yaml.safe_dump(data, sort_keys=False))
+    p.write_text(yamlc.safe_dump(data, sort_keys=False))
     return load_frago(p)
 
 

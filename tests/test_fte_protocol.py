@@ -4,7 +4,6 @@ import json
 import shutil
 
 import pytest
-import yaml
 
 from wargames import fte
 from wargames.core import ScriptedDice
@@ -13,6 +12,7 @@ from wargames.core.fuzz import fuzz
 from wargames.fte.game import FRAGOS, AssaultStep, OpFireStep, RetreatStep
 from wargames.fte.charts import DATA
 from wargames.fte.los import line_of_sight
+from . import yamlc
 
 pytestmark = pytest.mark.rule("F 3.0")
 
@@ -22,7 +22,7 @@ def frago(tmp_path, units, name="f.yaml", **extra):
     data = {"name": "test", "note": "a test position", "map": "demo", "turns": 1, "first_player": "US",
             "chits": {"US": 2, "NVA/VC": 2}, "random_event": False, "units": units, **extra}
     p = tmp_path / name
-    p.write_text(yaml.safe_dump(data))
+    p.write_text(yamlc.safe_dump(data))
     return fte.load_frago(p)
 
 
@@ -185,10 +185,10 @@ def test_a_unit_broken_by_a_fire_action_retreats_as_its_owner_chooses(tmp_path):
 def test_an_owners_edited_chart_changes_play(tmp_path):
     folder = tmp_path / "charts"
     shutil.copytree(DATA, folder)
-    doc = yaml.safe_load((folder / "target_effects.yaml").read_text())
+    doc = yamlc.safe_load((folder / "target_effects.yaml").read_text())
     assert doc["by_column"]["small_arms"][3] == "B"
     doc["by_column"]["small_arms"][3] = "KIA"         # the owner's chart prints KIA at 4
-    (folder / "target_effects.yaml").write_text(yaml.safe_dump(doc))
+    (folder / "target_effects.yaml").write_text(yamlc.safe_dump(doc))
     owners = fte.Ruleset.load(folder)
     assert owners.sources["tet"].startswith(str((folder / "target_effects.yaml").resolve()))
     (tmp_path / "a").mkdir()

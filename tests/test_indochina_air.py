@@ -6,7 +6,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings, strategies as st
 
 from wargames.core import RandomDice, ScriptedDice, enumerate_outcomes
@@ -19,6 +18,7 @@ from wargames.indochina.air import (AIRSTRIKE, B29, NAVAL, TRANSPORT, AirMission
                                     check_carrier_basing, default_table, load_bombardment_table,
                                     overrun_airstrike, range_modifier, regroup, strike_modifiers, strike_odds,
                                     transport_odds)
+from . import yamlc
 
 TABLE = default_table()
 U = GroundUnit
@@ -580,10 +580,10 @@ SRC = (air.DATA / "bombardment.yaml").read_text()
 
 
 def _broken(tmp_path, mutate):
-    data = yaml.safe_load(SRC)
+    data = yamlc.safe_load(SRC)
     mutate(data)
     p = tmp_path / "printed.yaml"
-    p.write_text(yaml.safe_dump(data, sort_keys=False))
+    p.write_text(yamlc.safe_dump(data, sort_keys=False))
     with pytest.raises(DataError) as e:
         load_bombardment_table(p)
     assert e.value.file == str(p)
@@ -614,11 +614,11 @@ def test_bad_yaml_names_file_and_field(tmp_path, mutate, field):
 
 @pytest.mark.rule("IC Bombardment Table")
 def test_an_owner_table_loads_and_breaking_the_text_is_reported(tmp_path):
-    data = yaml.safe_load(SRC)
+    data = yamlc.safe_load(SRC)
     data.pop("provenance")                                       # an owner's printed table
     data["drms"]["artillery"]["value"] = 1
     p = tmp_path / "printed.yaml"
-    p.write_text(yaml.safe_dump(data, sort_keys=False))
+    p.write_text(yamlc.safe_dump(data, sort_keys=False))
     t = load_bombardment_table(p)
     assert t.provenance_counts() == {"printed": 48}
     assert check_constraints(t) == ["bt-artillery-penalty"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError, RuleViolation
 from wargames.indochina.combat import Side
@@ -13,6 +12,7 @@ from wargames.indochina.counters import (COUNTERS, counter_id, counter_mix, divi
                                          make_counter, parse_value, resolve)
 from wargames.indochina.scenario_data import all_scenarios
 from wargames.indochina.units import counter_errata, default_class
+from . import yamlc
 
 FEF, COM = Side.FEF, Side.COMMUNIST
 
@@ -128,10 +128,10 @@ def test_death_commando_has_no_disrupted_side():
 # ------------------------------------------------------------------------------------------- bad data
 
 def write(tmp_path, mutate):
-    doc = yaml.safe_load(COUNTERS.read_text())
+    doc = yamlc.safe_load(COUNTERS.read_text())
     mutate(doc)
     p = tmp_path / "counters.yaml"
-    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    p.write_text(yamlc.safe_dump(doc, sort_keys=False))
     return p
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.indochina import assistance as A
@@ -20,6 +19,7 @@ from wargames.indochina.political_table import load_political_table
 from wargames.indochina.ruleset import Ruleset
 from wargames.indochina.scenario_data import load_scenario, scenario_path
 from wargames.indochina.state import MAPS, demo_map, load_indochina_map
+from . import yamlc
 
 pytestmark = pytest.mark.rule("IC 38.0")
 
@@ -38,11 +38,11 @@ LOADERS = {
 
 
 def _copy(tmp_path, name: str, change=None):
-    data = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
+    data = yamlc.safe_load((DATA / name).read_text(encoding="utf-8"))
     if change:
         change(data)
     p = tmp_path / name
-    p.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return p
 
 
@@ -156,10 +156,10 @@ def test_full_chart_location_needs_on_or_area(tmp_path):
 # --------------------------------------------------------------------------- scenarios
 
 def _scenario(tmp_path, change, name="scenario1"):
-    data = yaml.safe_load(scenario_path(name).read_text(encoding="utf-8"))
+    data = yamlc.safe_load(scenario_path(name).read_text(encoding="utf-8"))
     change(data)
     p = tmp_path / f"{name}.yaml"
-    p.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return p
 
 
@@ -222,10 +222,10 @@ def test_editing_a_scenario_and_reloading_sees_the_edit(tmp_path):
     ("capital", True, "hexes[1010].capital"),
 ])
 def test_map_hex_fields_are_declared_and_checked(tmp_path, key, value, field):
-    data = yaml.safe_load((MAPS / "demo.yaml").read_text(encoding="utf-8"))
+    data = yamlc.safe_load((MAPS / "demo.yaml").read_text(encoding="utf-8"))
     data["hexes"]["1010"][key] = value
     p = tmp_path / "map.yaml"
-    p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data, sort_keys=False), encoding="utf-8")
     e = _refused(load_indochina_map, p)
     assert e.field == field, e
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.indochina import deployment as dp
@@ -21,6 +20,7 @@ from wargames.indochina.deployment import (Slot, air_box, control_militia, forti
 from wargames.indochina.scenario_data import Month, load_scenario
 from wargames.indochina.state import IndochinaState, load_indochina_map
 from wargames.indochina.units import UnitState
+from . import yamlc
 
 FEF, COM = Side.FEF, Side.COMMUNIST
 
@@ -80,7 +80,7 @@ def synthetic_map(tmp_path):
            "layout": {"parity": "even-q", "col_digits": 2, "row_digits": 2},
            "provenance": {"kind": "reconstructed", "source": "test map"}, "hexes": hexes}
     path = tmp_path / "synthetic.yaml"
-    path.write_text(yaml.safe_dump(doc))
+    path.write_text(yamlc.safe_dump(doc))
     return load_indochina_map(path)
 
 

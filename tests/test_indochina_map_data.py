@@ -14,6 +14,7 @@ from wargames.core import Hex
 from wargames.core.errors import DataError
 from wargames.core.mapdata import MAX_HEXES
 from wargames.indochina.state import MAPS, indochina_map, load_indochina_map
+from . import yamlc
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "wargames" / "indochina" / "data" / "scenarios"
@@ -87,7 +88,7 @@ def scenario_places() -> dict[str, str | None]:
                 walk(x)
 
     for path in sorted(SCENARIOS.glob("*.yaml")):
-        walk(yaml.safe_load(path.read_text()))
+        walk(yamlc.safe_load(path.read_text()))
     return out
 
 

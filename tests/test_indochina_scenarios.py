@@ -1,13 +1,13 @@
 import copy
 """Indochina rule 38.0: the three scenarios load, their numbers match the rule text, and bad files are reported."""
 import pytest
-import yaml
 
 from wargames.core.errors import DataError, RuleViolation
 from wargames.indochina.combat import Side
 from wargames.indochina.scenario_data import (NAMES, Month, controlled, forces, game_length, load_scenario,
                                               reconstructed, reinforcements_for, scenario_path, starting_points,
                                               starting_supply, turn_dates)
+from . import yamlc
 
 FEF, COM = Side.FEF, Side.COMMUNIST
 
@@ -212,10 +212,10 @@ def test_s2_control(s2):
 # --------------------------------------------------------------------------- bad files
 
 def _broken(tmp_path, change):
-    data = yaml.safe_load(scenario_path("scenario1").read_text(encoding="utf-8"))
+    data = yamlc.safe_load(scenario_path("scenario1").read_text(encoding="utf-8"))
     change(data)
     p = tmp_path / "broken.yaml"
-    p.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data, sort_keys=False), encoding="utf-8")
     return p
 
 
@@ -321,10 +321,10 @@ def test_unknown_side_and_missing_file(tmp_path):
 
 @pytest.mark.rule("IC 38 Introductory")
 def test_intro_without_points_needs_rule_5_ignored(tmp_path):
-    data = yaml.safe_load(scenario_path("introductory").read_text(encoding="utf-8"))
+    data = yamlc.safe_load(scenario_path("introductory").read_text(encoding="utf-8"))
     data["ignored_rules"].remove("IC 5.0")
     p = tmp_path / "intro.yaml"
-    p.write_text(yaml.safe_dump(data), encoding="utf-8")
+    p.write_text(yamlc.safe_dump(data), encoding="utf-8")
     with pytest.raises(DataError) as e:
         load_scenario(p)
     assert e.value.field == "political_points"

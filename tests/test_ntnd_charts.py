@@ -5,7 +5,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.core import Resolution, ScriptedDice, enumerate_outcomes
 from wargames.core.dice import DiceError
@@ -16,6 +15,7 @@ from wargames.ntnd.charts import (CONSTRAINTS, EVENT_NUMBERS, NtndCharts, aa_hit
                                   movement_allowance, movement_class, political_phase_items, pp_items, random_event,
                                   roll_aid, roll_random_event,
                                   svn_deserts, svn_morale, svn_morale_conditions, terrain_cost)
+from . import yamlc
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOK = ROOT.parent / "shared" / "rulebooks" / "no-trumpets-no-drums.txt"
@@ -201,10 +201,10 @@ BREAKS = {
 def owner_folder(tmp_path: Path, file: str, edits) -> Path:
     folder = tmp_path / "owner"
     folder.mkdir(exist_ok=True)
-    data = yaml.safe_load((C.DATA / file).read_text(encoding="utf-8"))
+    data = yamlc.safe_load((C.DATA / file).read_text(encoding="utf-8"))
     for path, value in edits:
         _edit(data, path, value)
-    (folder / file).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    (folder / file).write_text(yamlc.safe_dump(data, sort_keys=False), encoding="utf-8")
     return folder
 
 
@@ -228,9 +228,9 @@ def test_events_file_needs_exactly_18_events(tmp_path):
     with pytest.raises(DataError) as e:
         load_charts(folder)
     assert e.value.file.endswith("random_events.yaml") and e.value.field == "events[36]"
-    data = yaml.safe_load((C.DATA / "random_events.yaml").read_text(encoding="utf-8"))
+    data = yamlc.safe_load((C.DATA / "random_events.yaml").read_text(encoding="utf-8"))
     data["events"][41] = {"name": "Quiet", "effect": "nothing"}
-    (folder / "random_events.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    (folder / "random_events.yaml").write_text(yamlc.safe_dump(data), encoding="utf-8")
     with pytest.raises(DataError) as e:
         load_charts(folder)
     assert e.value.field == "events[41]"
@@ -483,7 +483,7 @@ def test_hearts_and_minds_track():
 
 @pytest.mark.rule("NT 19.2.3", "NT 8.2.6")
 def test_an_owner_chart_replaces_ours(tmp_path):
-    data = yaml.safe_load((C.DATA / "terrain_effects.yaml").read_text(encoding="utf-8"))
+    data = yamlc.safe_load((C.DATA / "terrain_effects.yaml").read_text(encoding="utf-8"))
     del data["provenance"]
     for row in data["terrain"].values():
         row.pop("provenance", None)
@@ -491,7 +491,7 @@ def test_an_owner_chart_replaces_ours(tmp_path):
     data["features"]["town"]["defence"] = 2
     folder = tmp_path / "printed"
     folder.mkdir()
-    (folder / "terrain_effects.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    (folder / "terrain_effects.yaml").write_text(yamlc.safe_dump(data), encoding="utf-8")
     owner = load_charts(folder)
     assert isinstance(owner, NtndCharts) and owner.sources["terrain_effects"].startswith(str(folder.resolve()))
     assert terrain_cost("mountain", charts=owner) == 2 and terrain_cost("mountain") == F(5, 2)

@@ -8,11 +8,11 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.ntnd import geography
 from wargames.ntnd.geography import CORPS, HEADQUARTERS, SHIPPED, ZONES, load_map, shipped_map
+from . import yamlc
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "ntnd_map.py"
@@ -281,14 +281,11 @@ def test_vientiane_is_the_laotian_zone_on_the_west_edge(g):
 
 
 # ----------------------------------------------------------------------------------------------- hostile data
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _hostile(tmp_path, edit):
-    doc = yaml.load(SHIPPED.read_text(), Loader=LOADER)
+    doc = yamlc.safe_load(SHIPPED.read_text())
     edit(doc)
     path = tmp_path / "bad.yaml"
-    path.write_text(yaml.dump(doc, sort_keys=False))
+    path.write_text(yamlc.safe_dump(doc, sort_keys=False))
     return path
 
 

@@ -8,7 +8,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError
 from wargames.ntnd.charts import default_charts
@@ -16,6 +15,7 @@ from wargames.ntnd.geography import shipped_map
 from wargames.ntnd.politics import ELECTIONS
 from wargames.ntnd.scenarios import DATA, SCENARIOS, Victory, load_scenario, scenario
 from wargames.ntnd.units import check_corps_assignment, counter_mix, schedule, turn_date
+from . import yamlc
 
 MIX = counter_mix()
 SCHED = schedule()
@@ -201,7 +201,7 @@ def test_victory_readings():
 # ------------------------------------------------------------------------------------------- hostile files
 
 def raw(name: str) -> dict:
-    return yaml.safe_load((DATA / f"{name}.yaml").read_text())
+    return yamlc.safe_load((DATA / f"{name}.yaml").read_text())
 
 
 def entry(doc: dict, unit: str) -> dict:
@@ -210,7 +210,7 @@ def entry(doc: dict, unit: str) -> dict:
 
 def load(doc: dict, tmp_path: Path, name="bad.yaml"):
     path = tmp_path / name
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    path.write_text(yamlc.safe_dump(doc, sort_keys=False))
     return load_scenario(path)
 
 

@@ -7,13 +7,13 @@ import copy
 import dataclasses
 
 import pytest
-import yaml
 
 from wargames.core.errors import DataError, RuleViolation
 from wargames.ntnd.units import (COUNTERS, NVA_DIVISION_CAP, SCHEDULE, Counter, check_corps_assignment,
                                  check_nva_division_cap,
                                  counter_mix, has_zoc, load_counters, load_schedule, pools_that_may_replace,
                                  schedule, turn_date)
+from . import yamlc
 
 MIX = counter_mix()
 SCHED = schedule()
@@ -428,10 +428,10 @@ def test_the_historical_shape_of_the_schedule():
 # ------------------------------------------------------------------------------------------- bad data
 
 def write(tmp_path, source, mutate, name):
-    doc = yaml.safe_load(source.read_text())
+    doc = yamlc.safe_load(source.read_text())
     mutate(doc)
     p = tmp_path / name
-    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    p.write_text(yamlc.safe_dump(doc, sort_keys=False))
     return p
 
 

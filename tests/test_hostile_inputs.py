@@ -2,7 +2,7 @@
 
 The loaders are declared in ``tests/hostile/<game>.py``; each comes with a good sample. Every loader is fed
 an alias bomb, a huge fill rectangle, deep nesting, a 50 MB file, bytes that are not UTF-8, a duplicated key,
-and a wrong type or an out-of-range value in every shape of field of its sample; plus random replacements
+and a wrong type or an out-of-range value in every shape of field of its file type; plus random replacements
 drawn by Hypothesis. Every case must raise DataError (never another exception), name the field and its line,
 and leave nothing behind: the sample loads the same before and after. How long each case takes is measured by
 ``benchmarks/hostile.py`` (``make bench``), not asserted here: a wall-clock limit fails on a busy machine or
@@ -104,24 +104,48 @@ def test_not_utf8_duplicate_key_and_huge_fill(loader, tmp_path):
     assert err.line is not None
 
 
-@pytest.mark.parametrize("loader", LOADERS, ids=IDS)
-def test_every_field_wrong_type_or_out_of_range(loader, tmp_path):
-    """One wrong type and out-of-range value per shape of field, each a DataError placed at a line."""
-    before = fingerprint(loader)
-    problems = []
-    muts = distinct_mutations(sample_data(loader))
-    for i, (where, what, text) in enumerate(muts):
-        path = tmp_path / f"m{i}.yaml"
-        path.write_text(text, encoding="utf-8")
-        try:
-            err = refused(loader, path)
-        except AssertionError as e:
-            problems.append(f"{where} ({what}): {e}")
-            continue
-        if err.line is None or err.field in ("", "(file)"):
-            problems.append(f"{where} ({what}): the error names no field and line: {err}")
-    assert not problems, f"{len(problems)} of {len(muts)} mutations:\n" + "\n".join(problems[:40])
-    assert fingerprint(loader) == before, "a refused file changed what the sample loads to"
+def _file_types(loaders: list[Loader]) -> dict[str, list[Loader]]:
+    """The loaders by file type: those that share a load function (the four NTND scenarios, the three FTE
+    FRAGOs, ...) are one type, named by the first of them."""
+    types: dict = {}
+    for lo in loaders:
+        types.setdefault(lo.load, []).append(lo)
+    return {group[0].name + (f" (and {len(group) - 1} more)" if len(group) > 1 else ""): group
+            for group in types.values()}
+
+
+FILE_TYPES = _file_types(LOADERS)
+
+
+@pytest.mark.parametrize("kind", FILE_TYPES)
+def test_every_field_wrong_type_or_out_of_range(kind, tmp_path):
+    """One wrong type and out-of-range value per shape of field of a file type, each a DataError placed at a
+    line. The samples of one type are taken in turn, and each mutates only the shapes of field that the
+    samples before it did not have (the loader checks a shape of field the same way in every file)."""
+    problems, made, seen = [], 0, set()
+    for loader in FILE_TYPES[kind]:
+        before = fingerprint(loader)
+        muts = distinct_mutations(sample_data(loader), seen)
+        made += len(muts)
+        for i, (where, what, text) in enumerate(muts):
+            path = tmp_path / f"m{i}.yaml"
+            path.write_text(text, encoding="utf-8")
+            try:
+                err = refused(loader, path)
+            except AssertionError as e:
+                problems.append(f"{loader}: {where} ({what}): {e}")
+                continue
+            if err.line is None or err.field in ("", "(file)"):
+                problems.append(f"{loader}: {where} ({what}): the error names no field and line: {err}")
+        assert fingerprint(loader) == before, f"{loader}: a refused file changed what the sample loads to"
+    assert not problems, f"{len(problems)} of {made} mutations:\n" + "\n".join(problems[:40])
+
+
+def test_file_types_group_the_samples_of_one_loader():
+    assert len(FILE_TYPES) < len(LOADERS)
+    assert [lo.name for lo in FILE_TYPES["ntnd campaign scenario (and 3 more)"]] == [
+        "ntnd campaign scenario", "ntnd tet scenario", "ntnd year_of_the_rat scenario", "ntnd 1975 scenario"]
+    assert sum(len(group) for group in FILE_TYPES.values()) == len(LOADERS)
 
 
 HOSTILE_VALUES = st.recursive(

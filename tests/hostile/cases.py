@@ -156,10 +156,12 @@ def shape(where: str) -> str:
     return re.sub(r"\[[^\]]*\]", "[*]", where)
 
 
-def distinct_mutations(data: Any) -> list[tuple[str, str, str]]:
+def distinct_mutations(data: Any, seen: set | None = None) -> list[tuple[str, str, str]]:
     """:func:`mutations`, one per field shape and kind of change, each as the YAML text of the mutated
-    document."""
-    seen, out = set(), []
+    document. ``seen``: the (shape, change) pairs already made, say in another sample of the same file type
+    (it is updated), which are not made again."""
+    seen = set() if seen is None else seen
+    out = []
     node = represent(data)
     for where, what, path, value in _changes(data):
         key = (shape(where), what)

@@ -31,6 +31,7 @@ def pick(line, what):
     return found[0]
 
 
+@pytest.mark.long
 @pytest.mark.rule("C 11", "C 13", "C 19.B")
 def test_the_chosen_melee_mistakes_are_each_caught_and_the_real_file_stays_as_it_was():
     chosen = [pick(*c) for c in CHOSEN]

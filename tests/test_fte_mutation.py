@@ -35,6 +35,7 @@ def digest():
     return {p: hashlib.sha256((ROOT / p).read_bytes()).hexdigest() for p in mutate.TARGETS if "/fte/" in p}
 
 
+@pytest.mark.long
 @pytest.mark.rule("F 7.1", "F 21.0", "F 8.0", "F 1.2")
 def test_the_chosen_mistakes_are_each_caught_and_the_real_files_stay_as_they_were():
     chosen = [pick(*c) for c in CHOSEN]

@@ -116,6 +116,7 @@ def test_chapter_sources_are_notebooks_under_book():
     assert "book/interactive.md" not in names and "book/appendix/ambiguities.md" not in names  # no kernelspec
 
 
+@pytest.mark.long
 def test_every_package_the_engine_and_widgets_import_is_in_the_live_kernel():
     """A module of ours that imports a package the live edition's kernel lacks fails there, not natively."""
     import ast

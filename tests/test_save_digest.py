@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import random
@@ -26,6 +28,7 @@ def _seals(hash_seed: str) -> str:
     return subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout
 
+@pytest.mark.long
 def test_every_game_gives_the_same_position_digest_whatever_the_hash_seed():
     first, second = _seals("1"), _seals("2")
     assert first.count("\n") >= 4 and first == second

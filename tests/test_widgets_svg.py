@@ -95,6 +95,7 @@ NO_BOKEH = textwrap.dedent("""
 """)
 
 
+@pytest.mark.long
 def test_live_widgets_work_where_bokeh_cannot_load():
     done = subprocess.run([sys.executable, "-c", NO_BOKEH], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wargames.core import Hex
 from wargames.core.errors import DataError
@@ -244,15 +243,11 @@ def test_the_generator_reproduces_the_shipped_file(tmp_path):
     assert out.read_bytes() == (MAPS / "indochina.yaml").read_bytes()
 
 
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
 def _hostile(tmp_path, edit):
-    doc = yaml.load((MAPS / "indochina.yaml").read_text(), Loader=LOADER)
+    doc = yamlc.safe_load((MAPS / "indochina.yaml").read_text())
     edit(doc)
     path = tmp_path / "bad.yaml"
-    path.write_text(yaml.dump(doc, Dumper=DUMPER, sort_keys=False))
+    path.write_text(yamlc.safe_dump(doc, sort_keys=False))
     return path
 
 

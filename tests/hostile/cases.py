@@ -15,6 +15,8 @@ import yaml
 
 from wargames.core.yamlio import read_yaml, remembering_tags
 
+from .. import yamlc
+
 
 @dataclass(frozen=True)
 class Loader:
@@ -47,7 +49,7 @@ def sample_data(loader: Loader) -> Any:
     return plain(read_yaml(loader.sample_path()))
 
 
-DUMPER = remembering_tags(getattr(yaml, "CSafeDumper", yaml.SafeDumper))
+DUMPER = remembering_tags(yamlc.DUMPER)
 
 
 def represent(data: Any) -> yaml.Node:

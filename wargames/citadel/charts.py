@@ -13,11 +13,10 @@ from pathlib import Path
 
 from ..core import ColumnTable, Provenance, implements, load_column_table
 from ..core.charts import PROVENANCE, Constraint, failed_constraints, file_provenance
-from ..core.copies import record_deepcopy
+from ..core.copies import immutable, record_deepcopy
 from ..core.errors import DataError, RuleViolation
 from ..core.game import Ruleset as BaseRuleset
 from ..core.schema import Convert, Int, IntRange, Invalid, List, Opt, Record, Str, load_file
-from ..core.yamlio import immutable
 from .optional import READINGS as OPTIONAL_READINGS
 from .terrain import TERRAINS
 from .air_charts import AIR_CHARTS

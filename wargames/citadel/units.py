@@ -14,7 +14,7 @@ from ..core.errors import DataError
 from ..core.schema import At, Convert, Int, Invalid, List, Opt, Record, Str
 from ..core.sequence import Side as BaseSide
 from ..core.state import CounterState
-from ..core.yamlio import immutable
+from ..core.copies import immutable
 
 
 class Side(BaseSide):

@@ -18,11 +18,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-from .copies import record_deepcopy, valued_deepcopy
+from .copies import immutable, record_deepcopy, valued_deepcopy
 from .errors import DataError, RuleViolation
 from .schema import (AnyValue, At, Convert, Either, Int, Invalid, List, Map, Nullable, Opt, Record, Schema, Str,
                      load_file)
-from .yamlio import immutable, mark_of, read_yaml, short
+from .yamlio import mark_of, read_yaml, short
 
 KINDS = ("text", "example", "reconstructed", "printed")
 

@@ -8,9 +8,6 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from .hexgrid import Hex
-from .yamlio import IMMUTABLE_CLASSES
-
 IMMUTABLE = (str, int, float, Fraction, bool, type(None), frozenset)
 
 
@@ -23,10 +20,18 @@ def valued_deepcopy(self, memo):
     return type(self)(copy.deepcopy(self.value, memo), self.provenance)
 
 
-#: the types of values that cannot change once made (and any Enum member): a copy shares them. The classes
-#: marked :func:`~wargames.core.yamlio.immutable` are in it too, as each is marked (the set is the same object).
-PLAIN_TYPES = IMMUTABLE_CLASSES
-PLAIN_TYPES.update(IMMUTABLE, (Hex, dt.date))
+#: the types of values that cannot change once made (and any Enum member): a copy shares them. Each class
+#: marked :func:`immutable` (hexes, provenance, columns, ...) is added as it is marked.
+PLAIN_TYPES: set[type] = {*IMMUTABLE, dt.date}
+
+
+def immutable(cls: type) -> type:
+    """Mark a frozen class whose every value is immutable: its deep copy is the object itself (copies of maps,
+    charts and game states then cost little), and :func:`deepcopy_value` shares it without a call. Use it only
+    where nothing inside can change."""
+    cls.__deepcopy__ = lambda self, memo: self
+    PLAIN_TYPES.add(cls)
+    return cls
 
 
 def record_deepcopy(self: Any, memo: dict) -> Any:

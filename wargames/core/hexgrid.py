@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Iterable, Iterator, NamedTuple
 
 from .errors import DataError
-from .yamlio import immutable
+from .copies import immutable
 
 # Axial directions for flat-topped hexes, counter-clockwise from "lower right".
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

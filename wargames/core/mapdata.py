@@ -17,7 +17,8 @@ from .errors import DataError
 from .hexgrid import Hex, OffsetLayout, SheetedLayout, hexside
 from .schema import (Convert, Either, Int, IntRange, Invalid, List, Map, Opt, Record, Schema, Str, Tuple,
                      load_file, place)
-from .yamlio import immutable, read_yaml
+from .copies import immutable
+from .yamlio import read_yaml
 
 
 @dataclass(frozen=True)

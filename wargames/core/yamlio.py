@@ -269,18 +269,6 @@ def locate(root: Any, path: str) -> tuple[int, int] | None:
     return best
 
 
-#: the classes marked :func:`immutable` (:mod:`wargames.core.copies` shares their objects without a call)
-IMMUTABLE_CLASSES: set[type] = set()
-
-
-def immutable(cls: type) -> type:
-    """Mark a frozen class whose every value is immutable: its deep copy is the object itself (copies of maps,
-    charts and game states then cost little). Use it only where nothing inside can change."""
-    cls.__deepcopy__ = lambda self, memo: self
-    IMMUTABLE_CLASSES.add(cls)
-    return cls
-
-
 _LOADED: dict[tuple, Any] = {}
 
 

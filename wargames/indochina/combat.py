@@ -16,7 +16,7 @@ from ..core import ColumnTable, Dice, Resolution, implements
 from ..core.charts import odds_value
 from ..core.errors import RuleViolation
 from ..core.dice import roll_die
-from ..core.yamlio import immutable
+from ..core.copies import immutable
 from .charts import RESULTS, shipped_charts
 from .sides import Side
 

@@ -41,7 +41,7 @@ from typing import Iterable
 from ..core import Hex, implements, spiral
 from ..core.errors import DataError
 from ..core.mapdata import MapData
-from ..core.yamlio import immutable
+from ..core.copies import immutable
 from .combat import Side
 from .counters import counter_id, make_counter, resolve
 from .riverine import is_water_hex

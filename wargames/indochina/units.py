@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..core import Hex, implements
 from ..core.errors import DataError
 from ..core.state import CounterState
-from ..core.yamlio import immutable
+from ..core.copies import immutable
 from .combat import Side
 
 # The unit types of 2.31, alphabetically.

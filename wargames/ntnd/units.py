@@ -24,7 +24,8 @@ from ..core import implements
 from ..core.charts import PROVENANCE, Provenance, file_provenance
 from ..core.errors import DataError, RuleViolation
 from ..core.schema import At, Int, Invalid, List, Nullable, Opt, Record, Schema, Str, load_file
-from ..core.yamlio import immutable, load_once, mark_of, read_yaml
+from ..core.copies import immutable
+from ..core.yamlio import load_once, mark_of, read_yaml
 from .calendar import LAST_TURN, Turn
 
 DATA = Path(__file__).parent / "data"

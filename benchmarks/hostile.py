@@ -39,8 +39,10 @@ def bench_hostile() -> dict:
         for lo in LOADERS:
             cases = [(name, path) for name, path in files.items()]
             data = sample_data(lo)
-            cases += [(f"{where} ({what})", write(d / f"m{i}.yaml", doc))
-                      for i, (where, what, doc) in enumerate(distinct_mutations(data))]
+            for i, (where, what, text) in enumerate(distinct_mutations(data)):
+                path = d / f"m{i}.yaml"
+                path.write_text(text, encoding="utf-8")
+                cases.append((f"{where} ({what})", path))
             cases.append(("huge fill", write(d / "fill.yaml", {**data, "fill": {
                 "cols": [0, 10 ** 9], "rows": [0, 10 ** 9], "terrain": "clear"}})))
             for name, path in cases:

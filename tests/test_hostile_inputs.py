@@ -141,6 +141,21 @@ def test_every_field_wrong_type_or_out_of_range(kind, tmp_path):
     assert not problems, f"{len(problems)} of {made} mutations:\n" + "\n".join(problems[:40])
 
 
+@pytest.mark.parametrize("doc", [
+    {"a": 1, "é long": ["x " * 60, {"b": [], "c": {}}], "d": [{"e": True, "f": None}, 2.5], "g": "dé"},
+    [{"a": [1, 2]}, "text", [], {"b": {"c": "y " * 50}}],
+], ids=["mapping", "list"])
+def test_a_mutated_document_is_written_as_a_whole_document_would_be(doc):
+    """Only the changed top-level entry is written again: the text must be what writing the whole mutated
+    document gives, for every change (wrapped long text, unicode, empty collections, a list at the top)."""
+    seen, whole = set(), []
+    for where, what, path, value in cases.changes(doc):
+        if (cases.shape(where), what) not in seen:
+            seen.add((cases.shape(where), what))
+            whole.append((where, what, cases.emit(cases.represent(replaced(doc, path, value)))))
+    assert len(whole) > 10 and distinct_mutations(doc) == whole
+
+
 def test_file_types_group_the_samples_of_one_loader():
     assert len(FILE_TYPES) < len(LOADERS)
     assert [lo.name for lo in FILE_TYPES["ntnd campaign scenario (and 3 more)"]] == [

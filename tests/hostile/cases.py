@@ -117,7 +117,7 @@ def replaced_node(data: Any, node: yaml.Node, path: tuple, value: Any) -> yaml.N
 UNKNOWN_KEY = "zz_not_a_field"
 
 
-def _changes(data: Any) -> Iterator[tuple[str, str, tuple, Any]]:
+def changes(data: Any) -> Iterator[tuple[str, str, tuple, Any]]:
     """(field path, what is done, where in the document, the new value) for every field of ``data``."""
     for path, value in leaves(data):
         where = dotted(path) or "(top level)"
@@ -148,7 +148,7 @@ def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
     - a list or mapping becomes a number;
     - every mapping gains a key that no file type has.
     """
-    for where, what, path, value in _changes(data):
+    for where, what, path, value in changes(data):
         yield where, what, (replaced(data, path, value) if path else value)
 
 
@@ -165,9 +165,30 @@ def distinct_mutations(data: Any, seen: set | None = None) -> list[tuple[str, st
     seen = set() if seen is None else seen
     out = []
     node = represent(data)
-    for where, what, path, value in _changes(data):
+    sections = _sections(node)
+    for where, what, path, value in changes(data):
         key = (shape(where), what)
         if key not in seen:
             seen.add(key)
-            out.append((where, what, emit(replaced_node(data, node, path, value))))
+            if path and sections:                       # only the top-level entry that changes is written again
+                i = list(data).index(path[0]) if isinstance(node, yaml.MappingNode) else path[0]
+                changed = _section(node, i, replaced_node(data, node, path, value).value[i])
+                text = "".join(sections[:i]) + changed + "".join(sections[i + 1:])
+            else:
+                text = emit(replaced_node(data, node, path, value))
+            out.append((where, what, text))
     return out
+
+
+def _section(node: yaml.Node, i: int, item: Any) -> str:
+    """The text of the ``i``-th top-level entry of a document (a key and its value, or a list item) with
+    ``item`` in its place."""
+    return emit(type(node)(node.tag, [item], flow_style=node.flow_style))
+
+
+def _sections(node: yaml.Node) -> list[str] | None:
+    """The text of each top-level entry of a block mapping or list: joined, they are the whole document (each
+    ends its own lines, and a collection at the top has no end marker), so a mutation writes one again."""
+    if not isinstance(node, yaml.CollectionNode) or node.flow_style or not node.value:
+        return None
+    return [_section(node, i, item) for i, item in enumerate(node.value)]

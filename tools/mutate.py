@@ -412,7 +412,9 @@ class Sandbox:
 
     def __init__(self, base: Path):
         self.dir = Path(tempfile.mkdtemp(prefix="mutate-", dir=base))
-        shutil.copytree(ROOT / "wargames", self.dir / "wargames", ignore=shutil.ignore_patterns("__pycache__"))
+        # The package's bytecode comes along when the real tree has it: a copy keeps each source's time, so
+        # compileall finds those files current and compiles only the others (a second of work per copy saved).
+        shutil.copytree(ROOT / "wargames", self.dir / "wargames")
         shutil.copytree(ROOT / "tests", self.dir / "tests", ignore=shutil.ignore_patterns("__pycache__", "browser"))
         shutil.copy2(ROOT / "pyproject.toml", self.dir / "pyproject.toml")
         compileall.compile_dir(self.dir / "wargames", quiet=1)

@@ -10,7 +10,7 @@ import pytest
 from wargames.citadel.examples import PRINTED_ASSIGNMENT, PRINTED_DICE, MovementExample
 from wargames.core import ScriptedDice
 from wargames.core.dist import enumerate_outcomes
-from widgets.common import WALKER_JS, _rounded, walk_graph
+from widgets.common import WALKER_JS, rounded, walk_graph
 from widgets.citadel import (MAX_SHOTS, forget, PRESETS, AnneMarieLive, alt_html, anne_marie_static, batteries_text,
                              crop_hexes, outcome_html, outcome_sources, resolve, shot_odds, summary_text)
 from widgets.layout import summary_html
@@ -92,7 +92,7 @@ def test_every_dice_sequence_of_the_static_graph_matches_the_engine(static):
             view, _ = walk_graph(graph, page)
             assert view is not None, (preset, dice)
             assert view["html"] == outcome_html(ex) + alt_html(ex), (preset, dice)
-            assert view["sources"] == {name: {col: _rounded(vals) for col, vals in cols.items()}
+            assert view["sources"] == {name: {col: rounded(vals) for col, vals in cols.items()}
                                        for name, cols in outcome_sources(ex).items()}, (preset, dice)
             assert view["summary"] == summary_html(summary_text(ex)), (preset, dice)
             for s in ex.run.shots:                              # every code shown is decoded in the legend

@@ -6,7 +6,7 @@ import pytest
 
 from wargames.citadel.melee import advance_all, melee_odds, play_melee
 from wargames.core import Distribution, Resolution, ScriptedDice
-from widgets.common import WALKER_JS, _rounded, walk_graph
+from widgets.common import WALKER_JS, rounded, walk_graph
 from widgets.citadel_melee import (ATTACKER_SETS, TARGETS, MeleeLive, alt_parts, alt_text, line_parts, melee_static,
                                    odds, odds_block, set_key, sources, summary_text, play_line, wire_game,
                                    wire_state)
@@ -58,7 +58,7 @@ def test_every_leaf_of_the_static_graph_is_a_fresh_engine_run(static):
                     assert out == line.outcome and [s.text for s in res.steps] == [s.text for s in line.res.steps]
                 assert view["html"] == "".join(line_parts(line) + alt_parts(alt_text(line)))
                 assert view["summary"] == summary_html(summary_text(line))
-                assert view["sources"] == {n: {c: _rounded(v) for c, v in cols.items()}
+                assert view["sources"] == {n: {c: rounded(v) for c, v in cols.items()}
                                            for n, cols in sources(line).items()}
                 count += 1
     assert count == 3 * len(ATTACKER_SETS) * 216

@@ -16,7 +16,7 @@ from wargames.core import RandomDice, ScriptedDice
 from wargames.fte.assault import assault, start
 from wargames.fte.examples import ASSAULT_DICE, assault_example
 from wargames.viz.fte import MIN_TEXT_PX, _px, region_map
-from widgets.common import _rounded, idle_choices, walk_graph
+from widgets.common import rounded, idle_choices, walk_graph
 from widgets.fte import (CASUALTY_ROWS, CHOICES, DICE_PRESETS, OPFIRE_DICE, PRINTED_CHOICES, PRINTED_PLAN, READINGS,
                          REGION, RESULT_CODES, RESULT_WORDS,
                          AssaultLive, alt_text, assault_static, distribution, distribution_html, leaf_view,
@@ -80,7 +80,7 @@ def test_every_path_of_the_graph_shows_what_a_fresh_engine_run_gives(static):
         fresh = static_view(dict(zip(KEYS, choices)))
         assert shown["html"] == "".join(fresh["html"]), choices
         assert shown["summary"] == fresh["summary"] and shown["alt"] == fresh["alt"], choices
-        assert shown["sources"]["units"] == {k: _rounded(v) for k, v in fresh["sources"]["units"].items()}, choices
+        assert shown["sources"]["units"] == {k: rounded(v) for k, v in fresh["sources"]["units"].items()}, choices
         # and independently of the widget's replay: the engine's own run, position and tables
         distinct.add(fresh["summary"] + fresh["alt"] + "".join(fresh["html"]))
         run = _engine(*choices)

@@ -156,7 +156,7 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
         opts = options(n)
         if opts is None:
             v = view(n)
-            stored = {"sources": {name: {col: pooled(_rounded(vals)) for col, vals in d.items()}
+            stored = {"sources": {name: {col: pooled(rounded(vals)) for col, vals in d.items()}
                                   for name, d in v.get("sources", {}).items()},
                       "html": [pooled(part) for part in v.get("html", [])]}
             if "summary" in v:
@@ -179,7 +179,7 @@ def build_decision_graph(root: Any, options: Callable[[Any], list[tuple[str, str
     return {"start": start, "nodes": nodes, "views": views, "data": data}
 
 
-def _rounded(values: Any) -> Any:
+def rounded(values: Any) -> Any:
     """Floats to 4 decimals: map coordinates need no more, and the page gets smaller."""
     if isinstance(values, list):
         return [round(v, 4) if type(v) is float else v for v in values]

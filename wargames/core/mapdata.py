@@ -56,6 +56,13 @@ class MapData:
     hexsides: dict[frozenset, SideInfo] = field(default_factory=dict)
     source: str = "<memory>"
 
+    def __post_init__(self):
+        # What is worked out from the layout or the whole map once and remembered: parsed labels, labels of
+        # hexes, and :meth:`derived` values. A map does not change in play.
+        self._parsed: dict[str, Hex] = {}
+        self._labels: dict[Hex, str] = {}
+        self._derived: dict[Any, Any] = {}
+
     # -- labels
     def hex(self, label: str) -> Hex:
         """The hex with this printed label; malformed or off-map labels raise DataError. Parsed labels are
@@ -69,7 +76,7 @@ class MapData:
     def parse(self, label: str) -> Hex:
         """The hex a printed label names, whether or not it is on this map (a malformed label raises DataError).
         Parsed labels are remembered: the layout never changes."""
-        parsed = self.__dict__.setdefault("_parsed", {})
+        parsed = self._parsed
         h = parsed.get(label) if isinstance(label, str) else None
         if h is None:
             h = self.layout.parse(label, source=self.name if self.source == "<memory>" else self.source)
@@ -78,7 +85,7 @@ class MapData:
         return h
 
     def label(self, h: Hex) -> str:
-        labels = self.__dict__.setdefault("_labels", {})
+        labels = self._labels
         text = labels.get(h)
         if text is None:
             text = labels[h] = self.layout.label(h)
@@ -98,7 +105,7 @@ class MapData:
     def derived(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, a value worked out from the map alone (its villages, its jungle hexes), remembered under
         ``key``: a map does not change in play. The value is shared, so callers must not change it."""
-        memo = self.__dict__.setdefault("_derived", {})
+        memo = self._derived
         if key not in memo:
             memo[key] = compute()
         return memo[key]

@@ -145,38 +145,27 @@ def fuzz(game_cls: type[Game], actions: int = 1000, seed: int = 0, scenario: str
                 break
             report.finish_actions += finishing
             rate = max(game_cls.PASS_RATE, 0.5) if finishing else game_cls.PASS_RATE
-            if lazy:
-                try:
-                    action = game.random_legal_action(rng, game_cls.PASS_ACTIONS, rate)
-                except Exception:
-                    report.failures.append(Failure("crash", "legal_actions", traceback.format_exc(), game.save()))
-                    game = _start(game_cls, scenario, rng, report, ruleset)
-                    continue
-                if action is None:
-                    report.failures.append(Failure("dead-end", str(game.prompt), "no legal action", game.save()))
-                    game = _start(game_cls, scenario, rng, report, ruleset)
-                elif not _take(game, action, report):
-                    game = _start(game_cls, scenario, rng, report, ruleset)
-                continue
-            try:
-                legal = list(game.legal_actions)
+            try:                            # lazy: one uniform legal action, without listing them all
+                legal = None if lazy else list(game.legal_actions)
+                action = game.random_legal_action(rng, game_cls.PASS_ACTIONS, rate) if lazy else None
             except Exception:
                 report.failures.append(Failure("crash", "legal_actions", traceback.format_exc(), game.save()))
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
-            if not legal:
+            if (action is None) if lazy else not legal:
                 report.failures.append(Failure("dead-end", str(game.prompt), "no legal action", game.save()))
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
-            if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
-                continue                    # the variation was legal and taken: list the actions afresh
-            passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if rate else []
-            action = rng.choice(passes) if passes and rng.random() < rate else rng.choice(legal)
+            if not lazy:
+                if rng.random() < illegal_rate and _try_illegal(game, legal, rng, report):
+                    continue                # the variation was legal and taken: list the actions afresh
+                passes = [a for a in legal if isinstance(a, game_cls.PASS_ACTIONS)] if rate else []
+                action = rng.choice(passes) if passes and rng.random() < rate else rng.choice(legal)
             if not _take(game, action, report):
                 game = _start(game_cls, scenario, rng, report, ruleset)
                 continue
-            if not finishing and rng.random() < round_trip_rate:     # a load replays the whole history: past
-                _round_trips(game, report)                           # the budget, a long game skips them
+            if not lazy and not finishing and rng.random() < round_trip_rate:  # a load replays the whole
+                _round_trips(game, report)                       # history: past the budget, a game skips them
         report.reached = set(reached)
     return report
 

@@ -12,11 +12,9 @@ from .units import Side
 
 def _index(state) -> dict[Hex, str]:
     """Strongpoint name of every strongpoint hex (remembered per map)."""
-    memo = state.map.__dict__.get("_sp_index")
-    if memo is None:
-        memo = {h: name for name, hexes in strongpoints(state.map).items() for h in hexes}
-        state.map.__dict__["_sp_index"] = memo
-    return memo
+    m = state.map
+    return m.derived(("C 14 strongpoint of each hex", len(m.hexes)),
+                     lambda: {h: name for name, hexes in strongpoints(m).items() for h in hexes})
 
 
 def strongpoint_at(state, h: Hex) -> str | None:

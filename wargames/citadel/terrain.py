@@ -60,11 +60,8 @@ def strongpoints(m: MapData) -> dict[str, list[Hex]]:
     """Every strongpoint of the map and its hexes (C 14.A). Hexes share a strongpoint when they carry the same
     name; unnamed strongpoint hexes that touch form one strongpoint, named by its first hex's label (the
     unidentified one at N2224). Worked out once per map, which never changes in play; callers get copies."""
-    cached = m.__dict__.get("_strongpoints")
-    if cached is None or cached[0] != len(m.hexes):
-        cached = (len(m.hexes), _find_strongpoints(m))
-        m.__dict__["_strongpoints"] = cached
-    return {name: list(hexes) for name, hexes in cached[1].items()}
+    found = m.derived(("C 14 strongpoints", len(m.hexes)), lambda: _find_strongpoints(m))
+    return {name: list(hexes) for name, hexes in found.items()}
 
 
 def _find_strongpoints(m: MapData) -> dict[str, list[Hex]]:

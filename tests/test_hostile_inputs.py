@@ -149,10 +149,10 @@ def test_a_mutated_document_is_written_as_a_whole_document_would_be(doc):
     """Only the changed top-level entry is written again: the text must be what writing the whole mutated
     document gives, for every change (wrapped long text, unicode, empty collections, a list at the top)."""
     seen, whole = set(), []
-    for where, what, path, value in cases.changes(doc):
+    for where, what, mutated in cases.mutations(doc):         # each mutated document, written whole
         if (cases.shape(where), what) not in seen:
             seen.add((cases.shape(where), what))
-            whole.append((where, what, cases.emit(cases.represent(replaced(doc, path, value)))))
+            whole.append((where, what, cases.emit(cases.represent(mutated))))
     assert len(whole) > 10 and distinct_mutations(doc) == whole
 
 

@@ -139,7 +139,8 @@ def changes(data: Any) -> Iterator[tuple[str, str, tuple, Any]]:
 
 
 def mutations(data: Any) -> Iterator[tuple[str, str, Any]]:
-    """(field path, what was done, the mutated document) for every field of ``data``.
+    """(field path, what was done, the mutated document) for every field of ``data``: the plain form of
+    :func:`distinct_mutations`, which writes each shape of change once and only the entry it changes.
 
     - a whole number becomes text, a negative million and a million (no field of any file takes those);
     - text becomes a number (a million: where a field takes a word or a number, no number is that big) and
